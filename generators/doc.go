@@ -1,0 +1,3 @@
+// Package generators declares how tasks are written from files; template and
+// llm are its implementations.
+package generators

@@ -1,0 +1,27 @@
+package sandbox
+
+// Config is the sandbox section of synth.yaml.
+type Config struct {
+	// Python is the interpreter to run; default /usr/bin/python3.
+	Python string `yaml:"python"`
+	// Isolation: auto (use every layer available), strict (refuse to run
+	// without them), off (a plain process; for debugging only).
+	Isolation string `yaml:"isolation"`
+	// Slots is how many sandboxes may be open at once.
+	Slots int `yaml:"slots"`
+	// Preload lists modules the warm interpreter imports once.
+	Preload []string   `yaml:"preload"`
+	Limits  LimitsYAML `yaml:"limits"`
+}
+
+// LimitsYAML is Limits as written in config: durations as "30s", sizes as
+// "2GiB".
+type LimitsYAML struct {
+	CellTimeout string `yaml:"cell_timeout"`
+	CPUTime     string `yaml:"cpu_time"`
+	Memory      string `yaml:"memory"`
+	FileSize    string `yaml:"file_size"`
+	OpenFiles   int    `yaml:"open_files"`
+	Processes   int    `yaml:"processes"`
+	Output      string `yaml:"output"`
+}

@@ -1,0 +1,3 @@
+// Package sandbox runs untrusted Python in stateful, isolated interpreters,
+// one per rollout, each bound to its own workspace.
+package sandbox

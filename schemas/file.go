@@ -1,0 +1,48 @@
+package schemas
+
+import "time"
+
+// File is one collected input file, stored content-addressed by its sha256.
+type File struct {
+	ID      string   `json:"id"` // hex sha256 of the content
+	Name    string   `json:"name"`
+	Type    string   `json:"type"` // by content: csv, tsv, xlsx, json, txt, png, wav, …
+	Size    int64    `json:"size"`
+	Source  Source   `json:"source"`
+	Preview *Preview `json:"preview,omitempty"`
+}
+
+// Source records where a file came from and under what terms.
+type Source struct {
+	Kind        string    `json:"kind"` // sample, local, kaggle, arxiv, pybench
+	Ref         string    `json:"ref,omitempty"`
+	URL         string    `json:"url,omitempty"`
+	License     string    `json:"license,omitempty"`
+	Version     string    `json:"version,omitempty"`
+	Title       string    `json:"title,omitempty"`
+	RetrievedAt time.Time `json:"retrieved_at,omitzero"`
+}
+
+// Preview is what a query writer needs to see of a file without opening it.
+// Only the fields that fit the file's type are set.
+type Preview struct {
+	Columns    []Column `json:"columns,omitempty"` // tables: name and dtype
+	Rows       int      `json:"rows,omitempty"`
+	Head       string   `json:"head,omitempty"` // tables: the first rows as text
+	Sheets     []string `json:"sheets,omitempty"`
+	Text       string   `json:"text,omitempty"` // text, pdf, docx, html: the start
+	Pages      int      `json:"pages,omitempty"`
+	Width      int      `json:"width,omitempty"` // images
+	Height     int      `json:"height,omitempty"`
+	Mode       string   `json:"mode,omitempty"`   // images: L, RGB, RGBA, P
+	Frames     int      `json:"frames,omitempty"` // gif
+	DurationS  float64  `json:"duration_s,omitempty"`
+	SampleRate int      `json:"sample_rate,omitempty"`
+	Channels   int      `json:"channels,omitempty"`
+}
+
+// Column is a table column as a preview shows it.
+type Column struct {
+	Name  string `json:"name"`
+	DType string `json:"dtype"` // int, float, string, date, bool
+}

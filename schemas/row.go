@@ -1,0 +1,25 @@
+package schemas
+
+// Row is one dataset row as written to Parquet. The first three columns are
+// PyInstruct's (messages, tools, tool_choices); the rest describe the row.
+// Lists use the 3-level LIST encoding so every Parquet reader agrees.
+type Row struct {
+	Messages    []RowMessage `parquet:"messages,list" json:"messages"`
+	Tools       *string      `parquet:"tools,optional" json:"tools"`
+	ToolChoices string       `parquet:"tool_choices" json:"tool_choices"`
+	ID          string       `parquet:"id" json:"id"`
+	TaskID      string       `parquet:"task_id" json:"task_id"`
+	Category    string       `parquet:"category" json:"category"`
+	Subcategory string       `parquet:"subcategory" json:"subcategory"`
+	FileTypes   []string     `parquet:"file_types,list" json:"file_types"`
+	Teacher     string       `parquet:"teacher" json:"teacher"`
+	Turns       int32        `parquet:"turns" json:"turns"`
+	Tokens      int64        `parquet:"tokens" json:"tokens"`
+	Passed      bool         `parquet:"passed" json:"passed"`
+}
+
+// RowMessage is a message as a dataset row stores it.
+type RowMessage struct {
+	Role    string `parquet:"role" json:"role"`
+	Content string `parquet:"content" json:"content"`
+}

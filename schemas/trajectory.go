@@ -1,0 +1,125 @@
+package schemas
+
+// Message roles.
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleTool      = "tool"
+)
+
+// Message is one chat message of a trajectory.
+type Message struct {
+	Role       string     `json:"role"`
+	Content    string     `json:"content"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+}
+
+// ToolCall is an assistant's call of a tool (the openai-tools format).
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"` // JSON text
+}
+
+// Step statuses: how a cell ended.
+const (
+	StatusOK      = "ok"
+	StatusError   = "error"   // the code raised
+	StatusTimeout = "timeout" // killed at the time limit; interpreter state lost
+	StatusCrash   = "crash"   // the interpreter died; state lost
+)
+
+// Step is one executed cell of a rollout.
+type Step struct {
+	Code        string `json:"code"`
+	Observation string `json:"observation"`
+	Status      string `json:"status"`
+	ElapsedMS   int64  `json:"elapsed_ms"`
+}
+
+// Stop reasons: why a rollout ended.
+const (
+	StopFinished     = "finished"
+	StopMaxTurns     = "max_turns"
+	StopNoCode       = "no_code"
+	StopTeacherError = "teacher_error"
+	StopSandboxError = "sandbox_error"
+	StopBudget       = "budget"
+)
+
+// Trajectory is one finished rollout of a task by a teacher.
+type Trajectory struct {
+	ID          string      `json:"id"`
+	TaskID      string      `json:"task_id"`
+	Sample      int         `json:"sample"`
+	Teacher     TeacherInfo `json:"teacher"`
+	Messages    []Message   `json:"messages"`
+	Steps       []Step      `json:"steps"`
+	FinalAnswer string      `json:"final_answer"`
+	StopReason  string      `json:"stop_reason"`
+	Error       string      `json:"error,omitempty"` // the infrastructure error behind teacher_error or sandbox_error
+	Artifacts   []Artifact  `json:"artifacts,omitempty"`
+	Usage       Usage       `json:"usage"`
+	Verdict     *Verdict    `json:"verdict,omitempty"`
+}
+
+// TeacherInfo names the model that produced a trajectory.
+type TeacherInfo struct {
+	Kind     string `json:"kind"` // reference, openai, replay, empty
+	Model    string `json:"model,omitempty"`
+	Endpoint string `json:"endpoint,omitempty"`
+	Format   string `json:"format,omitempty"` // pybench, openai-tools
+}
+
+// Artifact is a file the rollout wrote under output/.
+type Artifact struct {
+	Path   string `json:"path"` // workspace-relative: output/3.csv
+	SHA256 string `json:"sha256"`
+	Size   int64  `json:"size"`
+}
+
+// Usage is what a rollout cost.
+type Usage struct {
+	PromptTokens     int64   `json:"prompt_tokens"`
+	CompletionTokens int64   `json:"completion_tokens"`
+	CachedTokens     int64   `json:"cached_tokens,omitempty"`
+	CostUSD          float64 `json:"cost_usd"`
+	SandboxCPUMS     int64   `json:"sandbox_cpu_ms"`
+}
+
+// Add accumulates u2 into u.
+func (u *Usage) Add(u2 Usage) {
+	u.PromptTokens += u2.PromptTokens
+	u.CompletionTokens += u2.CompletionTokens
+	u.CachedTokens += u2.CachedTokens
+	u.CostUSD += u2.CostUSD
+	u.SandboxCPUMS += u2.SandboxCPUMS
+}
+
+// Failure taxonomy: why a verified trajectory did not pass.
+const (
+	FailCheck         = "check_failed"
+	FailNoFinalAnswer = "no_final_answer"
+	FailMaxTurns      = "max_turns"
+	FailFormat        = "format_error"
+	FailExecTimeout   = "exec_timeout"
+	FailSandboxCrash  = "sandbox_crash"
+	FailTeacherError  = "teacher_error"
+	FailBudget        = "budget"
+)
+
+// Verdict is the result of running a task's checks against a rollout.
+type Verdict struct {
+	Passed  bool          `json:"passed"`
+	Checks  []CheckResult `json:"checks"`
+	Failure string        `json:"failure,omitempty"` // a taxonomy word when not passed
+}
+
+// CheckResult is the outcome of one check.
+type CheckResult struct {
+	Kind    string `json:"kind"`
+	OK      bool   `json:"ok"`
+	Message string `json:"message"`
+}
