@@ -1,0 +1,105 @@
+// Command synth builds training data and benchmarks for code-interpreter
+// agents: it collects files, writes tasks, rolls out teacher trajectories in
+// sandboxes, verifies them with unit tests, filters, and emits Parquet and a
+// benchmark.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes.
+const (
+	exitOK          = 0
+	exitError       = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+// commands holds the subcommand constructors; each cmd_*.go file adds its
+// own in an init function.
+var commands []func() *cobra.Command
+
+func register(newCmd func() *cobra.Command) { commands = append(commands, newCmd) }
+
+// usageError marks an error in how synth was called (exit code 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "synth",
+		Short: "Build training data and benchmarks for code-interpreter agents",
+		Long: `synth turns files into verified, multi-turn code-interpreter training data and a
+benchmark: it collects files, writes a task per file by its type, lets a teacher
+model solve each task in ReAct turns with a sandboxed Python interpreter, checks
+the result with unit tests, filters, and writes PyInstruct-style Parquet plus a
+PyBench-compatible benchmark.
+
+Start with:
+  synth build -o out          the whole pipeline, offline, on the built-in corpus
+  synth init                  write a commented synth.yaml to edit
+  synth doctor                what this machine can run`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	for _, newCmd := range commands {
+		root.AddCommand(newCmd())
+	}
+	return root
+}
+
+func main() { os.Exit(run(os.Args[1:])) }
+
+func run(args []string) int {
+	ctx, stop := interruptContext()
+	defer stop()
+	root := newRoot()
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintln(os.Stderr, "synth:", err)
+	var ue usageError
+	switch {
+	case errors.As(err, &ue) || isCobraUsage(err):
+		return exitUsage
+	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		return exitInterrupted
+	}
+	return exitError
+}
+
+// interruptContext is cancelled on the first SIGINT or SIGTERM; a second
+// signal exits at once.
+func interruptContext() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-sigs:
+		case <-ctx.Done():
+			return
+		}
+		fmt.Fprintln(os.Stderr, "\nsynth: stopping: finishing the work in flight (Ctrl-C again to stop at once)")
+		cancel()
+		<-sigs
+		fmt.Fprintln(os.Stderr, "synth: stopped at once")
+		os.Exit(exitInterrupted)
+	}()
+	return ctx, func() { signal.Stop(sigs); cancel() }
+}
