@@ -51,6 +51,10 @@ type Format interface {
 	Parse(msg schemas.Message) Action
 	// Observe returns the message(s) that carry a cell's output back.
 	Observe(act Action, observation string) []schemas.Message
+	// Render writes an assistant turn for an action in this format; thought
+	// is the turn's reasoning. Teachers that replay known turns (reference,
+	// replay, empty) use it.
+	Render(act Action, thought string) schemas.Message
 	// Tools is the tools field of the dataset row (JSON), nil if the format
 	// has none.
 	Tools() *string
