@@ -16,6 +16,7 @@ var Categories = []string{CategoryData, CategoryText, CategoryMedia, CategoryMat
 // decide whether a rollout solved it.
 type Task struct {
 	ID          string     `json:"id"`
+	Index       string     `json:"index,omitempty"` // the task's number in a benchmark (PyBench's index)
 	Category    string     `json:"category"`
 	Subcategory string     `json:"subcategory"`
 	Files       []TaskFile `json:"files"`
