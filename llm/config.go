@@ -1,15 +1,76 @@
 package llm
 
-// Config is the llm section of synth.yaml: the endpoints synth talks to.
+import "time"
+
+// Config is the llm section of synth.yaml: the endpoints synth talks to,
+// how hard it may push them, and what it may spend.
 type Config struct {
 	Endpoints []Endpoint `yaml:"endpoints"`
+	// Timeout bounds one HTTP attempt, reading the whole reply included;
+	// default 120s.
+	Timeout time.Duration `yaml:"timeout"`
+	// MaxRetries is how many times a request is retried after a 429, a 5xx,
+	// a timeout or a dropped connection; default 6. Negative: never.
+	MaxRetries int `yaml:"max_retries"`
+	// Extra are body fields sent with every request (top_k,
+	// repetition_penalty, chat_template_kwargs, …); an endpoint's own Extra
+	// and a request's override them key by key.
+	Extra map[string]any `yaml:"extra"`
+	// Prices maps a model name to its price; a model without one costs 0.
+	Prices map[string]Price `yaml:"prices"`
+	// MaxCostUSD stops the run cleanly once this much has been spent; 0: no limit.
+	MaxCostUSD float64 `yaml:"max_cost_usd"`
+	// MaxTokens stops the run cleanly once this many tokens (prompt and
+	// completion) have been used; 0: no limit.
+	MaxTokens int64 `yaml:"max_tokens"`
+	// NoCache turns the response cache off (it is on by default when the
+	// run has a cache directory).
+	NoCache bool `yaml:"no_cache"`
 }
 
-// Endpoint is one OpenAI-compatible server.
+// Endpoint is one OpenAI-compatible server. Several endpoints with the same
+// model share its load.
 type Endpoint struct {
+	// BaseURL is the API root, e.g. https://api.openai.com/v1 or
+	// http://127.0.0.1:8000/v1.
 	BaseURL string `yaml:"base_url"`
 	Model   string `yaml:"model"`
-	// KeyEnv names the environment variable that holds the API key; the key
-	// itself is never written to any file synth writes.
+	// KeyEnv names the environment variable that holds the API key
+	// (default OPENAI_API_KEY; unset or empty: no key, for local servers).
+	// The key itself is never written to any file synth writes.
 	KeyEnv string `yaml:"key_env"`
+	// Concurrency caps the requests in flight to this endpoint; default 16.
+	Concurrency int `yaml:"concurrency"`
+	// RPM and TPM cap requests and tokens per minute; 0: no limit.
+	RPM int `yaml:"rpm"`
+	TPM int `yaml:"tpm"`
+	// Extra are body fields for this endpoint only.
+	Extra map[string]any `yaml:"extra"`
+}
+
+// Price is what a model costs, in US dollars per million tokens.
+type Price struct {
+	Input       float64 `yaml:"input"`
+	CachedInput float64 `yaml:"cached_input"` // default: Input
+	Output      float64 `yaml:"output"`
+}
+
+// Defaults used where a Config field is zero.
+const (
+	DefaultTimeout     = 120 * time.Second
+	DefaultMaxRetries  = 6
+	DefaultConcurrency = 16
+	DefaultKeyEnv      = "OPENAI_API_KEY"
+)
+
+// Cost returns the price of a call's usage.
+func (p Price) Cost(prompt, cached, completion int64) float64 {
+	ci := p.CachedInput
+	if ci == 0 {
+		ci = p.Input
+	}
+	if cached > prompt {
+		cached = prompt
+	}
+	return (float64(prompt-cached)*p.Input + float64(cached)*ci + float64(completion)*p.Output) / 1e6
 }

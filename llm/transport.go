@@ -1,0 +1,252 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// HTTPDoer sends one HTTP request; *http.Client is one.
+type HTTPDoer interface {
+	Do(req *http.Request) (*http.Response, error)
+}
+
+// call is the state of one Chat call that the transport needs and fills in.
+// It travels in the request's context because go-openai builds the request.
+type call struct {
+	fields map[string]any // body fields to set: temperature, extras
+	salt   string         // mixed into the cache key, not sent
+
+	cached   bool
+	attempts int
+	body     []byte // the body as sent
+}
+
+type callKey struct{}
+
+func withCall(ctx context.Context, c *call) context.Context {
+	return context.WithValue(ctx, callKey{}, c)
+}
+
+// transport is the HTTP client go-openai talks through for one endpoint. It
+// rewrites the body (go-openai drops temperature 0 and knows no extra
+// fields), answers from the cache, bounds each attempt by a timeout, and
+// retries 429, 408, 5xx, timeouts and dropped connections with exponential
+// backoff, full jitter and the server's Retry-After. It returns either a 2xx
+// response with its body fully read, or an *Error.
+type transport struct {
+	ep      *endpoint
+	next    HTTPDoer
+	cache   *cache
+	timeout time.Duration
+	retries int
+	base    time.Duration // first backoff
+	max     time.Duration // largest backoff
+	onRetry func()
+}
+
+func (t *transport) Do(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	c, _ := ctx.Value(callKey{}).(*call)
+	if c == nil {
+		c = &call{}
+	}
+	body, err := io.ReadAll(req.Body)
+	req.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	if body, err = rewrite(body, c.fields); err != nil {
+		return nil, fmt.Errorf("endpoint %s: encode request: %w", t.ep.name, err)
+	}
+	c.body = body
+	key := ""
+	if t.cache != nil {
+		key = cacheKey(c.salt, body)
+		if b, ok := t.cache.get(key); ok {
+			c.cached = true
+			return reply(req, b), nil
+		}
+	}
+	if err := t.ep.waitTokens(ctx, estimateTokens(body)); err != nil {
+		return nil, err
+	}
+	for attempt := 0; ; attempt++ {
+		c.attempts++
+		b, err := t.attempt(ctx, req, body)
+		if err == nil {
+			if key != "" {
+				t.cache.put(key, b)
+			}
+			return reply(req, b), nil
+		}
+		var e *Error
+		if ctx.Err() != nil || !errors.As(err, &e) || !e.retry || attempt >= t.retries {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, err
+		}
+		if t.onRetry != nil {
+			t.onRetry()
+		}
+		wait := t.backoff(attempt)
+		if ra := time.Until(e.retryAfter); ra > wait {
+			wait = ra
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return nil, ctx.Err()
+		case <-timer.C:
+		}
+	}
+}
+
+// attempt sends the request once and reads the whole reply within the
+// timeout.
+func (t *transport) attempt(ctx context.Context, req *http.Request, body []byte) ([]byte, error) {
+	if err := t.ep.waitRequest(ctx); err != nil {
+		return nil, err
+	}
+	actx, cancel := context.WithTimeout(ctx, t.timeout)
+	defer cancel()
+	r := req.Clone(actx)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	resp, err := t.next.Do(r)
+	if err != nil {
+		return nil, t.transportError(ctx, actx, err)
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, t.transportError(ctx, actx, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return nil, classify(t.ep.name, t.ep.keyEnv, t.ep.cfg.Model, resp.StatusCode, errorMessage(b, resp.Status), retryAfter(resp.Header))
+	}
+	if !json.Valid(b) {
+		return nil, &Error{Endpoint: t.ep.name, Status: resp.StatusCode, Msg: "reply is not valid JSON (cut off?)", retry: true}
+	}
+	return b, nil
+}
+
+func (t *transport) transportError(ctx, actx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	msg := "connection failed: " + err.Error()
+	if actx.Err() != nil {
+		msg = fmt.Sprintf("no reply within %s", t.timeout)
+	}
+	return &Error{Endpoint: t.ep.name, Msg: msg, Err: err, retry: true, Fix: "is the server up and reachable? raise llm.timeout for slow models"}
+}
+
+// backoff is the wait before retry n (from 0): exponential, capped, with
+// full jitter in [d/2, d].
+func (t *transport) backoff(n int) time.Duration {
+	d := t.base << min(n, 20)
+	if d > t.max || d <= 0 {
+		d = t.max
+	}
+	return d/2 + rand.N(d/2+1)
+}
+
+func reply(req *http.Request, b []byte) *http.Response {
+	return &http.Response{
+		Status:        "200 OK",
+		StatusCode:    200,
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        http.Header{"Content-Type": {"application/json"}},
+		Body:          io.NopCloser(bytes.NewReader(b)),
+		ContentLength: int64(len(b)),
+		Request:       req,
+	}
+}
+
+// rewrite sets fields in a JSON object body. Keys come out sorted, so equal
+// requests give equal bytes (and equal cache keys).
+func rewrite(body []byte, fields map[string]any) ([]byte, error) {
+	var m map[string]any
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
+	if err := d.Decode(&m); err != nil {
+		return nil, err
+	}
+	for k, v := range fields {
+		if v == nil {
+			delete(m, k)
+			continue
+		}
+		m[k] = v
+	}
+	return json.Marshal(m)
+}
+
+// retryAfter reads a Retry-After header: seconds or an HTTP date.
+func retryAfter(h http.Header) time.Time {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return time.Time{}
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		return time.Now().Add(time.Duration(s * float64(time.Second)))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return t
+	}
+	return time.Time{}
+}
+
+// errorMessage extracts the message of an OpenAI-style error body.
+func errorMessage(b []byte, status string) string {
+	var e struct {
+		Error json.RawMessage `json:"error"`
+		Msg   string          `json:"message"`
+	}
+	if json.Unmarshal(b, &e) == nil {
+		var inner struct {
+			Message string `json:"message"`
+		}
+		if json.Unmarshal(e.Error, &inner) == nil && inner.Message != "" {
+			return inner.Message
+		}
+		var s string
+		if json.Unmarshal(e.Error, &s) == nil && s != "" {
+			return s
+		}
+		if e.Msg != "" {
+			return e.Msg
+		}
+	}
+	s := strings.TrimSpace(string(b))
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	if s == "" {
+		return status
+	}
+	return s
+}
+
+// estimateTokens guesses a request's token count from its size (about four
+// bytes a token), for the tokens-per-minute limiter before the true usage
+// is known.
+func estimateTokens(body []byte) int { return len(body)/4 + 1 }
+
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
