@@ -1,9 +1,80 @@
 package dataset
 
+import "fmt"
+
 // Config is the dataset section of synth.yaml: how the dataset is emitted.
+// A zero field takes the default named in its comment.
 type Config struct {
-	// ShardRows caps the rows of one Parquet shard.
+	// ShardRows caps the rows of one Parquet shard (default 100000).
 	ShardRows int `yaml:"shard_rows"`
-	// RowGroupRows caps the rows of one row group.
+	// ShardBytes caps the raw message text of one shard in bytes, before
+	// compression (default 256 MiB). A shard ends at whichever cap comes first.
+	ShardBytes int64 `yaml:"shard_bytes"`
+	// RowGroupRows caps the rows of one row group (default 1000). A row
+	// group is buffered in memory until it is full, so this bounds the
+	// writer's memory: about RowGroupRows times the size of a row.
 	RowGroupRows int `yaml:"row_group_rows"`
+	// ZstdLevel is the zstd level of the Parquet pages, 1 to 22 (default 3).
+	// The encoder maps it onto its four speeds: 1 fastest, 2-5 default,
+	// 6-9 better, 10 and up best.
+	ZstdLevel int `yaml:"zstd_level"`
+	// Format is the message layout of the rows: "pybench" (observations as
+	// user messages, as PyInstruct) or "openai-tools" (tool calls and tool
+	// messages). Default pybench.
+	Format string `yaml:"format"`
+	// JSONL also writes the rows as train-…jsonl beside the Parquet shards.
+	JSONL bool `yaml:"jsonl"`
+	// License is the dataset card's license (default "other": the license of
+	// each input file is in files.jsonl).
+	License string `yaml:"license"`
+}
+
+// Formats of the rows' messages.
+const (
+	FormatPyBench     = "pybench"
+	FormatOpenAITools = "openai-tools"
+)
+
+// Defaults of Config.
+const (
+	DefaultShardRows    = 100_000
+	DefaultShardBytes   = 256 << 20
+	DefaultRowGroupRows = 1000
+	DefaultZstdLevel    = 3
+)
+
+// withDefaults returns c with every zero field set to its default.
+func (c Config) withDefaults() Config {
+	if c.ShardRows <= 0 {
+		c.ShardRows = DefaultShardRows
+	}
+	if c.ShardBytes <= 0 {
+		c.ShardBytes = DefaultShardBytes
+	}
+	if c.RowGroupRows <= 0 {
+		c.RowGroupRows = DefaultRowGroupRows
+	}
+	if c.ZstdLevel <= 0 {
+		c.ZstdLevel = DefaultZstdLevel
+	}
+	if c.Format == "" {
+		c.Format = FormatPyBench
+	}
+	if c.License == "" {
+		c.License = "other"
+	}
+	return c
+}
+
+// Validate reports a config error naming the key and the fix.
+func (c Config) Validate() error {
+	switch c.Format {
+	case "", FormatPyBench, FormatOpenAITools:
+	default:
+		return fmt.Errorf("dataset.format %q: want %s or %s", c.Format, FormatPyBench, FormatOpenAITools)
+	}
+	if c.ZstdLevel > 22 {
+		return fmt.Errorf("dataset.zstd_level %d: want 1 (fastest) to 22 (smallest)", c.ZstdLevel)
+	}
+	return nil
 }

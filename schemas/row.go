@@ -18,8 +18,13 @@ type Row struct {
 	Passed      bool         `parquet:"passed" json:"passed"`
 }
 
-// RowMessage is a message as a dataset row stores it.
+// RowMessage is a message as a dataset row stores it. ToolCalls and
+// ToolCallID are set only in the openai-tools format; the pybench format's
+// Parquet messages are {role, content} exactly, as PyInstruct's (the
+// dataset package writes the tool fields in its openai-tools layout).
 type RowMessage struct {
-	Role    string `parquet:"role" json:"role"`
-	Content string `parquet:"content" json:"content"`
+	Role       string     `parquet:"role" json:"role"`
+	Content    string     `parquet:"content" json:"content"`
+	ToolCalls  []ToolCall `parquet:"-" json:"tool_calls,omitempty"`
+	ToolCallID string     `parquet:"-" json:"tool_call_id,omitempty"`
 }

@@ -1,0 +1,224 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"synth/schemas"
+)
+
+// Writer writes dataset rows as Parquet shards named
+// train-00000-of-0000N.parquet in one directory (and, when Config.JSONL is
+// set, train-00000-of-0000N.jsonl beside them).
+//
+// A shard ends when it reaches Config.ShardRows rows or Config.ShardBytes
+// bytes of message text. Each shard is written to a .tmp file, closed and
+// fsynced; since N is known only at the end, Close renames every shard to
+// its final name, removes shards of an earlier emit that the new names do not
+// cover, and fsyncs the directory. Until Close returns, readers of the
+// directory see the previous dataset, if any.
+//
+// A Writer is not safe for concurrent use: one goroutine owns it, calls Write
+// for each row and then Close (or Abort) exactly once.
+type Writer struct {
+	dir    string
+	cfg    Config
+	cur    *shard
+	tmps   [][]string // per finished shard: its .tmp paths (parquet, jsonl)
+	rows   int64
+	err    error // sticky: the first write error
+	closed bool
+}
+
+// NewWriter returns a Writer into dir, creating dir if needed. It removes
+// .tmp shards a crashed emit left in dir; it writes nothing until the first
+// Write.
+func NewWriter(dir string, cfg Config) (*Writer, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", dir, err)
+	}
+	stale, err := filepath.Glob(filepath.Join(dir, "train-*.tmp"))
+	if err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", dir, err)
+	}
+	for _, p := range stale {
+		if err := os.Remove(p); err != nil {
+			return nil, fmt.Errorf("dataset %s: removing a stale shard: %w", dir, err)
+		}
+	}
+	return &Writer{dir: dir, cfg: cfg.withDefaults()}, nil
+}
+
+// Write appends r to the current shard, starting a new shard when the
+// current one is full. After an error every later Write returns it and Close
+// removes the .tmp files.
+func (w *Writer) Write(r schemas.Row) error {
+	if w.closed {
+		return errors.New("dataset: write after close")
+	}
+	if w.err != nil {
+		return w.err
+	}
+	if w.cfg.Format == FormatPyBench {
+		if err := checkPyBench(&r); err != nil {
+			w.err = err
+			return err
+		}
+	}
+	if w.cur == nil {
+		s, err := openShard(w.dir, len(w.tmps), w.cfg)
+		if err != nil {
+			w.err = err
+			return err
+		}
+		w.cur = s
+	}
+	if err := w.cur.write(&r); err != nil {
+		w.err = fmt.Errorf("dataset: row %s: %w", r.ID, err)
+		return w.err
+	}
+	w.rows++
+	if w.cur.rows >= int64(w.cfg.ShardRows) || w.cur.bytes >= w.cfg.ShardBytes {
+		if err := w.finishShard(); err != nil {
+			w.err = err
+			return err
+		}
+	}
+	return nil
+}
+
+// Rows returns the number of rows written so far.
+func (w *Writer) Rows() int64 { return w.rows }
+
+func (w *Writer) finishShard() error {
+	s := w.cur
+	w.cur = nil
+	if err := s.close(); err != nil {
+		s.remove()
+		return err
+	}
+	w.tmps = append(w.tmps, s.tmpPaths())
+	return nil
+}
+
+// Close finishes the last shard and publishes all shards under their final
+// names, returning their paths in order (Parquet shards first, then the
+// JSONL files when on). When no row was written it writes no file and
+// returns an empty list and no error. On error no shard is published and the
+// .tmp files are removed.
+func (w *Writer) Close() ([]string, error) {
+	if w.closed {
+		return nil, errors.New("dataset: close after close")
+	}
+	w.closed = true
+	if w.err == nil && w.cur != nil {
+		w.err = w.finishShard()
+	}
+	if w.err != nil {
+		w.removeTmps()
+		return nil, w.err
+	}
+	paths, err := w.publish()
+	if err != nil {
+		w.removeTmps()
+		return nil, err
+	}
+	return paths, nil
+}
+
+// Abort stops the writer without publishing anything: the .tmp files are
+// removed and the directory keeps what it had before. It is a no-op after
+// Close.
+func (w *Writer) Abort() {
+	if w.closed {
+		return
+	}
+	w.closed = true
+	if w.cur != nil {
+		w.cur.abandon()
+		w.cur = nil
+	}
+	w.removeTmps()
+}
+
+func (w *Writer) removeTmps() {
+	if w.cur != nil {
+		w.cur.abandon()
+		w.cur = nil
+	}
+	for _, ps := range w.tmps {
+		for _, p := range ps {
+			os.Remove(p)
+		}
+	}
+	w.tmps = nil
+}
+
+// shardName matches the files a Writer publishes.
+var shardName = regexp.MustCompile(`^train-\d{5}-of-\d{5}\.(parquet|jsonl)$`)
+
+// publish renames the .tmp shards to their final names, removes older
+// shards that are not among them, and fsyncs the directory.
+func (w *Writer) publish() ([]string, error) {
+	n := len(w.tmps)
+	var parquets, jsonls []string
+	keep := map[string]bool{}
+	for i, ps := range w.tmps {
+		for _, tmp := range ps {
+			ext := filepath.Ext(trimTmp(tmp))
+			final := filepath.Join(w.dir, fmt.Sprintf("train-%05d-of-%05d%s", i, n, ext))
+			if err := os.Rename(tmp, final); err != nil {
+				return nil, fmt.Errorf("dataset: publishing %s: %w", final, err)
+			}
+			keep[filepath.Base(final)] = true
+			if ext == ".jsonl" {
+				jsonls = append(jsonls, final)
+			} else {
+				parquets = append(parquets, final)
+			}
+		}
+	}
+	w.tmps = nil
+	entries, err := os.ReadDir(w.dir)
+	if err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", w.dir, err)
+	}
+	for _, e := range entries {
+		if shardName.MatchString(e.Name()) && !keep[e.Name()] {
+			if err := os.Remove(filepath.Join(w.dir, e.Name())); err != nil {
+				return nil, fmt.Errorf("dataset: removing an earlier shard: %w", err)
+			}
+		}
+	}
+	if err := syncDir(w.dir); err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", w.dir, err)
+	}
+	return append(append([]string{}, parquets...), jsonls...), nil
+}
+
+func trimTmp(p string) string { return p[:len(p)-len(".tmp")] }
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// checkPyBench refuses a row the pybench layout cannot hold without loss.
+func checkPyBench(r *schemas.Row) error {
+	for i := range r.Messages {
+		if len(r.Messages[i].ToolCalls) > 0 || r.Messages[i].ToolCallID != "" {
+			return fmt.Errorf("dataset: row %s has tool calls, which the pybench format cannot hold: set dataset.format: %s", r.ID, FormatOpenAITools)
+		}
+	}
+	return nil
+}
