@@ -158,7 +158,9 @@ func (g *generator) trajectory(i int, offline bool) *schemas.Trajectory {
 		Verdict:  &schemas.Verdict{Passed: true},
 		Messages: make([]schemas.Message, 0, 16),
 	}
-	add := func(role, content string) { tr.Messages = append(tr.Messages, schemas.Message{Role: role, Content: content}) }
+	add := func(role, content string) {
+		tr.Messages = append(tr.Messages, schemas.Message{Role: role, Content: content})
+	}
 	add("system", "You are an AI Agent who is proficient in solve complicated task. Each step you should wirte executable code to fulfill user query.")
 	add("user", "[INFO]The data is uploaded to ./data/a.csv")
 	add("user", g.prose(120))
