@@ -4,11 +4,14 @@ import "time"
 
 // File is one collected input file, stored content-addressed by its sha256.
 type File struct {
-	ID      string   `json:"id"` // hex sha256 of the content
-	Name    string   `json:"name"`
-	Type    string   `json:"type"` // by content: csv, tsv, xlsx, json, txt, png, wav, …
-	Size    int64    `json:"size"`
-	Source  Source   `json:"source"`
+	ID     string `json:"id"` // hex sha256 of the content
+	Name   string `json:"name"`
+	Type   string `json:"type"` // by content: csv, tsv, xlsx, json, txt, png, wav, …
+	Size   int64  `json:"size"`
+	Source Source `json:"source"` // where it first came from
+	// Sources lists every provenance of this content, first first, when
+	// identical content arrived from more than one place.
+	Sources []Source `json:"sources,omitempty"`
 	Preview *Preview `json:"preview,omitempty"`
 }
 
@@ -28,7 +31,9 @@ type Source struct {
 type Preview struct {
 	Columns    []Column `json:"columns,omitempty"` // tables: name and dtype
 	Rows       int      `json:"rows,omitempty"`
-	Head       string   `json:"head,omitempty"` // tables: the first rows as text
+	Head       string   `json:"head,omitempty"`      // tables: the first rows as text
+	Encoding   string   `json:"encoding,omitempty"`  // text and tables: Python codec name (utf-8, utf-8-sig, utf-16, gbk, cp1252)
+	Delimiter  string   `json:"delimiter,omitempty"` // csv, tsv: the field separator
 	Sheets     []string `json:"sheets,omitempty"`
 	Text       string   `json:"text,omitempty"` // text, pdf, docx, html: the start
 	Pages      int      `json:"pages,omitempty"`

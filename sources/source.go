@@ -19,9 +19,13 @@ type Source interface {
 	Collect(ctx context.Context, put func(Item) error) error
 }
 
-// Item is a file found by a source. Body is read once, by put.
+// Item is a file found by a source. Body is read once, by put; the source
+// closes it (if it needs closing) after put returns.
 type Item struct {
 	Name   string // base name, as the source knows it
 	Body   io.Reader
 	Source schemas.Source
+	// Size is the size the source expects, or 0 if unknown. A store rejects
+	// an item over its limit by Size before reading Body.
+	Size int64
 }

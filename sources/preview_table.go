@@ -1,0 +1,185 @@
+package sources
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/text/transform"
+
+	"synth/schemas"
+)
+
+const (
+	headRows     = 5    // rows shown in Preview.Head
+	dtypeRows    = 1000 // rows read to infer dtypes
+	maxCellChars = 40   // cell width in Preview.Head
+)
+
+// previewTable previews a csv or tsv file in any encoding sniffEncoding knows.
+func previewTable(path string) (*schemas.Preview, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, HeadSize)
+	head, _ := br.Peek(HeadSize)
+	enc, ok := sniffEncoding(head)
+	if !ok {
+		return nil, errors.New("not text")
+	}
+	text := decodeHead(head, enc)
+	delim := sniffDelimiter(text)
+	if delim == 0 {
+		delim = ','
+	}
+	var r io.Reader = br
+	if enc != EncUTF8 {
+		r = transform.NewReader(br, decoder(enc))
+	}
+	cr := csv.NewReader(r)
+	cr.Comma = delim
+	cr.FieldsPerRecord = -1
+	cr.LazyQuotes = true
+	cr.ReuseRecord = false
+	header, err := cr.Read()
+	if err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	p := &schemas.Preview{Encoding: enc, Delimiter: string(delim)}
+	infer := make([]dtypeGuess, len(header))
+	var first [][]string
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return nil, fmt.Errorf("row %d: %w", p.Rows+2, err)
+			}
+			return nil, err
+		}
+		if p.Rows < headRows {
+			first = append(first, rec)
+		}
+		if p.Rows < dtypeRows {
+			for i := range min(len(rec), len(infer)) {
+				infer[i].add(rec[i])
+			}
+		}
+		p.Rows++
+	}
+	for i, name := range header {
+		p.Columns = append(p.Columns, schemas.Column{Name: strings.TrimPrefix(name, "\ufeff"), DType: infer[i].dtype()})
+	}
+	p.Head = formatHead(header, first)
+	return p, nil
+}
+
+// formatHead renders a header and rows as aligned text, pandas-like.
+func formatHead(header []string, rows [][]string) string {
+	all := append([][]string{header}, rows...)
+	ncol := len(header)
+	width := make([]int, ncol)
+	cell := func(row []string, i int) string {
+		if i >= len(row) {
+			return ""
+		}
+		c := strings.Join(strings.Fields(row[i]), " ")
+		if r := []rune(c); len(r) > maxCellChars {
+			c = string(r[:maxCellChars-1]) + "…"
+		}
+		return c
+	}
+	for _, row := range all {
+		for i := range ncol {
+			width[i] = max(width[i], len([]rune(cell(row, i))))
+		}
+	}
+	var b strings.Builder
+	for _, row := range all {
+		for i := range ncol {
+			c := cell(row, i)
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(c)
+			if i < ncol-1 {
+				b.WriteString(strings.Repeat(" ", width[i]-len([]rune(c))))
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// dtypeGuess narrows a column's type as values arrive: bool, int, float,
+// date, else string. Empty cells and NA markers do not count.
+type dtypeGuess struct {
+	seen                      int
+	notBool, notInt, notFloat bool
+	notDate                   bool
+}
+
+var dateLayouts = []string{"2006-01-02", "2006/01/02", "2006-01-02 15:04:05", "2006-01-02T15:04:05", time.RFC3339, "01/02/2006", "02/01/2006", "2006-01", "2006-01-02 15:04", "1/2/2006", "2006.01.02"}
+
+func (g *dtypeGuess) add(v string) {
+	v = strings.TrimSpace(v)
+	switch strings.ToLower(v) {
+	case "", "na", "nan", "null", "none", "n/a", "-":
+		return
+	}
+	g.seen++
+	if !g.notBool {
+		switch strings.ToLower(v) {
+		case "true", "false", "yes", "no":
+		default:
+			g.notBool = true
+		}
+	}
+	if !g.notInt {
+		if _, err := strconv.ParseInt(strings.ReplaceAll(v, ",", ""), 10, 64); err != nil {
+			g.notInt = true
+		}
+	}
+	if !g.notFloat {
+		if _, err := strconv.ParseFloat(v, 64); err != nil {
+			g.notFloat = true
+		}
+	}
+	if !g.notDate {
+		ok := false
+		for _, l := range dateLayouts {
+			if _, err := time.Parse(l, v); err == nil {
+				ok = true
+				break
+			}
+		}
+		g.notDate = !ok
+	}
+}
+
+func (g *dtypeGuess) dtype() string {
+	switch {
+	case g.seen == 0:
+		return "string"
+	case !g.notBool:
+		return "bool"
+	case !g.notInt:
+		return "int"
+	case !g.notFloat:
+		return "float"
+	case !g.notDate:
+		return "date"
+	}
+	return "string"
+}
