@@ -1,0 +1,630 @@
+# synth checks library: runs a task's checks against a finished rollout's
+# workspace (the current directory, with data/ and output/) and its final
+# answer. Every check returns (ok, message); the message says what to fix.
+import json
+import math
+import os
+import re
+
+_MSG_MAX = 400
+
+
+def final_answer_of(text):
+    """The answer text without a leading "Finished:" marker."""
+    text = (text or "").strip()
+    if text[:9].lower() == "finished:":
+        text = text[9:].strip()
+    return text
+
+
+def _short(x, n=60):
+    s = str(x)
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def _fmt(x):
+    if isinstance(x, float):
+        return "%.6g" % x
+    return str(x)
+
+
+# ---------- numbers in text ----------
+
+_NUM_RE = re.compile(
+    r"[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?\s?%?"
+)
+
+
+def numbers_in(text):
+    """Every number written in text, with common formatting undone:
+    1,234.5  1.2345e3  12% (also read as 0.12)  −3 (unicode minus)."""
+    text = (text or "").replace("\u2212", "-").replace("\uff0c", ",").replace("\uff05", "%")
+    out = []
+    for m in _NUM_RE.finditer(text):
+        tok = m.group(0).replace(" ", "")
+        pct = tok.endswith("%")
+        tok = tok.rstrip("%")
+        try:
+            v = float(tok.replace(",", ""))
+        except ValueError:
+            continue
+        out.append(v)
+        if pct:
+            out.append(v / 100.0)
+        if "," in tok:
+            for part in tok.split(","):
+                try:
+                    out.append(float(part))
+                except ValueError:
+                    pass
+    return out
+
+
+def number_close(x, want, rel_tol=0.0, abs_tol=0.0):
+    if rel_tol == 0 and abs_tol == 0:
+        rel_tol, abs_tol = 1e-6, 1e-9
+    return abs(x - want) <= max(abs_tol, rel_tol * abs(want))
+
+
+def _check_number(text, spec, what):
+    want = float(spec["value"])
+    rel, ab = float(spec.get("rel_tol", 0) or 0), float(spec.get("abs_tol", 0) or 0)
+    found = numbers_in(text)
+    if any(number_close(x, want, rel, ab) for x in found):
+        return True, ""
+    tol = max(ab, rel * abs(want)) if (rel or ab) else 0
+    shown = ", ".join(_fmt(x) for x in found[:6]) or "none"
+    return False, "%s has no number within %s of %s (found: %s)" % (what, _fmt(tol), _fmt(want), shown)
+
+
+def _text_checks(text, c, what):
+    """contains_all, contains_any, regex and number over a text."""
+    low = text.lower()
+    errs = []
+    missing = [s for s in c.get("contains_all") or [] if str(s).lower() not in low]
+    if missing:
+        errs.append("%s lacks %s" % (what, ", ".join(repr(s) for s in missing)))
+    anyof = c.get("contains_any") or []
+    if anyof and not any(str(s).lower() in low for s in anyof):
+        errs.append("%s mentions none of %s" % (what, ", ".join(repr(s) for s in anyof)))
+    if c.get("regex") and not re.search(c["regex"], text, re.IGNORECASE | re.MULTILINE):
+        errs.append("%s does not match /%s/" % (what, c["regex"]))
+    if c.get("number"):
+        ok, msg = _check_number(text, c["number"], what)
+        if not ok:
+            errs.append(msg)
+    return errs
+
+
+def check_answer(c, answer, messages):
+    answer = final_answer_of(answer)
+    if not answer:
+        return False, "the final answer is empty"
+    errs = _text_checks(answer, c, "the answer")
+    return (not errs), "; ".join(errs) or "answer ok"
+
+
+# ---------- files ----------
+
+def sniff_type(path):
+    """The file's type by content: png, jpeg, gif, webp, pdf, wav, mp3,
+    xlsx, docx, zip, json, html, csv, txt, pickle, or unknown."""
+    with open(path, "rb") as f:
+        head = f.read(4096)
+    if head.startswith(b"\x89PNG"):
+        return "png"
+    if head.startswith(b"\xff\xd8\xff"):
+        return "jpeg"
+    if head[:6] in (b"GIF87a", b"GIF89a"):
+        return "gif"
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "webp"
+    if head[:4] == b"RIFF" and head[8:12] == b"WAVE":
+        return "wav"
+    if head.startswith(b"%PDF"):
+        return "pdf"
+    if head.startswith(b"ID3") or (len(head) > 1 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0):
+        return "mp3"
+    if head.startswith(b"fLaC"):
+        return "flac"
+    if head.startswith(b"PAR1"):
+        return "parquet"
+    if head.startswith(b"PK"):
+        import zipfile
+        try:
+            names = zipfile.ZipFile(path).namelist()
+        except Exception:
+            return "zip"
+        if any(n.startswith("xl/") for n in names):
+            return "xlsx"
+        if any(n.startswith("word/") for n in names):
+            return "docx"
+        return "zip"
+    if head[:1] == b"\x80":
+        return "pickle"
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError:
+        return "unknown"
+    s = text.lstrip().lower()
+    if s.startswith("<!doctype html") or s.startswith("<html") or "<body" in s:
+        return "html"
+    if s[:1] in "[{":
+        try:
+            with open(path, encoding="utf-8") as f:
+                json.load(f)
+            return "json"
+        except Exception:
+            pass
+    first = text.splitlines()[0] if text.splitlines() else ""
+    if first.count(",") >= 1 and len(text.splitlines()) > 1:
+        return "csv"
+    if first.count("\t") >= 1:
+        return "tsv"
+    return "txt"
+
+
+_TYPE_ALIASES = {"jpg": "jpeg", "tsv": "csv", "md": "txt", "py": "txt", "htm": "html"}
+
+
+def _same_type(got, want):
+    got, want = _TYPE_ALIASES.get(got, got), _TYPE_ALIASES.get(want, want)
+    if want == "txt":
+        return got in ("txt", "csv", "json", "html")
+    return got == want
+
+
+def _missing(path):
+    if not os.path.exists(path):
+        parent = os.path.dirname(path) or "."
+        there = sorted(os.listdir(parent))[:8] if os.path.isdir(parent) else []
+        return "%s does not exist (%s has: %s)" % (path, parent, ", ".join(there) or "nothing")
+    return None
+
+
+def check_file(c, answer, messages):
+    path = c["path"]
+    exists = c.get("exists", True)
+    if exists is False:
+        if os.path.exists(path):
+            return False, "%s exists but should not" % path
+        return True, "%s absent as expected" % path
+    miss = _missing(path)
+    if miss:
+        return False, miss
+    size = os.path.getsize(path)
+    need = max(int(c.get("min_bytes") or 0), 1)
+    if size < need:
+        return False, "%s is %d bytes, expected at least %d" % (path, size, need)
+    if c.get("type"):
+        got = sniff_type(path)
+        if not _same_type(got, c["type"]):
+            return False, "%s is a %s file, expected %s" % (path, got, c["type"])
+    return True, "%s ok (%d bytes)" % (path, size)
+
+
+# ---------- tables ----------
+
+def read_table(path):
+    import pandas as pd
+    ext = os.path.splitext(path)[1].lower()
+    if ext in (".xlsx", ".xls"):
+        return pd.read_excel(path)
+    if ext == ".json":
+        return pd.read_json(path)
+    if ext == ".parquet":
+        return pd.read_parquet(path)
+    if ext == ".tsv":
+        return pd.read_csv(path, sep="\t")
+    return pd.read_csv(path, sep=None, engine="python") if ext not in (".csv",) else pd.read_csv(path)
+
+
+def find_column(df, name):
+    """The column called name, matched exactly, then ignoring case, spaces
+    and underscores; None if absent."""
+    if name in df.columns:
+        return name
+    norm = lambda s: re.sub(r"[\s_]+", "", str(s)).lower()
+    for col in df.columns:
+        if norm(col) == norm(name):
+            return col
+    return None
+
+
+def iqr_bounds(series, k=1.5):
+    import pandas as pd
+    s = pd.to_numeric(series, errors="coerce").dropna()
+    q1, q3 = s.quantile(0.25), s.quantile(0.75)
+    return q1 - k * (q3 - q1), q3 + k * (q3 - q1)
+
+
+def check_table(c, answer, messages):
+    path = c["path"]
+    miss = _missing(path)
+    if miss:
+        return False, miss
+    try:
+        df = read_table(path)
+    except Exception as e:
+        return False, "%s cannot be read as a table: %s" % (path, _short(e, 120))
+    errs = []
+    if c.get("rows") is not None and len(df) != int(c["rows"]):
+        errs.append("%s has %d rows, expected %d" % (path, len(df), c["rows"]))
+    cols = [x for x in c.get("columns_include") or [] if find_column(df, x) is None]
+    if cols:
+        errs.append("%s lacks column %s (has %s)" % (path, ", ".join(repr(x) for x in cols),
+                                                   ", ".join(map(str, list(df.columns)[:12]))))
+    if c.get("no_duplicates"):
+        n = int(df.duplicated().sum())
+        if n:
+            errs.append("%s has %d duplicate rows" % (path, n))
+    if c.get("no_nulls"):
+        nulls = df.isna().sum()
+        n = int(nulls.sum())
+        if n:
+            where = ", ".join(str(k) for k, v in nulls.items() if v)
+            errs.append("%s has %d empty cells (in %s)" % (path, n, where))
+    for name in c.get("no_iqr_outliers") or []:
+        col = find_column(df, name)
+        if col is None:
+            errs.append("%s lacks column %r" % (path, name))
+            continue
+        import pandas as pd
+        s = pd.to_numeric(df[col], errors="coerce")
+        lo, hi = iqr_bounds(s)
+        n = int(((s < lo) | (s > hi)).sum())
+        if n:
+            errs.append("%s has %d IQR outliers in %s (outside %s..%s)" % (path, n, col, _fmt(float(lo)), _fmt(float(hi))))
+    sk = c.get("sorted_by")
+    if sk:
+        col = find_column(df, sk["column"])
+        if col is None:
+            errs.append("%s lacks column %r to be sorted by" % (path, sk["column"]))
+        else:
+            bad = _unsorted_at(df[col], bool(sk.get("descending")))
+            if bad is not None:
+                i, a, b = bad
+                errs.append("%s is not sorted by %s (%s): row %d (%s) comes before row %d (%s)" % (
+                    path, col, "descending" if sk.get("descending") else "ascending", i + 1, _short(a, 20), i + 2, _short(b, 20)))
+    return (not errs), "; ".join(errs) or "%s ok (%d rows)" % (path, len(df))
+
+
+def _unsorted_at(series, desc):
+    import pandas as pd
+    vals = series.dropna()
+    num = pd.to_numeric(vals, errors="coerce")
+    if num.notna().all():
+        vals = num
+    vals = list(vals)
+    for i in range(len(vals) - 1):
+        a, b = vals[i], vals[i + 1]
+        if (a < b) if desc else (a > b):
+            return i, a, b
+    return None
+
+
+# ---------- images ----------
+
+def _open_image(path):
+    from PIL import Image
+    im = Image.open(path)
+    im.load()
+    return im
+
+
+def apply_transform(im, transform):
+    """im with a stated transform applied: rotate:DEG (counterclockwise,
+    expanding), rotate90/rotate180/rotate270, flip_h, flip_v, grayscale,
+    crop:x,y,w,h, resize:w,h; several joined by '|'."""
+    from PIL import Image, ImageOps
+    for t in [x for x in (transform or "").split("|") if x and x != "none"]:
+        name, _, arg = t.partition(":")
+        if name.startswith("rotate") and not arg:
+            arg = name[len("rotate"):] or "90"
+            name = "rotate"
+        if name == "rotate":
+            im = im.rotate(float(arg), expand=True)
+        elif name == "flip_h":
+            im = ImageOps.mirror(im)
+        elif name == "flip_v":
+            im = ImageOps.flip(im)
+        elif name == "grayscale":
+            im = im.convert("L")
+        elif name == "crop":
+            x, y, w, h = [int(v) for v in arg.split(",")]
+            im = im.crop((x, y, x + w, y + h))
+        elif name == "resize":
+            w, h = [int(v) for v in arg.split(",")]
+            im = im.resize((w, h))
+        else:
+            raise ValueError("unknown transform %r" % t)
+    return im
+
+
+def _gray_array(im, size=(64, 64)):
+    import numpy as np
+    if im.mode in ("RGBA", "LA", "P"):
+        from PIL import Image
+        im = im.convert("RGBA")
+        bg = Image.new("RGBA", im.size, (255, 255, 255, 255))
+        im = Image.alpha_composite(bg, im)
+    return np.asarray(im.convert("L").resize(size), dtype=float)
+
+
+def similarity(a, b):
+    """Pearson correlation of two images' 64x64 grayscale thumbnails, in
+    [-1, 1]; flat images compare by mean brightness."""
+    import numpy as np
+    x, y = _gray_array(a).ravel(), _gray_array(b).ravel()
+    sx, sy = x.std(), y.std()
+    if sx < 1e-6 or sy < 1e-6:
+        return 1.0 - abs(x.mean() - y.mean()) / 255.0 if sx < 1e-6 and sy < 1e-6 else 0.0
+    return float(((x - x.mean()) * (y - y.mean())).mean() / (sx * sy))
+
+
+def is_gray(im):
+    import numpy as np
+    if im.mode in ("L", "LA", "1", "I", "F", "I;16"):
+        return True
+    a = np.asarray(im.convert("RGB"), dtype=int)
+    return bool(np.abs(a[..., 0] - a[..., 1]).max() <= 2 and np.abs(a[..., 1] - a[..., 2]).max() <= 2)
+
+
+def brightness(path):
+    """Mean luminance (0..255)."""
+    return float(_gray_array(_open_image(path), (128, 128)).mean())
+
+
+def contrast(path):
+    """Standard deviation of luminance."""
+    return float(_gray_array(_open_image(path), (128, 128)).std())
+
+
+def sharpness(path):
+    """Variance of the Laplacian of the luminance: higher is sharper."""
+    import numpy as np
+    im = _open_image(path)
+    g = np.asarray(im.convert("L"), dtype=float)
+    lap = -4 * g[1:-1, 1:-1] + g[:-2, 1:-1] + g[2:, 1:-1] + g[1:-1, :-2] + g[1:-1, 2:]
+    return float(lap.var())
+
+
+def check_image(c, answer, messages):
+    path = c["path"]
+    miss = _missing(path)
+    if miss:
+        return False, miss
+    try:
+        im = _open_image(path)
+    except Exception as e:
+        return False, "%s is not an image PIL can open: %s" % (path, _short(e, 100))
+    errs = []
+    w, h = im.size
+    if (c.get("width") is not None and w != c["width"]) or (c.get("height") is not None and h != c["height"]):
+        want = "%sx%s" % (c.get("width", w), c.get("height", h))
+        errs.append("%s is %dx%d, expected %s" % (path, w, h, want))
+    if c.get("mode"):
+        if c["mode"] == "L" and not is_gray(im):
+            errs.append("%s has colour (mode %s), expected grayscale" % (path, im.mode))
+        elif c["mode"] != "L" and im.mode != c["mode"]:
+            errs.append("%s has mode %s, expected %s" % (path, im.mode, c["mode"]))
+    cmp = c.get("compare")
+    if cmp:
+        ref = cmp["ref"]
+        if not os.path.exists(ref):
+            errs.append("reference image %s does not exist" % ref)
+        else:
+            t = cmp.get("transform", "")
+            want = apply_transform(_open_image(ref), t)
+            if "grayscale" in t and not is_gray(im):
+                errs.append("%s still has colour, expected grayscale" % path)
+            sim = similarity(im, want)
+            if sim < float(cmp.get("min_similarity") or 0.9):
+                errs.append("%s differs from %s%s: similarity %.2f, expected at least %.2f" % (
+                    path, ref, (" after " + t) if t else "", sim, float(cmp.get("min_similarity") or 0.9)))
+    for key, fn, cmpop, word in (("brighter_than", brightness, lambda a, b: a > b + 3, "brighter"),
+                                 ("darker_than", brightness, lambda a, b: a < b - 3, "darker"),
+                                 ("sharper_than", sharpness, lambda a, b: a > b * 1.1, "sharper")):
+        ref = c.get(key)
+        if not ref:
+            continue
+        if not os.path.exists(ref):
+            errs.append("reference image %s does not exist" % ref)
+            continue
+        a, b = fn(path), fn(ref)
+        if not cmpop(a, b):
+            errs.append("%s is not %s than %s (%.1f vs %.1f)" % (path, word, ref, a, b))
+    return (not errs), "; ".join(errs) or "%s ok (%dx%d %s)" % (path, w, h, im.mode)
+
+
+# ---------- audio ----------
+
+def read_audio(path):
+    """(samples as float mono in -1..1, rate). WAV through the wave module;
+    other formats through pydub when it is installed."""
+    import numpy as np
+    if sniff_type(path) == "wav":
+        import wave
+        with wave.open(path, "rb") as w:
+            rate, ch, width, n = w.getframerate(), w.getnchannels(), w.getsampwidth(), w.getnframes()
+            raw = w.readframes(n)
+        if width == 1:
+            x = (np.frombuffer(raw, dtype=np.uint8).astype(float) - 128) / 128
+        elif width == 2:
+            x = np.frombuffer(raw, dtype="<i2").astype(float) / 32768
+        elif width == 4:
+            x = np.frombuffer(raw, dtype="<i4").astype(float) / 2147483648
+        elif width == 3:
+            b = np.frombuffer(raw, dtype=np.uint8).reshape(-1, 3).astype(np.int32)
+            v = b[:, 0] | (b[:, 1] << 8) | (b[:, 2] << 16)
+            v = np.where(v >= 1 << 23, v - (1 << 24), v)
+            x = v.astype(float) / (1 << 23)
+        else:
+            raise ValueError("unsupported sample width %d" % width)
+        if ch > 1:
+            x = x[: len(x) // ch * ch].reshape(-1, ch).mean(axis=1)
+        return x, rate
+    try:
+        from pydub import AudioSegment
+    except ImportError:
+        raise RuntimeError("cannot read %s: install pydub and ffmpeg (apt-get install python3-pydub ffmpeg)" % path)
+    seg = AudioSegment.from_file(path)
+    x = np.array(seg.get_array_of_samples(), dtype=float) / float(1 << (8 * seg.sample_width - 1))
+    if seg.channels > 1:
+        x = x.reshape(-1, seg.channels).mean(axis=1)
+    return x, seg.frame_rate
+
+
+def duration(path):
+    x, rate = read_audio(path)
+    return len(x) / float(rate)
+
+
+def loudness_db(path):
+    """RMS level in dBFS."""
+    import numpy as np
+    x, _ = read_audio(path)
+    rms = float(np.sqrt(np.mean(x * x))) if len(x) else 0.0
+    return 20 * math.log10(rms) if rms > 0 else -120.0
+
+
+def check_audio(c, answer, messages):
+    path = c["path"]
+    miss = _missing(path)
+    if miss:
+        return False, miss
+    try:
+        d = duration(path)
+    except Exception as e:
+        return False, "%s cannot be read as audio: %s" % (path, _short(e, 120))
+    errs = []
+    rng = c.get("duration")
+    if rng:
+        lo, hi = float(rng.get("min") or 0), float(rng.get("max") or 0)
+        if (lo and d < lo) or (hi and d > hi):
+            errs.append("%s lasts %.2f s, expected %s" % (path, d, "%.2f–%.2f s" % (lo, hi) if lo and hi else
+                                                          (">= %.2f s" % lo if lo else "<= %.2f s" % hi)))
+    for key, fn, ok, word in (("louder_than", loudness_db, lambda a, b: a > b + 1, "louder"),
+                              ("quieter_than", loudness_db, lambda a, b: a < b - 1, "quieter"),
+                              ("shorter_than", duration, lambda a, b: a < b - 0.05, "shorter")):
+        ref = c.get(key)
+        if not ref:
+            continue
+        if not os.path.exists(ref):
+            errs.append("reference audio %s does not exist" % ref)
+            continue
+        a, b = fn(path), fn(ref)
+        if not ok(a, b):
+            unit = "s" if key == "shorter_than" else "dB"
+            errs.append("%s is not %s than %s (%.2f %s vs %.2f %s)" % (path, word, ref, a, unit, b, unit))
+    return (not errs), "; ".join(errs) or "%s ok (%.2f s)" % (path, d)
+
+
+# ---------- pickle, text, python ----------
+
+def check_pickle(c, answer, messages):
+    import pickle
+    path = c["path"]
+    miss = _missing(path)
+    if miss:
+        return False, miss
+    try:
+        with open(path, "rb") as f:
+            obj = pickle.load(f)
+    except Exception as e:
+        return False, "%s cannot be unpickled: %s" % (path, _short(e, 120))
+    m = c.get("has_method")
+    if m and not callable(getattr(obj, m, None)):
+        return False, "%s holds a %s, which has no %s method" % (path, type(obj).__name__, m)
+    return True, "%s ok (%s)" % (path, type(obj).__name__)
+
+
+def read_text(path):
+    """A text file's content; PDF, DOCX and HTML are reduced to their text
+    where the libraries for it are installed."""
+    kind = sniff_type(path)
+    if kind == "pdf":
+        from pypdf import PdfReader
+        return "\n".join(p.extract_text() or "" for p in PdfReader(path).pages)
+    if kind == "docx":
+        import zipfile
+        xml = zipfile.ZipFile(path).read("word/document.xml").decode("utf-8", "replace")
+        xml = re.sub(r"</w:p>", "\n", xml)
+        return re.sub(r"<[^>]+>", "", xml)
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def check_text(c, answer, messages):
+    path = c["path"]
+    miss = _missing(path)
+    if miss:
+        return False, miss
+    try:
+        text = read_text(path)
+    except Exception as e:
+        return False, "%s cannot be read as text: %s" % (path, _short(e, 120))
+    if c.get("min_bytes") and os.path.getsize(path) < c["min_bytes"]:
+        return False, "%s is %d bytes, expected at least %d" % (path, os.path.getsize(path), c["min_bytes"])
+    errs = _text_checks(text, c, path)
+    return (not errs), "; ".join(errs) or "%s ok" % path
+
+
+def check_python(c, answer, messages):
+    env = dict(_HELPERS)
+    env.update(answer=final_answer_of(answer), messages=messages or [])
+    try:
+        exec(compile(c["code"], "<check>", "exec"), env)
+    except AssertionError as e:
+        msg = str(e) or "assertion failed"
+        return False, msg
+    except Exception as e:
+        return False, "check raised %s: %s" % (type(e).__name__, _short(e, 200))
+    return True, "python check ok"
+
+
+_CHECKS = {
+    "answer": check_answer, "file": check_file, "table": check_table, "image": check_image,
+    "audio": check_audio, "pickle": check_pickle, "text": check_text, "python": check_python,
+}
+
+_HELPERS = {
+    "os": os, "re": re, "json": json, "math": math,
+    "read_table": read_table, "find_column": find_column, "iqr_bounds": iqr_bounds,
+    "numbers_in": numbers_in, "number_close": number_close, "read_text": read_text,
+    "brightness": brightness, "contrast": contrast, "sharpness": sharpness, "similarity": similarity,
+    "open_image": _open_image, "apply_transform": apply_transform, "is_gray": is_gray,
+    "read_audio": read_audio, "duration": duration, "loudness_db": loudness_db, "sniff_type": sniff_type,
+}
+
+
+def run_check(c, answer, messages):
+    fn = _CHECKS.get(c.get("kind"))
+    if fn is None:
+        return False, "unknown check kind %r" % c.get("kind")
+    try:
+        ok, msg = fn(c, answer, messages)
+    except Exception as e:
+        ok, msg = False, "%s check raised %s: %s" % (c.get("kind"), type(e).__name__, _short(e, 200))
+    msg = str(msg)
+    if len(msg) > _MSG_MAX:
+        msg = msg[: _MSG_MAX - 1] + "…"
+    return bool(ok), msg
+
+
+def run_checks(checks, answer, messages):
+    """One {kind, ok, message} per check, in order."""
+    out = []
+    for c in checks:
+        ok, msg = run_check(c, answer, messages)
+        out.append({"kind": c.get("kind", ""), "ok": ok, "message": msg})
+    return out
+
+
+def trajectory_answer(trajectory):
+    """A PyBench trajectory's final answer: the last message's content."""
+    if not trajectory:
+        return ""
+    last = trajectory[-1]
+    content = last.get("content", "") if isinstance(last, dict) else str(last)
+    return final_answer_of(content or "")
