@@ -1,0 +1,35 @@
+# synth — see README.md. The two commands a new user needs:
+#   make demo   installs what is missing, builds bin/synth, runs synth build on the built-in corpus
+#   make test   installs what is missing, runs every test
+export PATH := /usr/local/go/bin:$(PATH)
+GO ?= go
+OUT ?= out
+
+.PHONY: all deps build demo test bench vet fmt clean
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+build:
+	$(GO) build -o bin/synth ./cmd/synth
+
+demo: deps build
+	bin/synth build -o $(OUT)
+
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+
+test: deps vet
+	$(GO) test -count=1 -timeout 20m ./...
+
+bench: deps build
+	scripts/bench.sh
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+clean:
+	rm -rf bin $(OUT)
