@@ -1,0 +1,104 @@
+package filters
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"synth/sandbox"
+	"synth/schemas"
+)
+
+func TestVerifyFailures(t *testing.T) {
+	b, ws := testBackend(t)
+	if err := os.WriteFile(filepath.Join(ws, "output", "1.csv"), []byte("a,b\n1,2\n1,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	task := &schemas.Task{ID: "t1", Checks: []schemas.Check{
+		{Kind: "table", Path: "output/1.csv", NoDuplicates: true},
+		{Kind: "answer", ContainsAll: []string{"done"}},
+	}}
+	cases := []struct {
+		name    string
+		stop    string
+		steps   []schemas.Step
+		answer  string
+		passed  bool
+		failure string
+		checks  int
+	}{
+		{"finished, a check fails", schemas.StopFinished, nil, "done", false, schemas.FailCheck, 2},
+		{"max turns", schemas.StopMaxTurns, nil, "", false, schemas.FailMaxTurns, 0},
+		{"no code", schemas.StopNoCode, nil, "", false, schemas.FailFormat, 0},
+		{"teacher error", schemas.StopTeacherError, nil, "", false, schemas.FailTeacherError, 0},
+		{"budget", schemas.StopBudget, nil, "", false, schemas.FailBudget, 0},
+		{"sandbox crash", schemas.StopSandboxError, []schemas.Step{{Status: schemas.StatusCrash}}, "", false, schemas.FailSandboxCrash, 0},
+		{"sandbox timeout", schemas.StopSandboxError, []schemas.Step{{Status: schemas.StatusTimeout}}, "", false, schemas.FailExecTimeout, 0},
+		{"no stop reason", "", nil, "", false, schemas.FailNoFinalAnswer, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			traj := &schemas.Trajectory{ID: "r1", TaskID: "t1", StopReason: tc.stop, Steps: tc.steps, FinalAnswer: tc.answer}
+			v, err := Verify(context.Background(), b, task, traj, ws)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Passed != tc.passed || v.Failure != tc.failure || len(v.Checks) != tc.checks {
+				t.Fatalf("got %+v", v)
+			}
+			if tc.checks == 2 && (!strings.Contains(v.Checks[0].Message, "1 duplicate rows") || !v.Checks[1].OK) {
+				t.Fatalf("checks %+v", v.Checks)
+			}
+		})
+	}
+
+	if err := os.WriteFile(filepath.Join(ws, "output", "1.csv"), []byte("a,b\n1,2\n3,4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	traj := &schemas.Trajectory{ID: "r2", StopReason: schemas.StopFinished, FinalAnswer: "Finished: done"}
+	v, err := Verify(context.Background(), b, task, traj, ws)
+	if err != nil || !v.Passed || v.Failure != "" {
+		t.Fatalf("got %+v, %v", v, err)
+	}
+}
+
+// testBackend gives a backend and a workspace with data/ and output/.
+func testBackend(t *testing.T) (sandbox.Backend, string) {
+	t.Helper()
+	if err := exec.Command("/usr/bin/python3", "-c", "import pandas").Run(); err != nil {
+		t.Skipf("needs /usr/bin/python3 with pandas: %v", err)
+	}
+	ws := t.TempDir()
+	for _, d := range []string{"data", "output"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return pyBackend{}, ws
+}
+
+// pyBackend opens sandboxes that run each cell in a fresh /usr/bin/python3.
+type pyBackend struct{}
+
+func (pyBackend) Open(ctx context.Context, spec sandbox.Spec) (sandbox.Sandbox, error) {
+	return pySandbox{dir: spec.Workspace}, nil
+}
+func (pyBackend) Close() error { return nil }
+
+type pySandbox struct{ dir string }
+
+func (s pySandbox) Exec(ctx context.Context, code string) (sandbox.Result, error) {
+	cmd := exec.CommandContext(ctx, "/usr/bin/python3", "-c", code)
+	cmd.Dir = s.dir
+	out, err := cmd.CombinedOutput()
+	status := schemas.StatusOK
+	if err != nil {
+		status = schemas.StatusError
+	}
+	return sandbox.Result{Status: status, Output: string(out)}, nil
+}
+func (s pySandbox) Workspace() string { return s.dir }
+func (s pySandbox) Close() error      { return nil }
