@@ -62,9 +62,10 @@ func (e *budgetError) Error() string {
 func (e *budgetError) Unwrap() error  { return ErrBudget }
 func (e *budgetError) Retry() bool    { return false }
 func (e *budgetError) Fatal() bool    { return true }
-func (e *budgetError) IsBudget() bool { return true }
+func (e *budgetError) Budget() bool   { return true }
 
-// IsBudget reports whether err comes from a spent budget. The run should
+// IsBudget reports whether err comes from a spent budget (such errors
+// also have a method Budget() bool returning true). The run should
 // stop taking work, record in-flight rollouts with stop reason budget, and
 // exit cleanly: a rerun with a larger budget resumes.
 func IsBudget(err error) bool { return errors.Is(err, ErrBudget) }
