@@ -1,0 +1,228 @@
+package sandbox
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// child is one running interpreter: its control socket, its output pipe and
+// a handle to kill it.
+type child struct {
+	pid   int
+	pidfd int // -1 when pidfd_open is unavailable
+	ns    bool
+	ctl   *net.UnixConn
+	msgs  chan ctlMsg // closed on control EOF
+	out   chan []byte // closed on output EOF
+	z     *zygote
+}
+
+// ctlMsg is a message from the interpreter on its control socket.
+type ctlMsg struct {
+	Pid    int    `json:"pid"`
+	Ready  bool   `json:"ready"`
+	Error  string `json:"error"`
+	Seq    int    `json:"seq"`
+	Status string `json:"status"`
+	CPUMS  int64  `json:"cpu_ms"`
+	bad    string // a line that did not parse
+}
+
+// forkRequest is what the zygote needs to make an interpreter.
+type forkRequest struct {
+	Workspace string           `json:"ws"`
+	UID       int              `json:"uid"`
+	Seed      int64            `json:"seed"`
+	NS        bool             `json:"ns"`
+	Token     string           `json:"token"`
+	TmpBytes  int64            `json:"tmp_bytes"`
+	ROPaths   []string         `json:"ro_paths,omitempty"`
+	Limits    map[string]int64 `json:"limits"`
+}
+
+func limitsForDriver(l Limits) map[string]int64 {
+	return map[string]int64{
+		"memory":     l.MemoryBytes,
+		"cpu":        int64((l.CPUTime + time.Second - 1) / time.Second),
+		"file":       l.FileBytes,
+		"open_files": int64(l.OpenFiles),
+		"processes":  int64(l.Processes),
+	}
+}
+
+// spawnChild asks z for an interpreter and waits until it is ready.
+func spawnChild(z *zygote, req forkRequest, wait time.Duration) (*child, error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("socketpair: %w", err)
+	}
+	ours, theirs := os.NewFile(uintptr(fds[0]), "ctl"), os.NewFile(uintptr(fds[1]), "ctl-child")
+	defer theirs.Close()
+	fc, err := net.FileConn(ours)
+	ours.Close()
+	if err != nil {
+		theirs.Close()
+		return nil, fmt.Errorf("control socket: %w", err)
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		fc.Close()
+		return nil, fmt.Errorf("output pipe: %w", err)
+	}
+	defer pw.Close()
+	unix.FcntlInt(pr.Fd(), unix.F_SETPIPE_SZ, 1<<20)
+
+	c := &child{pidfd: -1, ns: req.NS, ctl: fc.(*net.UnixConn), msgs: make(chan ctlMsg, 4), out: make(chan []byte, 64), z: z}
+	go c.readCtl()
+	go c.readOut(pr)
+	body, _ := json.Marshal(req)
+	if err := z.fork(body, theirs, pw); err != nil {
+		c.ctl.Close()
+		pr.Close()
+		return nil, err
+	}
+	theirs.Close()
+	pw.Close()
+
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		select {
+		case m, ok := <-c.msgs:
+			switch {
+			case !ok:
+				c.close()
+				return nil, fmt.Errorf("interpreter exited while starting%s", z.stderr.suffix())
+			case m.Error != "":
+				c.kill()
+				c.close()
+				return nil, fmt.Errorf("interpreter: %s", m.Error)
+			case m.Pid != 0:
+				c.pid = m.Pid
+				if fd, err := unix.PidfdOpen(m.Pid, 0); err == nil {
+					c.pidfd = fd
+				}
+			case m.Ready:
+				return c, nil
+			}
+		case <-timer.C:
+			c.kill()
+			c.close()
+			return nil, fmt.Errorf("interpreter not ready after %s", wait)
+		}
+	}
+}
+
+func (c *child) readCtl() {
+	defer close(c.msgs)
+	sc := bufio.NewScanner(c.ctl)
+	sc.Buffer(make([]byte, 4096), 1<<20)
+	for sc.Scan() {
+		var m ctlMsg
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			m.bad = string(sc.Bytes())
+		}
+		c.msgs <- m
+	}
+}
+
+func (c *child) readOut(r *os.File) {
+	defer close(c.out)
+	defer r.Close()
+	for {
+		buf := make([]byte, 256<<10)
+		n, err := r.Read(buf)
+		if n > 0 {
+			c.out <- buf[:n]
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// send writes one cell request.
+func (c *child) send(seq int, code string) error {
+	b, _ := json.Marshal(map[string]any{"seq": seq, "code": code})
+	_, err := c.ctl.Write(append(b, '\n'))
+	return err
+}
+
+// kill stops the interpreter and everything it started: with namespaces it
+// is pid 1 of its own pid namespace, so killing it kills them all; without,
+// its process group is killed.
+func (c *child) kill() {
+	if c.pidfd >= 0 {
+		unix.PidfdSendSignal(c.pidfd, unix.SIGKILL, nil, 0)
+	} else if c.pid > 0 {
+		syscall.Kill(c.pid, syscall.SIGKILL)
+	}
+	if !c.ns && c.pid > 0 {
+		syscall.Kill(-c.pid, syscall.SIGKILL)
+	}
+}
+
+// drain waits (bounded) for the output and control streams to end after a
+// kill, so that no goroutine is left blocked.
+func (c *child) drain(wait time.Duration) {
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	out, msgs := c.out, c.msgs
+	for out != nil || msgs != nil {
+		select {
+		case _, ok := <-out:
+			if !ok {
+				out = nil
+			}
+		case _, ok := <-msgs:
+			if !ok {
+				msgs = nil
+			}
+		case <-t.C:
+			return
+		}
+	}
+}
+
+// close releases the control socket and keeps draining the output until the
+// last holder of the pipe is gone.
+func (c *child) close() {
+	go func(out chan []byte, msgs chan ctlMsg) {
+		for range msgs {
+		}
+		for range out {
+		}
+	}(c.out, c.msgs)
+	c.ctl.Close()
+	if c.pidfd >= 0 {
+		unix.Close(c.pidfd)
+		c.pidfd = -1
+	}
+}
+
+// drainInto feeds what is left of the output stream into out, for up to
+// wait, after the interpreter was killed or died.
+func (c *child) drainInto(out *cellOutput, wait time.Duration) {
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	for {
+		select {
+		case p, ok := <-c.out:
+			if !ok {
+				out.flush()
+				return
+			}
+			out.feed(p)
+		case <-t.C:
+			out.flush()
+			return
+		}
+	}
+}

@@ -1,0 +1,511 @@
+"""The Python side of the synth sandbox.
+
+Run as `python3 -c <this file> zygote <config json>` with a SOCK_SEQPACKET
+socket on fd 3. The zygote imports the configured modules once, then for every
+request (a JSON packet carrying a control socket and an output pipe) forks an
+interpreter that runs cells in its workspace:
+
+  Go -> child  (control socket, JSON lines)  {"seq": n, "code": "..."}
+  child -> Go                                {"pid": n} then {"ready": true}
+                                             {"seq": n, "status": "ok"|"error", "cpu_ms": n}
+
+Everything a cell prints, at the file-descriptor level, goes to the output
+pipe between a begin and an end marker; the value of the cell's last
+expression and its traceback are written there too.
+"""
+
+import ast
+import builtins
+import ctypes
+import errno
+import json
+import linecache
+import os
+import random
+import resource
+import select
+import signal
+import socket
+import struct
+import sys
+import time
+import traceback
+import warnings
+
+ZYGOTE_FD = 3
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+CLONE_NEWUSER = 0x10000000
+
+MS_RDONLY = 1
+MS_NOSUID = 2
+MS_NODEV = 4
+MS_NOEXEC = 8
+MS_REMOUNT = 32
+MS_BIND = 4096
+MS_REC = 16384
+MS_PRIVATE = 1 << 18
+MNT_DETACH = 2
+SYS_PIVOT_ROOT = 155  # x86_64
+PR_SET_CHILD_SUBREAPER = 36
+PR_SET_NO_NEW_PRIVS = 38
+
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
+libc.unshare.argtypes = [ctypes.c_int]
+
+FONT_CACHE = {}  # matplotlib font cache file name -> bytes, for children that import it late
+
+
+def _check(rc, what):
+    if rc != 0:
+        e = ctypes.get_errno()
+        raise OSError(e, "%s: %s" % (what, os.strerror(e)))
+
+
+def mount(src, target, fstype, flags, data=None):
+    enc = lambda s: s.encode() if s is not None else None
+    _check(libc.mount(enc(src), enc(target), enc(fstype), flags, enc(data)), "mount %s" % target)
+
+
+def bind(src, target, readonly):
+    mount(src, target, None, MS_BIND | MS_REC)
+    flags = MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV
+    if readonly:
+        flags |= MS_RDONLY
+    mount(None, target, None, flags)
+
+
+# ---------------------------------------------------------------- the cell loop
+
+
+def marker(token, seq, kind):
+    return ("\x00\x1esynth:%s:%d:%s\x1e\x00" % (token, seq, kind)).encode()
+
+
+def input_disabled(prompt=""):
+    raise RuntimeError(
+        "input() is not available in the sandbox: there is no user to type an answer; "
+        "set the value in the code instead"
+    )
+
+
+def trimmed_traceback(exc):
+    tb = exc.__traceback__
+    while tb is not None and not tb.tb_frame.f_code.co_filename.startswith("<cell-"):
+        tb = tb.tb_next
+    lines = traceback.format_exception(type(exc), exc, tb, limit=-30 if tb else None)
+    text = "".join(lines)
+    if len(text) > 8000:
+        text = text[:3000] + "\n... (traceback trimmed) ...\n" + text[-4000:]
+    return text
+
+
+def run_cell(code, g, seq):
+    """Runs one cell in globals g; returns "ok" or "error"."""
+    name = "<cell-%d>" % seq
+    linecache.cache[name] = (len(code), None, code.splitlines(True), name)
+    try:
+        tree = ast.parse(code, name)
+    except (SyntaxError, ValueError) as e:
+        sys.stderr.write("".join(traceback.format_exception_only(type(e), e)))
+        return "error"
+    last = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = ast.Expression(tree.body.pop().value)
+    try:
+        exec(compile(tree, name, "exec"), g)
+        if last is not None:
+            value = eval(compile(last, name, "eval"), g)
+            if value is not None:
+                g["_"] = value
+                sys.stdout.write(repr(value) + "\n")
+    except SystemExit as e:
+        code = e.code
+        sys.stderr.write("SystemExit: %s\n" % ("" if code is None else code))
+        return "ok" if code in (None, 0) else "error"
+    except BaseException as e:  # the cell's own error, reported as an observation
+        sys.stderr.write(trimmed_traceback(e))
+        return "error"
+    return "ok"
+
+
+def flush_all():
+    for f in (sys.stdout, sys.stderr):
+        try:
+            f.flush()
+        except Exception:
+            pass
+    try:
+        libc.fflush(None)
+    except Exception:
+        pass
+
+
+def serve(ctl, out_fd, token):
+    rf = ctl.makefile("rb")
+    g = {"__name__": "__main__", "__builtins__": builtins}
+    for line in rf:
+        req = json.loads(line)
+        seq = req["seq"]
+        os.write(out_fd, marker(token, seq, "B"))
+        t0 = os.times()
+        status = run_cell(req["code"], g, seq)
+        flush_all()
+        t1 = os.times()
+        cpu = (t1.user + t1.system + t1.children_user + t1.children_system) - (
+            t0.user + t0.system + t0.children_user + t0.children_system)
+        os.write(out_fd, marker(token, seq, "E"))
+        ctl.sendall((json.dumps({"seq": seq, "status": status, "cpu_ms": int(cpu * 1000)}) + "\n").encode())
+    os._exit(0)
+
+
+# ---------------------------------------------------------------- child setup
+
+
+def build_root(ws, req):
+    """Makes a private root holding the system read-only, the workspace at
+    /workspace (data/ read-only), a private /tmp, /dev and /proc, then
+    pivots into it."""
+    mount(None, "/", None, MS_REC | MS_PRIVATE)
+    wsfd = os.open(ws, os.O_PATH | os.O_DIRECTORY)
+    root = "/tmp"
+    mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
+    for d in ("usr", "etc", "dev", "proc", "tmp", "workspace"):
+        os.mkdir(os.path.join(root, d))
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        host = "/" + name
+        if os.path.islink(host):
+            os.symlink(os.readlink(host), os.path.join(root, name))
+        elif os.path.isdir(host):
+            os.mkdir(os.path.join(root, name))
+            bind(host, os.path.join(root, name), True)
+    bind("/usr", root + "/usr", True)
+    bind("/etc", root + "/etc", True)
+    for extra in req.get("ro_paths") or []:
+        if os.path.isdir(extra) and not extra.startswith("/usr/"):
+            target = root + extra
+            os.makedirs(target, exist_ok=True)
+            bind(extra, target, True)
+    # /dev: a few harmless devices.
+    mount("tmpfs", root + "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,mode=0755")
+    for dev in ("null", "zero", "full", "random", "urandom"):
+        path = root + "/dev/" + dev
+        open(path, "w").close()
+        mount("/dev/" + dev, path, None, MS_BIND)
+    os.mkdir(root + "/dev/shm")
+    mount("tmpfs", root + "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777")
+    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
+                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+        os.symlink(target, root + "/dev/" + name)
+    mount("tmpfs", root + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV,
+          "size=%d,mode=1777" % req.get("tmp_bytes", 256 << 20))
+    mount("/proc/self/fd/%d" % wsfd, root + "/workspace", None, MS_BIND | MS_REC)
+    mount(None, root + "/workspace", None, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV)
+    os.close(wsfd)
+    data = root + "/workspace/data"
+    if os.path.isdir(data) and not os.path.islink(data):
+        bind(data, data, True)
+    os.chdir(root)
+    _check(libc.syscall(SYS_PIVOT_ROOT, b".", b"."), "pivot_root")
+    _check(libc.umount2(b".", MNT_DETACH), "umount old root")
+    os.chdir("/")
+    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    try:
+        socket.sethostname("sandbox")
+    except OSError:
+        pass
+    loopback_up()
+
+
+def loopback_up():
+    """Brings up lo in the child's own network namespace, so a cell can talk
+    to servers it starts itself; the host's loopback stays out of reach."""
+    SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
+    import fcntl
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        ifr = struct.pack("16sh", b"lo", 0)
+        flags = struct.unpack("16sh", fcntl.ioctl(s, SIOCGIFFLAGS, ifr))[1]
+        fcntl.ioctl(s, SIOCSIFFLAGS, struct.pack("16sh", b"lo", flags | IFF_UP))
+    except OSError:
+        pass
+    finally:
+        s.close()
+
+
+def set_limits(lim):
+    def setl(res, v, hard=None):
+        if v and v > 0:
+            resource.setrlimit(res, (v, hard if hard else v))
+    setl(resource.RLIMIT_AS, lim.get("memory"))
+    cpu = lim.get("cpu")
+    if cpu:
+        setl(resource.RLIMIT_CPU, cpu, cpu + 1)
+    setl(resource.RLIMIT_FSIZE, lim.get("file"))
+    setl(resource.RLIMIT_NOFILE, lim.get("open_files"))
+    setl(resource.RLIMIT_NPROC, lim.get("processes"))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def reseed(seed):
+    random.seed(seed)
+    np = sys.modules.get("numpy")
+    if np is not None:
+        np.random.seed(seed % (1 << 32))
+
+
+def child_env(req, home):
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": home,
+        "LANG": "C.UTF-8",
+        "TMPDIR": "/tmp" if req["ns"] else os.environ.get("TMPDIR", "/tmp"),
+        "MPLBACKEND": "Agg",
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "PYTHONHASHSEED": str(req["seed"] % (1 << 32)),
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "SDL_VIDEODRIVER": "dummy",
+        "SDL_AUDIODRIVER": "dummy",
+    }
+    if req["ns"]:
+        env["MPLCONFIGDIR"] = "/tmp/.matplotlib"
+    else:
+        env["MPLCONFIGDIR"] = os.path.join(req["ws"], ".matplotlib")
+    return env
+
+
+def become_child(req, ctl, out_fd, go_ahead):
+    """Turns a fresh fork into a cell interpreter; never returns."""
+    try:
+        if go_ahead is not None:
+            os.read(go_ahead, 1)
+            os.close(go_ahead)
+        os.setsid()
+        if req["ns"]:
+            build_root(req["ws"], req)
+            ws = "/workspace"
+        else:
+            ws = req["ws"]
+        os.chdir(ws)
+        env = child_env(req, "/tmp" if req["ns"] else ws)
+        os.environ.clear()
+        os.environ.update(env)
+        os.makedirs(env["MPLCONFIGDIR"], exist_ok=True)
+        if "matplotlib" not in sys.modules:
+            for name, data in FONT_CACHE.items():
+                with open(os.path.join(env["MPLCONFIGDIR"], name), "wb") as f:
+                    f.write(data)
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        set_limits(req.get("limits") or {})
+        uid = req.get("uid") or 0
+        if uid:
+            os.chown(env["MPLCONFIGDIR"], uid, uid)
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+        libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        # Output: fds 1 and 2 share the pipe, so the order of writes is kept.
+        null = os.open("/dev/null", os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+        os.dup2(out_fd, 1)
+        os.dup2(out_fd, 2)
+        marker_fd = os.dup(out_fd)  # survives a cell that closes fd 1
+        os.set_inheritable(marker_fd, False)
+        os.close(out_fd)
+        sys.stdin = open(0, "r", closefd=False)
+        sys.stdout = open(1, "w", encoding="utf-8", errors="backslashreplace", closefd=False,
+                          buffering=1, newline="\n")
+        sys.stdout.reconfigure(write_through=True)
+        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False,
+                          buffering=1, newline="\n")
+        sys.stderr.reconfigure(write_through=True)
+        sys.__stdout__, sys.__stderr__, sys.__stdin__ = sys.stdout, sys.stderr, sys.stdin
+        builtins.input = input_disabled
+        warnings.filterwarnings("ignore", message=".*non-interactive.*")
+        warnings.filterwarnings("ignore", message=".*FigureCanvasAgg.*")
+        sys.argv = [""]
+        reseed(req["seed"])
+        ctl.sendall(b'{"ready": true}\n')
+    except BaseException as e:
+        try:
+            ctl.sendall((json.dumps({"error": "sandbox setup: %s" % e}) + "\n").encode())
+        finally:
+            os._exit(70)
+    try:
+        serve(ctl, marker_fd, req["token"])
+    finally:
+        os._exit(0)
+
+
+def spawn(req, fds, zsock, wake_fds):
+    """Forks the interpreter for one request. With namespaces, an
+    intermediate process unshares and forks the interpreter as pid 1 of a new
+    pid namespace, reports its pid, and exits."""
+    ctl_fd, out_fd = fds
+    pid = os.fork()
+    if pid:
+        os.close(ctl_fd)
+        os.close(out_fd)
+        return pid
+    try:
+        zsock.close()
+        for fd in wake_fds:
+            os.close(fd)
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        os.set_inheritable(ctl_fd, False)
+        ctl = socket.socket(fileno=ctl_fd)
+        if not req["ns"]:
+            ctl.sendall((json.dumps({"pid": os.getpid()}) + "\n").encode())
+            become_child(req, ctl, out_fd, None)
+        _check(libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWPID),
+               "unshare")
+        r, w = os.pipe()
+        child = os.fork()
+        if child == 0:
+            os.close(w)
+            become_child(req, ctl, out_fd, r)
+        ctl.sendall((json.dumps({"pid": child}) + "\n").encode())
+        os.write(w, b"x")
+    except BaseException as e:
+        try:
+            ctl.sendall((json.dumps({"error": "sandbox fork: %s" % e}) + "\n").encode())
+        except Exception:
+            pass
+        os._exit(71)
+    os._exit(0)
+
+
+# ---------------------------------------------------------------- the zygote
+
+
+def probe(flags, uid):
+    """Reports whether a forked child can unshare flags and drop to uid."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            if flags:
+                _check(libc.unshare(flags), "unshare")
+            if uid:
+                os.setresgid(uid, uid, uid)
+                os.setresuid(uid, uid, uid)
+                resource.setrlimit(resource.RLIMIT_NPROC, (64, 64))
+        except BaseException:
+            os._exit(1)
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def preload(mods):
+    report = {}
+    for m in mods:
+        try:
+            __import__(m)
+            report[m] = "ok"
+        except BaseException as e:
+            report[m] = "%s: %s" % (type(e).__name__, e)
+    mpl = sys.modules.get("matplotlib")
+    if mpl is not None:
+        try:
+            mpl.use("Agg")
+        except Exception:
+            pass
+    return report
+
+
+def remember_font_cache():
+    cfg = os.environ.get("MPLCONFIGDIR")
+    if not cfg or not os.path.isdir(cfg):
+        return
+    for name in os.listdir(cfg):
+        if name.startswith("fontlist") and name.endswith(".json"):
+            with open(os.path.join(cfg, name), "rb") as f:
+                FONT_CACHE[name] = f.read()
+
+
+def zygote(cfg):
+    zsock = socket.socket(fileno=ZYGOTE_FD)
+    os.set_inheritable(ZYGOTE_FD, False)
+    report = preload(cfg.get("preload") or [])
+    if "matplotlib" not in sys.modules:
+        try:
+            import matplotlib.font_manager  # noqa: F401 -- builds the cache once
+            del sys.modules["matplotlib.font_manager"]
+        except BaseException:
+            pass
+    remember_font_cache()
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    layers = {
+        "mount": probe(CLONE_NEWNS, 0),
+        "net": probe(CLONE_NEWNET, 0),
+        "ipc": probe(CLONE_NEWIPC, 0),
+        "uts": probe(CLONE_NEWUTS, 0),
+        "pid": probe(CLONE_NEWPID, 0),
+        "user": probe(CLONE_NEWUSER, 0),
+        "uid": os.getuid() == 0 and probe(0, 65534),
+    }
+    wr, ww = os.pipe()
+    os.set_blocking(ww, False)
+    os.set_blocking(wr, False)
+    signal.set_wakeup_fd(ww)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    ready = {"ready": True, "python": sys.version.split()[0], "preload": report, "layers": layers,
+             "pid": os.getpid()}
+    zsock.sendall(json.dumps(ready).encode())
+    while True:
+        r, _, _ = select.select([zsock, wr], [], [])
+        if wr in r:
+            try:
+                os.read(wr, 4096)
+            except BlockingIOError:
+                pass
+            reap(zsock)
+        if zsock in r:
+            msg, fds, _, _ = socket.recv_fds(zsock, 1 << 20, 4)
+            if not msg:
+                os._exit(0)
+            if len(fds) != 2:
+                for fd in fds:
+                    os.close(fd)
+                continue
+            req = json.loads(msg)
+            spawn(req, fds, zsock, (wr, ww))
+
+
+def reap(zsock):
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        note = {"dead": pid}
+        if os.WIFSIGNALED(status):
+            note["signal"] = os.WTERMSIG(status)
+        else:
+            note["exit"] = os.WEXITSTATUS(status)
+        try:
+            zsock.sendall(json.dumps(note).encode())
+        except OSError as e:
+            if e.errno in (errno.EPIPE, errno.ECONNRESET):
+                os._exit(0)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 3 and sys.argv[1] == "zygote":
+        zygote(json.loads(sys.argv[2]))
+    else:
+        sys.stderr.write("usage: driver zygote CONFIG_JSON\n")
+        sys.exit(2)

@@ -1,0 +1,244 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Isolation modes of Config.Isolation.
+const (
+	IsolationAuto   = "auto"
+	IsolationStrict = "strict"
+	IsolationOff    = "off"
+)
+
+// DefaultPreload is what the zygote imports when Config.Preload is empty.
+var DefaultPreload = []string{"numpy", "pandas", "matplotlib", "matplotlib.pyplot"}
+
+// uidBase and uidSpan bound the unprivileged uids interpreters run as, one
+// per open sandbox.
+const (
+	uidBase = 200000
+	uidSpan = 1 << 20
+)
+
+// backend is the local Backend: one warm zygote, interpreters forked from it.
+type backend struct {
+	cfg     Config
+	lim     Limits
+	python  string
+	bwrap   string // "" when not used
+	ns      bool   // namespaces, private root and uid drop per interpreter
+	roPaths []string
+	slots   chan struct{}
+
+	mu     sync.Mutex
+	z      *zygote
+	uids   map[int]bool
+	closed bool
+}
+
+// New validates cfg and returns the local backend. The zygote starts on the
+// first Open (or Warm); with isolation strict, New fails when a layer is
+// missing.
+func New(cfg Config) (Backend, error) {
+	return newBackend(cfg)
+}
+
+func newBackend(cfg Config) (*backend, error) {
+	if cfg.Python == "" {
+		cfg.Python = "/usr/bin/python3"
+	}
+	switch cfg.Isolation {
+	case "":
+		cfg.Isolation = IsolationAuto
+	case IsolationAuto, IsolationStrict, IsolationOff:
+	default:
+		return nil, fmt.Errorf("sandbox.isolation: %q is not one of auto, strict, off", cfg.Isolation)
+	}
+	if cfg.Slots < 0 {
+		return nil, fmt.Errorf("sandbox.slots: %d is negative (use 0 for the default, one per CPU)", cfg.Slots)
+	}
+	if cfg.Slots == 0 {
+		cfg.Slots = runtime.NumCPU()
+	}
+	if len(cfg.Preload) == 0 {
+		cfg.Preload = DefaultPreload
+	}
+	py, err := exec.LookPath(cfg.Python)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox.python: %s not found (install python3, or set sandbox.python to an interpreter's path): %w", cfg.Python, err)
+	}
+	lim, err := cfg.ParsedLimits()
+	if err != nil {
+		return nil, err
+	}
+	b := &backend{cfg: cfg, lim: lim.merge(DefaultLimits()), python: py, slots: make(chan struct{}, cfg.Slots), uids: map[int]bool{}}
+	if cfg.Isolation != IsolationOff {
+		root := os.Geteuid() == 0
+		if bw, err := exec.LookPath("bwrap"); err == nil && root {
+			b.bwrap = bw
+		}
+		b.ns = root
+		if cfg.Isolation == IsolationStrict {
+			var missing []string
+			if !root {
+				missing = append(missing, "root (to give each interpreter its own namespaces and uid)")
+			}
+			if b.bwrap == "" {
+				missing = append(missing, "bubblewrap (apt-get install bubblewrap)")
+			}
+			if len(missing) > 0 {
+				return nil, fmt.Errorf("sandbox.isolation is strict but %s is missing (or set sandbox.isolation: auto)", strings.Join(missing, " and "))
+			}
+		}
+	}
+	if real, err := filepath.EvalSymlinks(py); err == nil {
+		if prefix := filepath.Dir(filepath.Dir(real)); !strings.HasPrefix(real, "/usr/") && prefix != "/" {
+			b.roPaths = append(b.roPaths, prefix)
+		}
+	}
+	return b, nil
+}
+
+// zygote returns the running zygote, starting it (again) if needed.
+func (b *backend) zygote() (*zygote, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil, errors.New("sandbox: backend is closed")
+	}
+	if b.z != nil && b.z.alive() {
+		return b.z, nil
+	}
+	opts := zygoteOptions{python: b.python, preload: b.cfg.Preload, bwrap: b.bwrap, mplDir: mplConfigDir(), startDur: 2 * time.Minute}
+	z, err := startZygote(opts)
+	if err != nil && opts.bwrap != "" && b.cfg.Isolation == IsolationAuto {
+		// bubblewrap present but not working here: run without it.
+		opts.bwrap = ""
+		if z2, err2 := startZygote(opts); err2 == nil {
+			b.bwrap, z, err = "", z2, nil
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	if b.ns && !(z.ready.Layers["mount"] && z.ready.Layers["pid"] && z.ready.Layers["net"] && z.ready.Layers["uid"]) {
+		if b.cfg.Isolation == IsolationStrict {
+			z.kill()
+			return nil, fmt.Errorf("sandbox.isolation is strict but namespaces are not available here (%v); run `synth doctor`", z.ready.Layers)
+		}
+		b.ns = false
+	}
+	b.z = z
+	return z, nil
+}
+
+// Warm starts the zygote now instead of at the first Open.
+func (b *backend) Warm() error {
+	_, err := b.zygote()
+	return err
+}
+
+func (b *backend) Open(ctx context.Context, spec Spec) (Sandbox, error) {
+	select {
+	case b.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	s, err := b.open(spec)
+	if err != nil {
+		<-b.slots
+		return nil, err
+	}
+	return s, nil
+}
+
+func (b *backend) open(spec Spec) (*session, error) {
+	if _, err := b.zygote(); err != nil {
+		return nil, err
+	}
+	s := &session{b: b, spec: spec, lim: spec.Limits.merge(b.lim), ws: spec.Workspace, token: newToken()}
+	if s.ws == "" {
+		dir, err := os.MkdirTemp("", "synth-ws-")
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: workspace: %w", err)
+		}
+		s.ws, s.ownWS = dir, true
+	} else if st, err := os.Stat(s.ws); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("sandbox: workspace %s is not an existing directory", s.ws)
+	}
+	if abs, err := filepath.Abs(s.ws); err == nil {
+		s.ws = abs
+	}
+	fail := func(err error) (*session, error) {
+		if s.ownWS {
+			removeWorkspace(s.ws)
+		}
+		b.freeUID(s.uid)
+		return nil, err
+	}
+	if err := prepareWorkspace(s.ws, spec.Inputs); err != nil {
+		return fail(fmt.Errorf("sandbox: %w", err))
+	}
+	if b.ns {
+		s.uid = b.allocUID()
+		if err := chownWorkspace(s.ws, s.uid); err != nil {
+			return fail(fmt.Errorf("sandbox: workspace %s: %w", s.ws, err))
+		}
+	}
+	s.mu.Lock()
+	err := s.start()
+	s.mu.Unlock()
+	if err != nil {
+		return fail(err)
+	}
+	return s, nil
+}
+
+func (b *backend) allocUID() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for {
+		u := uidBase + rand.IntN(uidSpan)
+		if !b.uids[u] {
+			b.uids[u] = true
+			return u
+		}
+	}
+}
+
+func (b *backend) freeUID(u int) {
+	if u == 0 {
+		return
+	}
+	b.mu.Lock()
+	delete(b.uids, u)
+	b.mu.Unlock()
+}
+
+// release returns a closed session's slot and uid.
+func (b *backend) release(s *session) {
+	b.freeUID(s.uid)
+	<-b.slots
+}
+
+func (b *backend) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.closed = true
+	if b.z != nil {
+		b.z.kill()
+		b.z = nil
+	}
+	return nil
+}

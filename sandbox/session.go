@@ -1,0 +1,242 @@
+package sandbox
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"synth/schemas"
+)
+
+// session is a Sandbox of the local backend.
+type session struct {
+	b     *backend
+	spec  Spec
+	lim   Limits
+	ws    string
+	ownWS bool
+	uid   int
+	token string
+
+	mu       sync.Mutex
+	c        *child
+	seq      int
+	lostNote string // said at the top of the next cell's output
+	closed   bool
+}
+
+func newToken() string {
+	b := make([]byte, 12)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func (s *session) Workspace() string { return s.ws }
+
+func (s *session) request() forkRequest {
+	return forkRequest{
+		Workspace: s.ws,
+		UID:       s.uid,
+		Seed:      s.spec.Seed,
+		NS:        s.b.ns,
+		Token:     s.token,
+		TmpBytes:  max(64<<20, min(s.lim.FileBytes, 512<<20)),
+		ROPaths:   s.b.roPaths,
+		Limits:    limitsForDriver(s.lim),
+	}
+}
+
+// start makes the interpreter if there is none.
+func (s *session) start() error {
+	if s.c != nil {
+		return nil
+	}
+	z, err := s.b.zygote()
+	if err != nil {
+		return err
+	}
+	c, err := spawnChild(z, s.request(), startWait)
+	if err != nil {
+		return fmt.Errorf("sandbox %s: %w", s.ws, err)
+	}
+	s.c = c
+	return nil
+}
+
+// startWait bounds how long a fork may take to become ready.
+const startWait = 30 * time.Second
+
+func (s *session) Exec(ctx context.Context, code string) (Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return Result{}, errors.New("sandbox: exec after close")
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	t0 := time.Now()
+	if err := s.start(); err != nil {
+		return Result{}, err
+	}
+	s.seq++
+	out := newCellOutput(s.token, s.seq, s.lim.OutputBytes)
+	res := Result{}
+	if s.lostNote != "" {
+		res.StateLost = true
+	}
+	if err := s.c.send(s.seq, code); err != nil {
+		return s.finishCrash(res, out, t0, "the interpreter stopped accepting cells")
+	}
+	timer := time.NewTimer(s.lim.CellTimeout)
+	defer timer.Stop()
+	var reply *ctlMsg
+	outDone, msgs, chunks := false, s.c.msgs, s.c.out
+	for reply == nil || !outDone {
+		select {
+		case p, ok := <-chunks:
+			if !ok {
+				chunks = nil
+				out.flush()
+				if reply == nil {
+					return s.finishCrash(res, out, t0, "")
+				}
+				outDone = true
+				continue
+			}
+			if out.feed(p) {
+				outDone = true
+			}
+		case m, ok := <-msgs:
+			switch {
+			case !ok:
+				msgs = nil
+				if reply == nil {
+					s.c.drainInto(out, 200*time.Millisecond)
+					return s.finishCrash(res, out, t0, "")
+				}
+			case m.bad != "" || (m.Seq != s.seq && m.Status != ""):
+				s.c.drainInto(out, 200*time.Millisecond)
+				return s.finishCrash(res, out, t0, "the interpreter's control channel was corrupted")
+			case m.Status != "":
+				reply = &m
+			}
+		case <-timer.C:
+			return s.finishTimeout(res, out, t0)
+		case <-ctx.Done():
+			s.discard()
+			return Result{}, ctx.Err()
+		}
+	}
+	res.Status = schemas.StatusError
+	if reply.Status == schemas.StatusOK {
+		res.Status = schemas.StatusOK
+	}
+	res.Elapsed = time.Since(t0)
+	res.CPU = time.Duration(reply.CPUMS) * time.Millisecond
+	res.Output, res.Truncated = out.text()
+	res.Output = s.takeLostNote() + res.Output
+	return res, nil
+}
+
+func (s *session) takeLostNote() string {
+	n := s.lostNote
+	s.lostNote = ""
+	return n
+}
+
+// finishTimeout kills the interpreter after a cell ran out of time.
+func (s *session) finishTimeout(res Result, out *cellOutput, t0 time.Time) (Result, error) {
+	s.c.kill()
+	s.c.drainInto(out, time.Second)
+	s.c.close()
+	s.c = nil
+	res.Status = schemas.StatusTimeout
+	res.StateLost = true
+	res.Elapsed = time.Since(t0)
+	text, cut := out.text()
+	res.Output = s.takeLostNote() + text + fmt.Sprintf(
+		"\n[timeout: the cell ran longer than %s and was stopped; the interpreter was restarted, so variables, imports and open files from earlier cells are lost]\n",
+		s.lim.CellTimeout)
+	res.Truncated = cut
+	s.lostNote = "[note: the interpreter was restarted after the previous cell timed out; state from earlier cells was lost]\n"
+	return res, nil
+}
+
+// finishCrash reports an interpreter that died during a cell.
+func (s *session) finishCrash(res Result, out *cellOutput, t0 time.Time, why string) (Result, error) {
+	c := s.c
+	c.kill()
+	c.drainInto(out, 500*time.Millisecond)
+	c.close()
+	s.c = nil
+	if why == "" {
+		why = "the interpreter died"
+		if d, ok := c.z.deathOf(c.pid, 500*time.Millisecond); ok {
+			why = "the interpreter " + d.String() + describeSignal(d)
+		}
+	}
+	res.Status = schemas.StatusCrash
+	res.StateLost = true
+	res.Elapsed = time.Since(t0)
+	text, cut := out.text()
+	res.Output = s.takeLostNote() + text + "\n[crash: " + why + "; it was restarted, so variables and imports from earlier cells are lost]\n"
+	res.Truncated = cut
+	s.lostNote = "[note: the interpreter was restarted after the previous cell crashed; state from earlier cells was lost]\n"
+	return res, nil
+}
+
+func describeSignal(d death) string {
+	switch d.Signal {
+	case 24: // SIGXCPU
+		return fmt.Sprintf(" (the CPU time limit was reached)")
+	case 11:
+		return " (segmentation fault)"
+	case 9:
+		return " (possibly out of memory or killed)"
+	}
+	return ""
+}
+
+// discard kills the interpreter without a result (ctx was cancelled).
+func (s *session) discard() {
+	if s.c == nil {
+		return
+	}
+	s.c.kill()
+	s.c.drain(time.Second)
+	s.c.close()
+	s.c = nil
+	s.lostNote = "[note: the interpreter was restarted after an interrupted cell; state from earlier cells was lost]\n"
+}
+
+func (s *session) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	if s.c != nil {
+		s.c.kill()
+		s.c.drain(2 * time.Second)
+		s.c.close()
+		s.c = nil
+	}
+	var err error
+	if s.ownWS {
+		err = removeWorkspace(s.ws)
+	} else if s.uid != 0 {
+		err = chownWorkspace(s.ws, os.Getuid())
+	}
+	s.b.release(s)
+	if err != nil {
+		return fmt.Errorf("sandbox %s: close: %w", s.ws, err)
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+package sandbox
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// prepareWorkspace makes ws/data and ws/output and places the inputs under
+// data/, read-only. Inputs are hard-linked when the source is already
+// read-only (the run's content-addressed store), copied otherwise.
+func prepareWorkspace(ws string, inputs []Input) error {
+	data, out := filepath.Join(ws, "data"), filepath.Join(ws, "output")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("workspace %s: %w", ws, err)
+	}
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		return fmt.Errorf("workspace %s: %w", ws, err)
+	}
+	if len(inputs) > 0 {
+		os.Chmod(data, 0o755)
+	}
+	for _, in := range inputs {
+		if err := placeInput(data, in); err != nil {
+			return fmt.Errorf("workspace %s: input %s: %w", ws, in.Name, err)
+		}
+	}
+	return os.Chmod(data, 0o555)
+}
+
+func placeInput(data string, in Input) error {
+	name := filepath.Clean(in.Name)
+	if name == "." || filepath.IsAbs(name) || name == ".." || strings.HasPrefix(name, "../") {
+		return fmt.Errorf("name %q must be a relative path inside data/", in.Name)
+	}
+	dst := filepath.Join(data, name)
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	st, err := os.Stat(in.Path)
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", in.Path)
+	}
+	os.Remove(dst)
+	if st.Mode().Perm()&0o222 == 0 && os.Link(in.Path, dst) == nil {
+		return nil
+	}
+	if err := copyFile(in.Path, dst); err != nil {
+		return err
+	}
+	return os.Chmod(dst, 0o444)
+}
+
+func copyFile(src, dst string) error {
+	r, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	w, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(w, r); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
+
+// chownWorkspace gives the workspace (all but data/) to uid, so that an
+// interpreter running as uid can write to it.
+func chownWorkspace(ws string, uid int) error {
+	data := filepath.Join(ws, "data")
+	return filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == data {
+			return fs.SkipDir
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			return os.Lchown(p, uid, uid)
+		}
+		return os.Chown(p, uid, uid)
+	})
+}
+
+// removeWorkspace deletes a workspace the backend made, including read-only
+// directories inside it.
+func removeWorkspace(ws string) error {
+	if err := os.RemoveAll(ws); err == nil {
+		return nil
+	}
+	filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(p, 0o755)
+		}
+		return nil
+	})
+	return os.RemoveAll(ws)
+}
