@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"synth/sources"
+	"synth/sources/sourcetest"
 )
 
 func tree(t *testing.T) (root, outside string) {
@@ -120,4 +121,11 @@ func TestPlan(t *testing.T) {
 	if len(p) != 2 || p[0].Size != 8 || p[0].Source.License != "CC0-1.0" || !strings.HasPrefix(p[0].Source.URL, "file:///") {
 		t.Errorf("plan = %+v", p)
 	}
+}
+
+func TestConformance(t *testing.T) {
+	sourcetest.Run(t, func(t *testing.T) sources.Source {
+		root, _ := tree(t)
+		return New(root, Options{})
+	}, sourcetest.Options{})
 }

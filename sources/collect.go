@@ -1,0 +1,124 @@
+package sources
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+
+	"synth/schemas"
+)
+
+// Limits are the per-source collection rules of a Config.
+type Limits struct {
+	MaxFiles int      // stop the source after this many stored files (0: no limit)
+	Licenses []string // allow-list; empty allows all
+	Types    []string // keep only these detected types; empty keeps all
+}
+
+// LimitsFrom reads the collection rules of a Config.
+func LimitsFrom(c Config) Limits {
+	return Limits{MaxFiles: c.MaxFiles, Licenses: c.Licenses, Types: c.Types}
+}
+
+// StoreOptionsFrom reads the store options of a Config.
+func StoreOptionsFrom(c Config) (StoreOptions, error) {
+	n, err := ParseSize(c.MaxFileBytes)
+	if err != nil {
+		return StoreOptions{}, fmt.Errorf("sources.max_file_bytes: %w", err)
+	}
+	return StoreOptions{MaxFileBytes: n}, nil
+}
+
+// Stats counts what a collection did.
+type Stats struct {
+	Stored     int            `json:"stored"`     // new content
+	Duplicates int            `json:"duplicates"` // content already stored (provenance added)
+	Skipped    map[string]int `json:"skipped,omitempty"`
+}
+
+func (s *Stats) skip(reason string) {
+	if s.Skipped == nil {
+		s.Skipped = map[string]int{}
+	}
+	s.Skipped[reason]++
+}
+
+var errEnough = errors.New("enough files")
+
+// Collect runs src, streaming each item into st as it arrives, and calls
+// emit with each stored file's record (new content and duplicates alike;
+// File.Sources tells a duplicate). It applies lim: an item under a license
+// outside the allow-list is dropped before its body is read, an item of
+// another type after its head is read, and the source is stopped once
+// MaxFiles files are stored. A file the store rejects (empty, too large,
+// unreadable) is logged and skipped. The error is the source's (or emit's).
+func Collect(ctx context.Context, src Source, st *Store, lim Limits, log *slog.Logger, emit func(schemas.File) error) (Stats, error) {
+	if log == nil {
+		log = slog.Default()
+	}
+	var stats Stats
+	seen := map[string]bool{}
+	err := src.Collect(ctx, func(it Item) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !LicenseAllowed(it.Source.License, lim.Licenses) {
+			log.Info("skip file: license not allowed", "source", src.Kind(), "file", it.Name, "license", it.Source.License)
+			stats.skip("license")
+			return nil
+		}
+		if len(lim.Types) > 0 && it.Body != nil {
+			br := bufio.NewReaderSize(it.Body, HeadSize)
+			head, _ := br.Peek(HeadSize)
+			if t := Detect(head, it.Name); !slices.Contains(lim.Types, t) && !(t == "zip" && slices.ContainsFunc(lim.Types, isZipType)) {
+				log.Info("skip file: type not wanted", "source", src.Kind(), "file", it.Name, "type", t)
+				stats.skip("type")
+				return nil
+			}
+			it.Body = br
+		}
+		f, err := st.Put(it)
+		if err != nil {
+			log.Warn("skip file", "source", src.Kind(), "file", it.Name, "err", err)
+			switch {
+			case errors.Is(err, ErrTooLarge):
+				stats.skip("too_large")
+			case errors.Is(err, ErrEmpty):
+				stats.skip("empty")
+			default:
+				stats.skip("unreadable")
+			}
+			return nil
+		}
+		if len(lim.Types) > 0 && !slices.Contains(lim.Types, f.Type) {
+			stats.skip("type")
+			return nil
+		}
+		if len(f.Sources) > 1 || seen[f.ID] {
+			stats.Duplicates++
+		} else {
+			stats.Stored++
+		}
+		seen[f.ID] = true
+		if err := emit(f); err != nil {
+			return err
+		}
+		if lim.MaxFiles > 0 && stats.Stored >= lim.MaxFiles {
+			return errEnough
+		}
+		return nil
+	})
+	if errors.Is(err, errEnough) {
+		log.Info("source reached its file limit", "source", src.Kind(), "max_files", lim.MaxFiles)
+		err = nil
+	}
+	if err != nil {
+		return stats, fmt.Errorf("source %s: %w", src.Kind(), err)
+	}
+	return stats, nil
+}
+
+func isZipType(t string) bool { return t == "xlsx" || t == "docx" || t == "pptx" }
