@@ -1,0 +1,136 @@
+package filters
+
+import (
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"sync"
+
+	"synth/schemas"
+)
+
+// Reasons Dedup drops an item for.
+const (
+	ReasonDuplicateQuery      = "duplicate_query"
+	ReasonNearDuplicateQuery  = "near_duplicate_query"
+	ReasonDuplicateTrajectory = "duplicate_trajectory"
+)
+
+// Dedup drops repeated tasks and trajectories: a task whose normalised
+// query equals an earlier one's (exact), or whose word shingles have a
+// Jaccard similarity of at least the threshold with an earlier one's
+// (near-duplicate, found with MinHash and LSH, then confirmed exactly), and
+// a trajectory whose messages equal an earlier one's. With the "inputs"
+// scope, tasks are compared only with tasks over the same input files.
+//
+// The first item seen is kept; a Dedup remembers every kept item, so feed it
+// items in a deterministic order for a deterministic result. It is safe for
+// concurrent use.
+type Dedup struct {
+	cfg     DedupConfig
+	mh      *minHasher
+	mu      sync.Mutex
+	exact   map[uint64]string // scoped query hash -> task id
+	buckets map[uint64][]int32
+	kept    []keptQuery
+	trajs   map[uint64]string // messages hash -> trajectory id
+}
+
+type keptQuery struct {
+	id       string
+	shingles map[uint64]struct{}
+}
+
+// NewDedup returns an empty Dedup configured by cfg.Dedup.
+func NewDedup(cfg Config) *Dedup {
+	c := cfg.Dedup.WithDefaults()
+	return &Dedup{
+		cfg:     c,
+		mh:      newMinHasher(c.Permutations, c.NearThreshold),
+		exact:   map[uint64]string{},
+		buckets: map[uint64][]int32{},
+		trajs:   map[uint64]string{},
+	}
+}
+
+// Keep reports whether task t is new, remembering it if so. A duplicate
+// gets a reason (duplicate_query or near_duplicate_query) and matched, the
+// kept task it repeats.
+func (d *Dedup) Keep(t *schemas.Task) (ok bool, reason, matched string) {
+	if d.cfg.Off {
+		return true, "", ""
+	}
+	ws := words(t.Query)
+	scope := d.scope(t)
+	key := splitmix(hashWords(ws) ^ scope)
+	shingles := ngrams(ws, d.cfg.ShingleWords)
+	var keys []uint64
+	if len(shingles) > 0 {
+		keys = d.mh.bandKeys(d.mh.signature(shingles), scope)
+	}
+
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if id, dup := d.exact[key]; dup {
+		return false, ReasonDuplicateQuery, "task " + id
+	}
+	seen := map[int32]bool{}
+	for _, k := range keys {
+		for _, i := range d.buckets[k] {
+			if seen[i] {
+				continue
+			}
+			seen[i] = true
+			if j := jaccard(shingles, d.kept[i].shingles); j >= d.cfg.NearThreshold {
+				return false, ReasonNearDuplicateQuery, fmt.Sprintf("task %s (jaccard %.2f)", d.kept[i].id, j)
+			}
+		}
+	}
+	d.exact[key] = t.ID
+	if len(keys) > 0 {
+		i := int32(len(d.kept))
+		d.kept = append(d.kept, keptQuery{id: t.ID, shingles: shingles})
+		for _, k := range keys {
+			d.buckets[k] = append(d.buckets[k], i)
+		}
+	}
+	return true, "", ""
+}
+
+// KeepTrajectory reports whether trajectory tr's messages are new,
+// remembering them if so; a repeat gets reason duplicate_trajectory and the
+// kept trajectory it repeats.
+func (d *Dedup) KeepTrajectory(tr *schemas.Trajectory) (ok bool, reason, matched string) {
+	if d.cfg.Off {
+		return true, "", ""
+	}
+	h := fnv.New64a()
+	for _, m := range tr.Messages {
+		fmt.Fprintf(h, "%d:%s%d:%s", len(m.Role), m.Role, len(m.Content), m.Content)
+		for _, c := range m.ToolCalls {
+			fmt.Fprintf(h, "%d:%s%d:%s", len(c.Name), c.Name, len(c.Arguments), c.Arguments)
+		}
+	}
+	key := h.Sum64()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if id, dup := d.trajs[key]; dup {
+		return false, ReasonDuplicateTrajectory, "trajectory " + id
+	}
+	d.trajs[key] = tr.ID
+	return true, "", ""
+}
+
+// scope returns the key of the tasks t is compared with: its sorted input
+// file ids under the inputs scope, zero under the global scope.
+func (d *Dedup) scope(t *schemas.Task) uint64 {
+	if d.cfg.Scope == ScopeGlobal || len(t.Files) == 0 {
+		return 0
+	}
+	ids := make([]string, len(t.Files))
+	for i, f := range t.Files {
+		ids[i] = f.ID
+	}
+	slices.Sort(ids)
+	return splitmix(hashWords(ids))
+}
