@@ -95,6 +95,16 @@ def input_disabled(prompt=""):
     )
 
 
+EXIT_CPU_LIMIT = 152
+
+
+def cpu_limit_reached(signum, frame):
+    # As pid 1 of its namespace the interpreter would ignore SIGXCPU's
+    # default action, so it ends itself.
+    flush_all()
+    os._exit(EXIT_CPU_LIMIT)
+
+
 def trimmed_traceback(exc):
     tb = exc.__traceback__
     while tb is not None and not tb.tb_frame.f_code.co_filename.startswith("<cell-"):
@@ -150,6 +160,7 @@ def flush_all():
 def serve(ctl, out_fd, token):
     rf = ctl.makefile("rb")
     g = {"__name__": "__main__", "__builtins__": builtins}
+    me = os.getpid()
     for line in rf:
         req = json.loads(line)
         seq = req["seq"]
@@ -157,6 +168,8 @@ def serve(ctl, out_fd, token):
         t0 = os.times()
         status = run_cell(req["code"], g, seq)
         flush_all()
+        if os.getpid() != me:  # a process the cell forked fell off its end
+            os._exit(0)
         t1 = os.times()
         cpu = (t1.user + t1.system + t1.children_user + t1.children_system) - (
             t0.user + t0.system + t0.children_user + t0.children_system)
@@ -305,6 +318,7 @@ def become_child(req, ctl, out_fd, go_ahead):
                 with open(os.path.join(env["MPLCONFIGDIR"], name), "wb") as f:
                     f.write(data)
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        signal.signal(signal.SIGXCPU, cpu_limit_reached)
         set_limits(req.get("limits") or {})
         uid = req.get("uid") or 0
         if uid:

@@ -191,14 +191,18 @@ func (s *session) finishCrash(res Result, out *cellOutput, t0 time.Time, why str
 	return res, nil
 }
 
+// exitCPULimit is the driver's exit status when the CPU time limit is
+// reached.
+const exitCPULimit = 152
+
 func describeSignal(d death) string {
-	switch d.Signal {
-	case 24: // SIGXCPU
-		return fmt.Sprintf(" (the CPU time limit was reached)")
-	case 11:
+	switch {
+	case d.Signal == 24 || d.Exit == exitCPULimit:
+		return " (the CPU time limit was reached)"
+	case d.Signal == 11:
 		return " (segmentation fault)"
-	case 9:
-		return " (possibly out of memory or killed)"
+	case d.Signal == 9:
+		return " (the CPU time limit or the memory limit was reached)"
 	}
 	return ""
 }
