@@ -1,0 +1,135 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"sort"
+	"strings"
+	"time"
+
+	"synth/schemas"
+)
+
+// Layer is one isolation or runtime layer as `synth doctor` reports it.
+type Layer struct {
+	Name   string
+	On     bool
+	Detail string
+}
+
+// Doctor starts a backend from cfg, opens one sandbox and reports which
+// layers are active: the Python interpreter and its version, bubblewrap
+// around the zygote, the namespaces each interpreter gets, the unprivileged
+// uid, rlimits and the zygote's preloaded modules.
+func Doctor(cfg Config) []Layer {
+	b, err := newBackend(cfg)
+	if err != nil {
+		return []Layer{{Name: "python", Detail: err.Error()}}
+	}
+	defer b.Close()
+	if err := b.Warm(); err != nil {
+		return []Layer{{Name: "python", Detail: b.python + ": " + err.Error()}}
+	}
+	z := b.z
+	on := func(k string) bool { return b.ns && z.ready.Layers[k] }
+	nsDetail := func(k, what string) string {
+		switch {
+		case on(k):
+			return what
+		case cfg.Isolation == IsolationOff:
+			return "off: sandbox.isolation is off"
+		case !z.ready.Layers[k]:
+			return "off: this kernel or container does not allow it"
+		}
+		return "off: needs root"
+	}
+	layers := []Layer{
+		{Name: "python", On: true, Detail: fmt.Sprintf("%s (Python %s)", b.python, z.ready.Python)},
+		bwrapLayer(b),
+		{Name: "user namespace", On: z.ready.Layers["user"], Detail: userNSDetail(b, z)},
+		{Name: "mount namespace", On: on("mount"), Detail: nsDetail("mount", "private root: system read-only, own workspace (data/ read-only), private /tmp")},
+		{Name: "pid namespace", On: on("pid"), Detail: nsDetail("pid", "the interpreter is pid 1; killing it ends everything it started")},
+		{Name: "network namespace", On: on("net"), Detail: nsDetail("net", "no network: only a private loopback")},
+		{Name: "ipc namespace", On: on("ipc"), Detail: nsDetail("ipc", "private System V IPC")},
+		{Name: "uts namespace", On: on("uts"), Detail: nsDetail("uts", "private hostname")},
+		{Name: "unprivileged uid", On: on("uid"), Detail: nsDetail("uid", fmt.Sprintf("each sandbox runs as its own uid in %d..%d, no new privileges", uidBase, uidBase+uidSpan-1))},
+		{Name: "rlimits", On: true, Detail: fmt.Sprintf("memory %s, CPU %s, file %s, %d open files, %d processes (per sandbox: %v)",
+			humanBytes(b.lim.MemoryBytes), b.lim.CPUTime, humanBytes(b.lim.FileBytes), b.lim.OpenFiles, b.lim.Processes, on("uid"))},
+		preloadLayer(z),
+		probeLayer(b),
+	}
+	return layers
+}
+
+func bwrapLayer(b *backend) Layer {
+	path, err := exec.LookPath("bwrap")
+	switch {
+	case b.bwrap != "":
+		return Layer{Name: "bubblewrap", On: true, Detail: b.bwrap + " around the zygote: read-only system, no network"}
+	case err != nil:
+		return Layer{Name: "bubblewrap", Detail: "off: not installed (apt-get install bubblewrap)"}
+	case b.cfg.Isolation == IsolationOff:
+		return Layer{Name: "bubblewrap", Detail: "off: sandbox.isolation is off"}
+	case !b.ns:
+		return Layer{Name: "bubblewrap", Detail: "off: " + path + " is installed but synth is not running as root"}
+	}
+	return Layer{Name: "bubblewrap", Detail: "off: " + path + " did not start here"}
+}
+
+func userNSDetail(b *backend, z *zygote) string {
+	if !z.ready.Layers["user"] {
+		return "off: not allowed here"
+	}
+	if b.ns {
+		return "available; not needed: interpreters drop to a real unprivileged uid"
+	}
+	return "available"
+}
+
+func preloadLayer(z *zygote) Layer {
+	var mods, bad []string
+	for m, st := range z.ready.Preload {
+		if st == "ok" {
+			mods = append(mods, m)
+		} else {
+			bad = append(bad, m+" ("+st+")")
+		}
+	}
+	sort.Strings(mods)
+	sort.Strings(bad)
+	if len(bad) > 0 {
+		return Layer{Name: "zygote preload", Detail: "failed: " + strings.Join(bad, ", ") + "; loaded: " + strings.Join(mods, ", ")}
+	}
+	return Layer{Name: "zygote preload", On: true, Detail: strings.Join(mods, ", ")}
+}
+
+// probeLayer runs one cell and checks from inside what the interpreter sees.
+func probeLayer(b *backend) Layer {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	t0 := time.Now()
+	s, err := b.Open(ctx, Spec{})
+	if err != nil {
+		return Layer{Name: "sandbox", Detail: err.Error()}
+	}
+	defer s.Close()
+	open := time.Since(t0)
+	r, err := s.Exec(ctx, "import os\nprint(os.getuid(), os.getpid(), os.getcwd())")
+	if err != nil || r.Status != schemas.StatusOK {
+		return Layer{Name: "sandbox", Detail: fmt.Sprintf("a test cell failed: %v %s", err, r.Output)}
+	}
+	return Layer{Name: "sandbox", On: true, Detail: fmt.Sprintf("opened in %s; a cell sees uid, pid, cwd = %s", open.Round(time.Microsecond*100), strings.TrimSpace(r.Output))}
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%dGiB", n>>30)
+	case n >= 1<<20:
+		return fmt.Sprintf("%dMiB", n>>20)
+	case n >= 1<<10:
+		return fmt.Sprintf("%dKiB", n>>10)
+	}
+	return fmt.Sprintf("%dB", n)
+}

@@ -1,0 +1,36 @@
+package sandbox
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+)
+
+func TestDoctor(t *testing.T) {
+	if _, err := os.Stat(testPython); err != nil {
+		t.Skipf("needs %s", testPython)
+	}
+	layers := Doctor(Config{Python: testPython})
+	got := map[string]Layer{}
+	for _, l := range layers {
+		got[l.Name] = l
+		t.Logf("%-18s %-5v %s", l.Name, l.On, l.Detail)
+	}
+	for _, name := range []string{"python", "zygote preload", "sandbox", "rlimits"} {
+		if !got[name].On {
+			t.Errorf("%s is off: %s", name, got[name].Detail)
+		}
+	}
+	if _, err := exec.LookPath("bwrap"); err == nil && os.Geteuid() == 0 && !got["bubblewrap"].On {
+		t.Errorf("bubblewrap installed and running as root, but the layer is off: %s", got["bubblewrap"].Detail)
+	}
+	off := Doctor(Config{Python: testPython, Isolation: IsolationOff})
+	for _, l := range off {
+		if l.Name == "network namespace" && l.On {
+			t.Errorf("isolation off, but %s is on", l.Name)
+		}
+	}
+	if l := Doctor(Config{Python: "/nonexistent/python"}); len(l) != 1 || l[0].On {
+		t.Errorf("missing python: %+v", l)
+	}
+}

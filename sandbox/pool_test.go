@@ -1,0 +1,86 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"syscall"
+	"testing"
+	"time"
+
+	"synth/schemas"
+)
+
+func TestSlotsBoundOpenSandboxes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts its own zygote")
+	}
+	b, err := New(Config{Python: testPython, Slots: 1, Preload: []string{"json"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	first := open(t, b, Spec{})
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if s, err := b.Open(ctx, Spec{}); !errors.Is(err, context.DeadlineExceeded) {
+		if s != nil {
+			s.Close()
+		}
+		t.Fatalf("second Open with one slot: %v, want a deadline error", err)
+	}
+	first.Close()
+	second := open(t, b, Spec{})
+	want(t, run(t, second, "1+1"), schemas.StatusOK, "2")
+}
+
+func TestZygoteReplaced(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts its own zygote")
+	}
+	b, err := newBackend(Config{Python: testPython, Preload: []string{"json"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	s := open(t, b, Spec{})
+	want(t, run(t, s, "x = 5\nx"), schemas.StatusOK, "5")
+	syscall.Kill(-b.z.cmd.Process.Pid, syscall.SIGKILL)
+	<-b.z.done
+	// The open sandbox keeps its interpreter; new ones come from a new zygote.
+	want(t, run(t, s, "x + 1"), schemas.StatusOK, "6")
+	fresh := open(t, b, Spec{})
+	want(t, run(t, fresh, "'fresh'"), schemas.StatusOK, "fresh")
+}
+
+func TestIsolationOff(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts its own zygote")
+	}
+	b, err := newBackend(Config{Python: testPython, Isolation: IsolationOff, Preload: []string{"json"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	s := open(t, b, Spec{Seed: 3, Limits: Limits{CellTimeout: 2 * time.Second}})
+	r := run(t, s, "import os\nos.getcwd()")
+	want(t, r, schemas.StatusOK, s.Workspace())
+	want(t, run(t, s, "import subprocess\np = subprocess.Popen(['sleep', '100'])\nimport time\ntime.sleep(10)"), schemas.StatusTimeout, "lost")
+	want(t, run(t, s, "print('again')"), schemas.StatusOK, "again")
+	want(t, run(t, s, "import os\nos._exit(1)"), schemas.StatusCrash, "exited with status 1")
+	want(t, run(t, s, "print('after crash')"), schemas.StatusOK, "after crash")
+}
+
+func TestCancelledExec(t *testing.T) {
+	b := testBackend(t)
+	s := open(t, b, Spec{})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if _, err := s.Exec(ctx, "import time\ntime.sleep(30)"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("got %v, want the context's error", err)
+	}
+	r := run(t, s, "1+1")
+	want(t, r, schemas.StatusOK, "2")
+	if !r.StateLost {
+		t.Errorf("the cell after an interrupted one does not say state was lost")
+	}
+}
