@@ -83,6 +83,9 @@ func (c *Client) Chat(ctx context.Context, req Request) (Response, error) {
 		if ctx.Err() != nil {
 			return Response{}, ctx.Err()
 		}
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			return Response{}, err
+		}
 		var e *Error
 		if errors.As(err, &e) {
 			c.log.Warn("llm request failed", "endpoint", ep.name, "err", e)

@@ -345,3 +345,34 @@ func TestToolCallReply(t *testing.T) {
 }
 
 var _ = http.StatusOK
+
+func TestRateLimits(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ep   llm.Endpoint
+	}{
+		{"rpm", llm.Endpoint{RPM: 1}},
+		{"tpm", llm.Endpoint{TPM: 60}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewServer(t, llmtest.Always(llmtest.Reply{Content: "ok", PromptTokens: 100, CompletionTokens: 100}))
+			ep := tc.ep
+			ep.BaseURL, ep.Model = srv.URL, "m"
+			c := newClient(t, llm.Config{Endpoints: []llm.Endpoint{ep}})
+			if _, err := c.Chat(context.Background(), llm.Request{Messages: user("x")}); err != nil {
+				t.Fatal(err)
+			}
+			// The limit allows one request (or 60 tokens) a minute: the next
+			// request cannot go out within a second.
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			_, err := c.Chat(ctx, llm.Request{Messages: user("x")})
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("err = %v, want deadline exceeded", err)
+			}
+			if n := srv.Count(); n != 1 {
+				t.Errorf("server got %d requests, want 1", n)
+			}
+		})
+	}
+}

@@ -59,10 +59,10 @@ type budgetError struct {
 func (e *budgetError) Error() string {
 	return fmt.Sprintf("budget reached: %s (spent $%.4f, %d tokens); raise it and rerun to resume", e.limit, e.spentUSD, e.spentTokens)
 }
-func (e *budgetError) Unwrap() error  { return ErrBudget }
-func (e *budgetError) Retry() bool    { return false }
-func (e *budgetError) Fatal() bool    { return true }
-func (e *budgetError) Budget() bool   { return true }
+func (e *budgetError) Unwrap() error { return ErrBudget }
+func (e *budgetError) Retry() bool   { return false }
+func (e *budgetError) Fatal() bool   { return true }
+func (e *budgetError) Budget() bool  { return true }
 
 // IsBudget reports whether err comes from a spent budget (such errors
 // also have a method Budget() bool returning true). The run should

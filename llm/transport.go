@@ -77,7 +77,7 @@ func (t *transport) Do(req *http.Request) (*http.Response, error) {
 		}
 	}
 	if err := t.ep.waitTokens(ctx, estimateTokens(body)); err != nil {
-		return nil, err
+		return nil, t.limitError(ctx, "tokens", err)
 	}
 	for attempt := 0; ; attempt++ {
 		c.attempts++
@@ -116,7 +116,7 @@ func (t *transport) Do(req *http.Request) (*http.Response, error) {
 // timeout.
 func (t *transport) attempt(ctx context.Context, req *http.Request, body []byte) ([]byte, error) {
 	if err := t.ep.waitRequest(ctx); err != nil {
-		return nil, err
+		return nil, t.limitError(ctx, "requests", err)
 	}
 	actx, cancel := context.WithTimeout(ctx, t.timeout)
 	defer cancel()
@@ -140,6 +140,15 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, body []byte)
 		return nil, &Error{Endpoint: t.ep.name, Status: resp.StatusCode, Msg: "reply is not valid JSON (cut off?)", retry: true}
 	}
 	return b, nil
+}
+
+// limitError reports a rate limiter that cannot grant a request before
+// ctx ends (the limiter says so at once, before the deadline passes).
+func (t *transport) limitError(ctx context.Context, what string, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return fmt.Errorf("endpoint %s: the %s-per-minute limit would wait past the deadline (%v): %w", t.ep.name, what, err, context.DeadlineExceeded)
 }
 
 func (t *transport) transportError(ctx, actx context.Context, err error) error {
