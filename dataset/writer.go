@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 
 	"synth/schemas"
 )
@@ -29,6 +30,8 @@ type Writer struct {
 	cur    *shard
 	tmps   [][]string // per finished shard: its .tmp paths (parquet, jsonl)
 	rows   int64
+	bytes  int64
+	stats  Stats
 	err    error // sticky: the first write error
 	closed bool
 }
@@ -84,6 +87,8 @@ func (w *Writer) Write(r schemas.Row) error {
 		return w.err
 	}
 	w.rows++
+	w.bytes += rowBytes(&r)
+	w.stats.AddRow(&r)
 	if w.cur.rows >= int64(w.cfg.ShardRows) || w.cur.bytes >= w.cfg.ShardBytes {
 		if err := w.finishShard(); err != nil {
 			w.err = err
@@ -95,6 +100,18 @@ func (w *Writer) Write(r schemas.Row) error {
 
 // Rows returns the number of rows written so far.
 func (w *Writer) Rows() int64 { return w.rows }
+
+// Bytes returns the raw message text of the rows written so far.
+func (w *Writer) Bytes() int64 { return w.bytes }
+
+// Stats returns the statistics of the rows written so far, for the card.
+// Their tokens are the rows' tokens column (see RowOf).
+func (w *Writer) Stats() Stats {
+	s := w.stats
+	s.Categories = slices.Clone(s.Categories)
+	s.TokensCounted = TokensFromColumn
+	return s
+}
 
 func (w *Writer) finishShard() error {
 	s := w.cur

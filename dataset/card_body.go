@@ -1,0 +1,152 @@
+package dataset
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"time"
+)
+
+func writeCardBody(w *bytes.Buffer, info CardInfo) error {
+	fmt.Fprintf(w, "# %s\n\n", info.Title)
+	if info.Description != "" {
+		fmt.Fprintf(w, "%s\n\n", info.Description)
+	}
+	fmt.Fprintf(w, "Multi-turn code-interpreter trajectories: a task over input files, solved by a teacher model that writes Python in ReAct turns, run in a sandboxed interpreter and verified by unit tests. %d rows, written by synth.\n\n", info.Rows)
+
+	glob := filepath.ToSlash(filepath.Join(info.DataDir, "train-*.parquet"))
+	fmt.Fprintf(w, "## Load\n\n```python\nfrom datasets import load_dataset\nds = load_dataset(\"parquet\", data_files=%q, split=\"train\")\n```\n\n", glob)
+	fmt.Fprintf(w, "```sql\nSELECT category, count(*) FROM read_parquet('%s') GROUP BY category;  -- DuckDB\n```\n\n", glob)
+
+	writeColumns(w, info.Config.Format)
+	writeStatsTable(w, &info.Stats)
+	if info.Funnel != nil {
+		w.WriteString("## Filtering\n\nEvery rollout passes these stages in order; `in - out` were dropped, for the reasons given. Infrastructure failures (sandbox crash, teacher error) are retried and never counted as task failures. Each dropped item and what it matched is in the run's drop log.\n\n")
+		if err := info.Funnel.WriteMarkdown(w); err != nil {
+			return err
+		}
+		w.WriteString("\n")
+	}
+	writeTeacher(w, info.Teacher)
+	writePython(w, info.Python)
+	writeSources(w, info.Sources)
+	w.WriteString("## Provenance\n\n")
+	if info.SynthVersion != "" {
+		fmt.Fprintf(w, "- synth version: `%s`\n", info.SynthVersion)
+	}
+	if info.ConfigHash != "" {
+		fmt.Fprintf(w, "- config hash: `%s` (the same config and inputs give the same task and trajectory ids)\n", info.ConfigHash)
+	}
+	fmt.Fprintf(w, "- created: %s\n", info.Created.UTC().Format(time.RFC3339))
+	fmt.Fprintf(w, "- statistics as JSON: `%s`\n", StatsFile)
+	return nil
+}
+
+func writeColumns(w *bytes.Buffer, format string) {
+	w.WriteString("## Columns\n\n")
+	w.WriteString("The first three columns are PyInstruct's.\n\n| column | type | meaning |\n|---|---|---|\n")
+	if format == FormatOpenAITools {
+		w.WriteString("| `messages` | list of {role, content, tool_calls, tool_call_id} | the conversation in the OpenAI tools format: the assistant calls `execute_python` (`tool_calls`: a list of {id, type: \"function\", function: {name, arguments}}, `arguments` being JSON text such as `{\"code\": \"...\"}`), and each call's output is a `tool` message whose `tool_call_id` names the call; `tool_calls` is empty and `tool_call_id` null where they do not apply |\n")
+		w.WriteString("| `tools` | string | JSON text of the tool definitions the teacher saw |\n")
+	} else {
+		w.WriteString("| `messages` | list of {role, content} | the conversation in PyBench's format: system prompt, `[INFO]` upload message, query, then assistant turns (Analyse / This Step Todo / Action with a python block), each answered by a `user` turn `[INFO]This is a Code Interpreter Message:` with the cell's output; the last assistant turn starts with `Finished:` |\n")
+		w.WriteString("| `tools` | string | null (the pybench format uses no tools) |\n")
+	}
+	w.WriteString(`| ` + "`tool_choices`" + ` | string | "auto" |
+| ` + "`id`" + ` | string | trajectory id (a hash of its inputs) |
+| ` + "`task_id`" + ` | string | task id |
+| ` + "`category`" + `, ` + "`subcategory`" + ` | string | PyBench's task category and subgroup |
+| ` + "`file_types`" + ` | list of string | types of the input files, by content |
+| ` + "`teacher`" + ` | string | kind:model of the teacher |
+| ` + "`turns`" + ` | int32 | assistant turns |
+| ` + "`tokens`" + ` | int64 | the teacher's usage (prompt + completion, summed over turns), or an offline o200k_base count of the messages when it reported none |
+| ` + "`passed`" + ` | bool | the task's unit tests passed |
+
+`)
+}
+
+func writeStatsTable(w *bytes.Buffer, s *Stats) {
+	w.WriteString("## Statistics\n\nTurns are assistant turns; tokens per the `tokens` column.\n\n")
+	w.WriteString(StatsMarkdown(s))
+	w.WriteString("\n")
+}
+
+// StatsMarkdown renders stats as the PyBench paper's data table: one row per
+// category and a total.
+func StatsMarkdown(s *Stats) string {
+	var b bytes.Buffer
+	b.WriteString("| category | trajectories | turns <=3 | 4-6 | 7-9 | >=10 | avg turns | avg tokens | pass rate |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	row := func(name string, t *Tally) {
+		rate := "–"
+		if t.PassRate != nil {
+			rate = fmt.Sprintf("%.1f%%", 100**t.PassRate)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %.1f | %.0f | %s |\n", name, t.Trajectories,
+			t.Turns.UpTo3, t.Turns.From4, t.Turns.From7, t.Turns.From10, t.AvgTurns, t.AvgTokens, rate)
+	}
+	for i := range s.Categories {
+		c := &s.Categories[i]
+		name := c.Category
+		if name == "" {
+			name = "(none)"
+		}
+		row(mdCell(name), &c.Tally)
+	}
+	row("**total**", &s.Tally)
+	return b.String()
+}
+
+func writeTeacher(w *bytes.Buffer, t TeacherCard) {
+	if t.Kind == "" {
+		return
+	}
+	w.WriteString("## Teacher\n\n")
+	fmt.Fprintf(w, "- kind: `%s`\n", t.Kind)
+	if t.Model != "" {
+		fmt.Fprintf(w, "- model: `%s`\n", t.Model)
+	}
+	if t.Endpoint != "" {
+		fmt.Fprintf(w, "- endpoint: `%s`\n", t.Endpoint)
+	}
+	if t.Format != "" {
+		fmt.Fprintf(w, "- format: `%s`\n", t.Format)
+	}
+	for _, k := range sortedKeys(t.Settings) {
+		fmt.Fprintf(w, "- %s: `%v`\n", k, t.Settings[k])
+	}
+	w.WriteString("\n")
+}
+
+func writePython(w *bytes.Buffer, p PythonInfo) {
+	if p.Version == "" && len(p.Packages) == 0 {
+		return
+	}
+	w.WriteString("## Sandbox\n\n")
+	if p.Version != "" {
+		fmt.Fprintf(w, "Python %s", p.Version)
+	}
+	if len(p.Packages) > 0 {
+		w.WriteString(" with:\n\n| package | version |\n|---|---|\n")
+		for _, k := range sortedKeys(p.Packages) {
+			fmt.Fprintf(w, "| %s | %s |\n", mdCell(k), mdCell(p.Packages[k]))
+		}
+		w.WriteString("\n")
+		return
+	}
+	w.WriteString(".\n\n")
+}
+
+func writeSources(w *bytes.Buffer, src []SourceCount) {
+	if len(src) == 0 {
+		return
+	}
+	w.WriteString("## Input files\n\nThe license of each input file is in the run's `files.jsonl`.\n\n| source | license | files |\n|---|---|---:|\n")
+	for _, s := range src {
+		lic := s.License
+		if lic == "" {
+			lic = "unknown"
+		}
+		fmt.Fprintf(w, "| %s | %s | %d |\n", mdCell(s.Kind), mdCell(lic), s.Files)
+	}
+	w.WriteString("\n")
+}

@@ -1,0 +1,160 @@
+package dataset
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata")
+
+// fakeFunnel stands in for a *filters.Funnel.
+type fakeFunnel struct{}
+
+func (fakeFunnel) WriteMarkdown(w io.Writer) error {
+	_, err := io.WriteString(w, "| stage | in | out |\n|---|---:|---:|\n| verify | 10 | 7 |\n")
+	return err
+}
+func (fakeFunnel) MarshalJSON() ([]byte, error) {
+	return []byte(`{"stages":[{"name":"verify","in":10,"out":7}]}`), nil
+}
+
+func testCard(t *testing.T, format string) (dir string, info CardInfo) {
+	t.Helper()
+	dir = t.TempDir()
+	w, err := NewWriter(filepath.Join(dir, "data"), Config{Format: format})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 7 {
+		if err := w.Write(testRow(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	info = CardInfo{
+		Config: Config{Format: format, License: "cc-by-4.0"}, Rows: w.Rows(), Bytes: w.Bytes(), Stats: w.Stats(),
+		Funnel:  fakeFunnel{},
+		Teacher: TeacherCard{Kind: "openai", Model: "gpt-4o", Format: format, Settings: map[string]any{"temperature": 0, "max_turns": 10}},
+		Python:  PythonInfo{Version: "3.11.2", Packages: map[string]string{"pandas": "1.5.3", "numpy": "1.24.2"}},
+		ConfigHash: "c0ffee", SynthVersion: "v0.1.0",
+		Sources: []SourceCount{{Kind: "sample", License: "CC0-1.0", Files: 5}},
+		Created: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+	}
+	if err := WriteCard(dir, info); err != nil {
+		t.Fatal(err)
+	}
+	return dir, info
+}
+
+func TestWriteCard(t *testing.T) {
+	dir, _ := testCard(t, FormatPyBench)
+	card, err := os.ReadFile(filepath.Join(dir, CardFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.SplitN(string(card), "---\n", 3)
+	if len(parts) != 3 || parts[0] != "" {
+		t.Fatalf("no YAML front matter:\n%s", card)
+	}
+	var meta struct {
+		License        string   `yaml:"license"`
+		TaskCategories []string `yaml:"task_categories"`
+		SizeCategories []string `yaml:"size_categories"`
+		Configs        []struct {
+			DataFiles []struct{ Split, Path string } `yaml:"data_files"`
+		} `yaml:"configs"`
+		DatasetInfo struct {
+			Features []Feature `yaml:"features"`
+			Splits   []struct {
+				Name        string `yaml:"name"`
+				NumExamples int64  `yaml:"num_examples"`
+			} `yaml:"splits"`
+			DownloadSize int64 `yaml:"download_size"`
+		} `yaml:"dataset_info"`
+	}
+	if err := yaml.Unmarshal([]byte(parts[1]), &meta); err != nil {
+		t.Fatalf("front matter: %v\n%s", err, parts[1])
+	}
+	if meta.License != "cc-by-4.0" || meta.TaskCategories[0] != "text-generation" || meta.SizeCategories[0] != "n<1K" {
+		t.Errorf("meta %+v", meta)
+	}
+	if p := meta.Configs[0].DataFiles[0]; p.Split != "train" || p.Path != "data/train-*.parquet" {
+		t.Errorf("data_files %+v", p)
+	}
+	f := meta.DatasetInfo.Features
+	if len(f) != 12 || f[0].Name != "messages" || len(f[0].List) != 2 || f[7].Sequence != "string" {
+		t.Errorf("features %+v", f)
+	}
+	if meta.DatasetInfo.Splits[0].NumExamples != 7 || meta.DatasetInfo.DownloadSize == 0 {
+		t.Errorf("dataset_info %+v", meta.DatasetInfo)
+	}
+	for _, want := range []string{"| data_analysis | 2 |", "| **total** | 7 |", "| verify | 10 | 7 |", "gpt-4o", "temperature: `0`", "| pandas | 1.5.3 |", "c0ffee", "Python 3.11.2"} {
+		if !strings.Contains(parts[2], want) {
+			t.Errorf("card body lacks %q", want)
+		}
+	}
+	golden(t, "card_pybench.md", card)
+
+	var stats struct {
+		Rows   int64           `json:"rows"`
+		Stats  Stats           `json:"stats"`
+		Funnel json.RawMessage `json:"funnel"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, StatsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &stats); err != nil {
+		t.Fatal(err)
+	}
+	if stats.Rows != 7 || stats.Stats.Trajectories != 7 || len(stats.Stats.Categories) != 5 || !bytes.Contains(stats.Funnel, []byte(`"verify"`)) {
+		t.Errorf("stats.json: %s", b)
+	}
+}
+
+func TestCardOpenAIToolsFeatures(t *testing.T) {
+	dir, _ := testCard(t, FormatOpenAITools)
+	card, _ := os.ReadFile(filepath.Join(dir, CardFile))
+	for _, want := range []string{"name: tool_calls", "struct:", "name: arguments", "tool_call_id"} {
+		if !bytes.Contains(card, []byte(want)) {
+			t.Errorf("card lacks %q", want)
+		}
+	}
+}
+
+func TestSizeCategory(t *testing.T) {
+	for n, want := range map[int64]string{0: "n<1K", 999: "n<1K", 1000: "1K<n<10K", 99_999: "10K<n<100K", 250_000: "100K<n<1M"} {
+		if got := SizeCategory(n); got != want {
+			t.Errorf("SizeCategory(%d) = %s, want %s", n, got, want)
+		}
+	}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n%s", name, got)
+	}
+}
