@@ -44,9 +44,9 @@ func testCard(t *testing.T, format string) (dir string, info CardInfo) {
 	}
 	info = CardInfo{
 		Config: Config{Format: format, License: "cc-by-4.0"}, Rows: w.Rows(), Bytes: w.Bytes(), Stats: w.Stats(),
-		Funnel:  fakeFunnel{},
-		Teacher: TeacherCard{Kind: "openai", Model: "gpt-4o", Format: format, Settings: map[string]any{"temperature": 0, "max_turns": 10}},
-		Python:  PythonInfo{Version: "3.11.2", Packages: map[string]string{"pandas": "1.5.3", "numpy": "1.24.2"}},
+		Funnel:     fakeFunnel{},
+		Teacher:    TeacherCard{Kind: "openai", Model: "gpt-4o", Format: format, Settings: map[string]any{"temperature": 0, "max_turns": 10}},
+		Python:     PythonInfo{Version: "3.11.2", Packages: map[string]string{"pandas": "1.5.3", "numpy": "1.24.2"}},
 		ConfigHash: "c0ffee", SynthVersion: "v0.1.0",
 		Sources: []SourceCount{{Kind: "sample", License: "CC0-1.0", Files: 5}},
 		Created: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
