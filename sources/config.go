@@ -62,7 +62,10 @@ type KaggleConfig struct {
 
 // ArxivConfig is the arxiv:QUERY source's options.
 type ArxivConfig struct {
-	BaseURL    string   `yaml:"base_url"`    // empty: https://export.arxiv.org/api/query
+	BaseURL string `yaml:"base_url"` // empty: https://export.arxiv.org/api/query
+	// OAIURL is the OAI-PMH endpoint licenses are read from (the Atom API
+	// does not carry them); empty: https://export.arxiv.org/oai2.
+	OAIURL     string   `yaml:"oai_url"`
 	Categories []string `yaml:"categories"`  // cs.CL, stat.ML, …: ANDed with the query
 	MaxResults int      `yaml:"max_results"` // papers; 0: 10
 	Sort       string   `yaml:"sort"`        // relevance, lastUpdatedDate, submittedDate

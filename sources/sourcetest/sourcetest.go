@@ -26,8 +26,8 @@ type Options struct {
 // item is what the suite remembers of an Item.
 type item struct {
 	name, sum string
-	size     int64
-	src      schemas.Source
+	size      int64
+	src       schemas.Source
 }
 
 // Run checks the source made by newSource against the Source contract.

@@ -1,0 +1,354 @@
+package arxiv
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"synth/schemas"
+	"synth/sources"
+	"synth/sources/fetch"
+)
+
+// Defaults for the arXiv endpoints and politeness.
+const (
+	DefaultBaseURL = "https://export.arxiv.org/api/query"
+	DefaultOAIURL  = "https://export.arxiv.org/oai2"
+	MinDelay       = 3 * time.Second
+	pageSize       = 100
+)
+
+// Options configure an arXiv source beyond the query.
+type Options struct {
+	Config   sources.ArxivConfig
+	Licenses []string // allow-list: papers under other licenses are not downloaded
+	Archive  sources.ArchiveLimits
+	Log      *slog.Logger
+	HTTP     *http.Client // nil: the fetch default
+}
+
+// Source is the arxiv:QUERY source.
+type Source struct {
+	query  string
+	opts   Options
+	cfg    sources.ArxivConfig
+	delay  time.Duration // between requests; tests set it below MinDelay
+	client *fetch.Client
+	log    *slog.Logger
+}
+
+// New returns the source for a search query.
+func New(query string, opts Options) (*Source, error) {
+	cfg := opts.Config
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = DefaultBaseURL
+	}
+	if cfg.OAIURL == "" {
+		cfg.OAIURL = DefaultOAIURL
+	}
+	if cfg.MaxResults == 0 {
+		cfg.MaxResults = 10
+	}
+	switch cfg.Sort {
+	case "", "relevance", "lastUpdatedDate", "submittedDate":
+	default:
+		return nil, fmt.Errorf("sources.arxiv.sort: %q (want relevance, lastUpdatedDate or submittedDate)", cfg.Sort)
+	}
+	retries := cfg.Retries
+	if retries == 0 {
+		retries = 3
+	}
+	delay := max(time.Duration(cfg.DelaySeconds*float64(time.Second)), MinDelay)
+	c := fetch.New(0, retries)
+	c.Backoff = func(n int) time.Duration { return time.Duration(n) * delay }
+	if opts.HTTP != nil {
+		c.HTTP = opts.HTTP
+	}
+	log := opts.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &Source{query: query, opts: opts, cfg: cfg, client: c, log: log}
+	s.setDelay(delay)
+	return s, nil
+}
+
+// setDelay spaces requests at least d apart (0: no spacing, for tests).
+func (s *Source) setDelay(d time.Duration) {
+	s.delay = d
+	if d <= 0 {
+		s.client.Limiter = nil
+		s.client.Backoff = func(int) time.Duration { return 0 }
+		return
+	}
+	s.client.Limiter = rate.NewLimiter(rate.Every(d), 1)
+}
+
+// Kind returns "arxiv".
+func (s *Source) Kind() string { return sources.KindArxiv }
+
+// Collect searches and, for each paper in the feed's order, puts its PDF
+// (and its source's .tex and .txt files if configured). A malformed entry,
+// a failed download or a broken tarball is logged and skipped.
+func (s *Source) Collect(ctx context.Context, put func(sources.Item) error) error {
+	papers, err := s.papers(ctx)
+	if err != nil {
+		return err
+	}
+	for _, p := range papers {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := s.collectPaper(ctx, p, put); err != nil {
+			var pe putError
+			if errors.As(err, &pe) {
+				return pe.err
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			s.log.Warn("skip paper", "source", "arxiv", "paper", p.ID+p.Version, "err", err)
+		}
+	}
+	return nil
+}
+
+// Plan lists the PDFs Collect would download (size unknown: 0) with their
+// licenses, downloading no PDF.
+func (s *Source) Plan(ctx context.Context) ([]sources.Planned, error) {
+	papers, err := s.papers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []sources.Planned
+	for _, p := range papers {
+		out = append(out, sources.Planned{Name: pdfName(p), Source: provenance(p, p.PDFURL, "")})
+	}
+	return out, nil
+}
+
+type putError struct{ err error }
+
+func (e putError) Error() string { return e.err.Error() }
+
+// papers runs the search, reads each paper's license, and keeps those the
+// allow-list admits.
+func (s *Source) papers(ctx context.Context) ([]Paper, error) {
+	var out []Paper
+	for start := 0; len(out) < s.cfg.MaxResults; {
+		n := min(pageSize, s.cfg.MaxResults-len(out))
+		f, err := s.search(ctx, start, n)
+		if err != nil {
+			return nil, fmt.Errorf("arxiv: search %q: %w", s.query, err)
+		}
+		if len(f.Entries) == 0 {
+			if start == 0 {
+				s.log.Warn("no papers found", "source", "arxiv", "query", s.query, "categories", s.cfg.Categories)
+			}
+			break
+		}
+		for _, e := range f.Entries {
+			p, err := e.paper()
+			if err != nil {
+				s.log.Warn("skip malformed entry", "source", "arxiv", "query", s.query, "err", err)
+				continue
+			}
+			if p.License == "" {
+				p.License = s.license(ctx, p.ID)
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
+			p.License = sources.NormalizeLicense(p.License)
+			if !sources.LicenseAllowed(p.License, s.opts.Licenses) {
+				s.log.Info("skip paper: license not allowed", "source", "arxiv", "paper", p.ID, "license", p.License)
+				continue
+			}
+			if len(out) < s.cfg.MaxResults {
+				out = append(out, p)
+			}
+		}
+		start += len(f.Entries)
+		if f.TotalResults > 0 && start >= f.TotalResults {
+			break
+		}
+	}
+	return out, nil
+}
+
+func (s *Source) search(ctx context.Context, start, n int) (*feed, error) {
+	q := url.Values{}
+	q.Set("search_query", searchQuery(s.query, s.cfg.Categories))
+	q.Set("start", strconv.Itoa(start))
+	q.Set("max_results", strconv.Itoa(n))
+	if s.cfg.Sort != "" {
+		q.Set("sortBy", s.cfg.Sort)
+		q.Set("sortOrder", "descending")
+	}
+	resp, err := s.client.Get(ctx, s.cfg.BaseURL+"?"+q.Encode())
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return parseFeed(io.LimitReader(resp.Body, 32<<20))
+}
+
+// searchQuery builds the API's search_query: a query already in field
+// syntax (ti:, abs:, au:, all:, cat:, …) is kept; plain words are ANDed
+// under all:. Categories are ORed and ANDed with it.
+func searchQuery(query string, cats []string) string {
+	q := strings.TrimSpace(query)
+	fielded := false
+	for _, f := range []string{"ti:", "au:", "abs:", "co:", "jr:", "cat:", "rn:", "id:", "all:"} {
+		if strings.Contains(q, f) {
+			fielded = true
+		}
+	}
+	if !fielded && q != "" {
+		words := strings.Fields(q)
+		for i, w := range words {
+			words[i] = "all:" + w
+		}
+		q = strings.Join(words, " AND ")
+	}
+	if len(cats) > 0 {
+		parts := make([]string, len(cats))
+		for i, c := range cats {
+			parts[i] = "cat:" + c
+		}
+		c := strings.Join(parts, " OR ")
+		if len(cats) > 1 {
+			c = "(" + c + ")"
+		}
+		if q == "" {
+			return c
+		}
+		q = "(" + q + ") AND " + c
+	}
+	return q
+}
+
+// license reads a paper's license over OAI-PMH; "" if it cannot.
+func (s *Source) license(ctx context.Context, id string) string {
+	q := url.Values{"verb": {"GetRecord"}, "identifier": {"oai:arXiv.org:" + id}, "metadataPrefix": {"arXiv"}}
+	resp, err := s.client.Get(ctx, s.cfg.OAIURL+"?"+q.Encode())
+	if err != nil {
+		s.log.Warn("no license", "source", "arxiv", "paper", id, "err", err)
+		return ""
+	}
+	defer resp.Body.Close()
+	var rec oaiRecord
+	if err := xml.NewDecoder(io.LimitReader(resp.Body, 4<<20)).Decode(&rec); err != nil {
+		s.log.Warn("no license", "source", "arxiv", "paper", id, "err", err)
+		return ""
+	}
+	return strings.TrimSpace(rec.License)
+}
+
+func provenance(p Paper, u, file string) schemas.Source {
+	ref := p.ID + p.Version
+	if file != "" {
+		ref += "/" + file
+	}
+	title := p.Title
+	if len(p.Authors) > 0 {
+		title += " — " + strings.Join(p.Authors, ", ")
+	}
+	return schemas.Source{Kind: sources.KindArxiv, Ref: ref, URL: u, License: p.License, Version: strings.TrimPrefix(p.Version, "v"), Title: title}
+}
+
+func pdfName(p Paper) string {
+	return strings.ReplaceAll(p.ID, "/", "_") + p.Version + ".pdf"
+}
+
+func (s *Source) collectPaper(ctx context.Context, p Paper, put func(sources.Item) error) error {
+	resp, err := s.client.Get(ctx, p.PDFURL)
+	if err != nil {
+		return fmt.Errorf("pdf: %w", err)
+	}
+	size := max(resp.ContentLength, 0)
+	err = put(sources.Item{Name: pdfName(p), Body: resp.Body, Size: size, Source: provenance(p, p.PDFURL, "")})
+	resp.Body.Close()
+	if err != nil {
+		return putError{err}
+	}
+	if !s.cfg.Source {
+		return nil
+	}
+	return s.collectSource(ctx, p, put)
+}
+
+// collectSource downloads the e-print (a gzipped tar, or one gzipped .tex)
+// and puts its .tex and .txt files.
+func (s *Source) collectSource(ctx context.Context, p Paper, put func(sources.Item) error) error {
+	u := ePrintURL(p)
+	resp, err := s.client.Get(ctx, u)
+	if err != nil {
+		return fmt.Errorf("source: %w", err)
+	}
+	defer resp.Body.Close()
+	br := bufio.NewReader(resp.Body)
+	var r io.Reader = br
+	if magic, _ := br.Peek(2); string(magic) == "\x1f\x8b" {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return fmt.Errorf("source: %w", err)
+		}
+		defer gz.Close()
+		r = gz
+	}
+	tb := bufio.NewReaderSize(r, 1024)
+	head, _ := tb.Peek(512)
+	if len(head) >= 262 && string(head[257:262]) == "ustar" {
+		skipped, err := sources.EachTar(tb, s.opts.Archive, func(e sources.Entry) error {
+			switch strings.ToLower(path.Ext(e.Path)) {
+			case ".tex", ".txt":
+			default:
+				return nil
+			}
+			if err := ctx.Err(); err != nil {
+				return putError{err}
+			}
+			if err := put(sources.Item{Name: path.Base(e.Path), Body: e.Body, Size: e.Size, Source: provenance(p, u, e.Path)}); err != nil {
+				return putError{err}
+			}
+			return nil
+		})
+		for _, sk := range skipped {
+			s.log.Warn("skip source entry", "source", "arxiv", "paper", p.ID, "entry", sk.Path, "reason", sk.Reason)
+		}
+		return err
+	}
+	if strings.HasPrefix(string(head), "%PDF") {
+		return nil // the source is the PDF itself
+	}
+	name := strings.ReplaceAll(p.ID, "/", "_") + p.Version + ".tex"
+	if err := put(sources.Item{Name: name, Body: tb, Source: provenance(p, u, name)}); err != nil {
+		return putError{err}
+	}
+	return nil
+}
+
+// ePrintURL is the source tarball's URL, on the PDF's host.
+func ePrintURL(p Paper) string {
+	u, err := url.Parse(p.PDFURL)
+	if err != nil || u.Host == "" {
+		return "https://arxiv.org/e-print/" + p.ID + p.Version
+	}
+	u.Path = "/e-print/" + p.ID + p.Version
+	u.RawQuery = ""
+	return u.String()
+}
