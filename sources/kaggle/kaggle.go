@@ -324,7 +324,9 @@ type malformedError struct {
 	err error
 }
 
-func (e *malformedError) Error() string { return fmt.Sprintf("GET %s: malformed answer: %v", e.url, e.err) }
+func (e *malformedError) Error() string {
+	return fmt.Sprintf("GET %s: malformed answer: %v", e.url, e.err)
+}
 func (e *malformedError) Unwrap() error { return e.err }
 
 func (s *Source) provenance(d Dataset, file string) schemas.Source {
