@@ -44,6 +44,7 @@ type backend struct {
 	mu     sync.Mutex
 	z      *zygote
 	uids   map[int]bool
+	openWS map[string]*wsUse
 	closed bool
 }
 
@@ -82,7 +83,7 @@ func newBackend(cfg Config) (*backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &backend{cfg: cfg, lim: lim.merge(DefaultLimits()), python: py, slots: make(chan struct{}, cfg.Slots), uids: map[int]bool{}}
+	b := &backend{cfg: cfg, lim: lim.merge(DefaultLimits()), python: py, slots: make(chan struct{}, cfg.Slots), uids: map[int]bool{}, openWS: map[string]*wsUse{}}
 	if cfg.Isolation != IsolationOff {
 		root := os.Geteuid() == 0
 		if bw, err := exec.LookPath("bwrap"); err == nil && root {
@@ -149,25 +150,50 @@ func (b *backend) Warm() error {
 	return err
 }
 
+// Open makes a sandbox, waiting for a free slot. A sandbox opened on the
+// workspace of a sandbox that is still open (the verifier checking a
+// rollout) shares its slot and its uid, so a full pool cannot deadlock on
+// verification and both can write the workspace.
 func (b *backend) Open(ctx context.Context, spec Spec) (Sandbox, error) {
-	select {
-	case b.slots <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	ws := spec.Workspace
+	if ws != "" {
+		if abs, err := filepath.Abs(ws); err == nil {
+			ws = abs
+		}
 	}
-	s, err := b.open(spec)
+	b.mu.Lock()
+	use := b.openWS[ws]
+	if use != nil {
+		use.n++ // held until open succeeds or fails
+	}
+	b.mu.Unlock()
+	if use == nil {
+		select {
+		case b.slots <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	s, err := b.open(spec, ws, use)
 	if err != nil {
-		<-b.slots
+		b.release(ws, use)
 		return nil, err
 	}
 	return s, nil
 }
 
-func (b *backend) open(spec Spec) (*session, error) {
+// wsUse counts the sandboxes open on one workspace and holds their uid and
+// pool slot.
+type wsUse struct {
+	n   int
+	uid int
+}
+
+func (b *backend) open(spec Spec, ws string, use *wsUse) (*session, error) {
 	if _, err := b.zygote(); err != nil {
 		return nil, err
 	}
-	s := &session{b: b, spec: spec, lim: spec.Limits.merge(b.lim), ws: spec.Workspace, token: newToken()}
+	s := &session{b: b, spec: spec, lim: spec.Limits.merge(b.lim), ws: ws, token: newToken()}
 	if s.ws == "" {
 		dir, err := os.MkdirTemp("", "synth-ws-")
 		if err != nil {
@@ -177,22 +203,26 @@ func (b *backend) open(spec Spec) (*session, error) {
 	} else if st, err := os.Stat(s.ws); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("sandbox: workspace %s is not an existing directory", s.ws)
 	}
-	if abs, err := filepath.Abs(s.ws); err == nil {
-		s.ws = abs
-	}
 	fail := func(err error) (*session, error) {
 		if s.ownWS {
 			removeWorkspace(s.ws)
 		}
-		b.freeUID(s.uid)
 		return nil, err
 	}
+	if use == nil {
+		use = &wsUse{n: 1}
+		if b.ns {
+			use.uid = b.allocUID()
+		}
+	}
+	s.use, s.uid = use, use.uid
 	if err := prepareWorkspace(s.ws, spec.Inputs); err != nil {
+		b.freeUID(use)
 		return fail(fmt.Errorf("sandbox: %w", err))
 	}
-	if b.ns {
-		s.uid = b.allocUID()
+	if s.uid != 0 {
 		if err := chownWorkspace(s.ws, s.uid); err != nil {
+			b.freeUID(use)
 			return fail(fmt.Errorf("sandbox: workspace %s: %w", s.ws, err))
 		}
 	}
@@ -200,8 +230,12 @@ func (b *backend) open(spec Spec) (*session, error) {
 	err := s.start()
 	s.mu.Unlock()
 	if err != nil {
+		b.freeUID(use)
 		return fail(err)
 	}
+	b.mu.Lock()
+	b.openWS[s.ws] = use
+	b.mu.Unlock()
 	return s, nil
 }
 
@@ -217,18 +251,40 @@ func (b *backend) allocUID() int {
 	}
 }
 
-func (b *backend) freeUID(u int) {
-	if u == 0 {
-		return
-	}
+// freeUID gives back the uid of a use that failed to open (only the first
+// sandbox of a workspace owns it).
+func (b *backend) freeUID(use *wsUse) {
 	b.mu.Lock()
-	delete(b.uids, u)
-	b.mu.Unlock()
+	defer b.mu.Unlock()
+	if use.n == 1 && use.uid != 0 {
+		delete(b.uids, use.uid)
+		use.uid = 0
+	}
 }
 
-// release returns a closed session's slot and uid.
-func (b *backend) release(s *session) {
-	b.freeUID(s.uid)
+// lastUse reports whether use has a single sandbox left.
+func (b *backend) lastUse(use *wsUse) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return use.n == 1
+}
+
+// release ends one sandbox's use of a workspace; the last one returns the
+// uid and the pool slot. use is nil for a first sandbox that failed to open.
+func (b *backend) release(ws string, use *wsUse) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if use == nil {
+		<-b.slots
+		return
+	}
+	if use.n--; use.n > 0 {
+		return
+	}
+	delete(b.uids, use.uid)
+	if b.openWS[ws] == use {
+		delete(b.openWS, ws)
+	}
 	<-b.slots
 }
 

@@ -28,6 +28,16 @@ func TestSlotsBoundOpenSandboxes(t *testing.T) {
 		}
 		t.Fatalf("second Open with one slot: %v, want a deadline error", err)
 	}
+	// The verifier's sandbox on a rollout's open workspace shares its slot.
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel2()
+	verifier, err := b.Open(ctx2, Spec{Workspace: first.Workspace()})
+	if err != nil {
+		t.Fatalf("verifier on an open workspace with one slot: %v", err)
+	}
+	run(t, first, "open('output/a.txt', 'w').write('a')")
+	want(t, run(t, verifier, "open('output/a.txt').read()"), schemas.StatusOK, "'a'")
+	verifier.Close()
 	first.Close()
 	second := open(t, b, Spec{})
 	want(t, run(t, second, "1+1"), schemas.StatusOK, "2")

@@ -22,6 +22,7 @@ type session struct {
 	ownWS bool
 	uid   int
 	token string
+	use   *wsUse // the workspace's uid and pool slot, shared with other sandboxes on it
 
 	mu       sync.Mutex
 	c        *child
@@ -235,10 +236,10 @@ func (s *session) Close() error {
 	var err error
 	if s.ownWS {
 		err = removeWorkspace(s.ws)
-	} else if s.uid != 0 {
+	} else if s.uid != 0 && s.b.lastUse(s.use) {
 		err = chownWorkspace(s.ws, os.Getuid())
 	}
-	s.b.release(s)
+	s.b.release(s.ws, s.use)
 	if err != nil {
 		return fmt.Errorf("sandbox %s: close: %w", s.ws, err)
 	}
