@@ -1,0 +1,67 @@
+package template
+
+import (
+	"fmt"
+	"strings"
+
+	"synth/schemas"
+)
+
+func step(thought, code string) schemas.RefStep {
+	return schemas.RefStep{Thought: thought, Code: strings.TrimSpace(code)}
+}
+
+// loadStep reads table i into df and shows its shape and head.
+func loadStep(c *bctx, i int) schemas.RefStep {
+	return step("Load the data and look at its shape, columns and first rows.",
+		"import pandas as pd\n"+c.loadCode(i, "df")+"\nprint(df.shape)\nprint(df.head())")
+}
+
+// saveCSV is the code that writes df to the task's csv output.
+const saveCSV = "import os\nos.makedirs('./output', exist_ok=True)\ndf.to_csv('{OUT}.csv', index=False)"
+
+// answerNum accepts the number within 0.1% or 0.01 (a 2-decimal rounding).
+func answerNum(v float64) schemas.Check {
+	return schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(v, 6), RelTol: 1e-3, AbsTol: 0.01}}
+}
+
+// answerInt accepts exactly the integer n.
+func answerInt(n int) schemas.Check {
+	return schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: float64(n), AbsTol: 0.001}}
+}
+
+func answerHas(words ...string) schemas.Check {
+	return schemas.Check{Kind: schemas.CheckAnswer, ContainsAll: words}
+}
+
+func ip(n int) *int { return &n }
+
+// headCols returns up to n column names of a table, for columns_include.
+func headCols(t *table, n int) []string {
+	if len(t.header) < n {
+		n = len(t.header)
+	}
+	return append([]string(nil), t.header[:n]...)
+}
+
+// pyCheck is a python check; the code may use the checks library helpers.
+func pyCheck(format string, args ...any) schemas.Check {
+	return schemas.Check{Kind: schemas.CheckPython, Code: strings.TrimSpace(fmt.Sprintf(format, args...))}
+}
+
+// fileCheck asks for a non-trivial file of a type.
+func fileCheck(path, typ string, minBytes int64) schemas.Check {
+	return schemas.Check{Kind: schemas.CheckFile, Path: path, Type: typ, MinBytes: minBytes}
+}
+
+// tableTypes are the input types templates read as tables.
+var tableTypes = []string{"csv", "tsv", "xlsx", "json", "parquet"}
+
+// pyList renders strings as a Python list literal.
+func pyList(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = py(x)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}

@@ -1,0 +1,10 @@
+// Package template writes tasks from files offline: each template reads its
+// input file (real column names, categories, sizes, words), asks for one
+// thing the way a person would, in English or Chinese, and carries a
+// reference solution and the checks that decide a rollout.
+//
+// Templates cover PyBench's five categories; Templates lists them with the
+// Python modules they need, and Validate proves a task's checks by running
+// its reference solution, an empty rollout and, where defined, a mutated
+// solution in the sandbox.
+package template

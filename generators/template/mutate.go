@@ -1,0 +1,54 @@
+package template
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"synth/schemas"
+)
+
+// mutateCopyInput is a wrong solution for tasks that transform their input
+// into an output file: it writes the input unchanged to the output path,
+// keeping the reference's answer, so the file checks alone must catch it.
+func mutateCopyInput(t *schemas.Task) *schemas.Reference {
+	if len(t.Outputs) == 0 || len(t.Files) == 0 || t.Reference == nil {
+		return nil
+	}
+	out := "./" + t.Outputs[0]
+	in := "./data/" + t.Files[0].Name
+	var code string
+	switch strings.TrimPrefix(path.Ext(out), ".") {
+	case "csv", "xlsx", "json":
+		load := map[string]string{"xlsx": "pd.read_excel(%s)", "json": "pd.read_json(%s)", "tsv": "pd.read_csv(%s, sep='\\t')", "parquet": "pd.read_parquet(%s)"}[t.Files[0].Type]
+		if load == "" {
+			load = "pd.read_csv(%s)"
+		}
+		save := map[string]string{"xlsx": "df.to_excel(%s, index=False)", "json": "df.to_json(%s, orient='records')"}[strings.TrimPrefix(path.Ext(out), ".")]
+		if save == "" {
+			save = "df.to_csv(%s, index=False)"
+		}
+		code = "import os, pandas as pd\nos.makedirs('./output', exist_ok=True)\ndf = " + fmt.Sprintf(load, py(in)) + "\n" + fmt.Sprintf(save, py(out))
+	case "png", "jpg", "jpeg", "gif", "webp", "bmp":
+		code = fmt.Sprintf("import os\nfrom PIL import Image\nos.makedirs('./output', exist_ok=True)\nim = Image.open(%s)\nif %s.endswith(('.jpg', '.jpeg')):\n    im = im.convert('RGB')\nim.save(%s)", py(in), py(out), py(out))
+	default:
+		code = fmt.Sprintf("import os, shutil\nos.makedirs('./output', exist_ok=True)\nshutil.copy(%s, %s)", py(in), py(out))
+	}
+	return &schemas.Reference{Steps: []schemas.RefStep{{Thought: "Save the input unchanged.", Code: code}}, Answer: t.Reference.Answer}
+}
+
+var numRE = regexp.MustCompile(`\d+(?:\.\d+)?`)
+
+// mutateAnswer is the reference with every number in its answer changed.
+func mutateAnswer(t *schemas.Task) *schemas.Reference {
+	if t.Reference == nil || !numRE.MatchString(t.Reference.Answer) {
+		return nil
+	}
+	a := numRE.ReplaceAllStringFunc(t.Reference.Answer, func(s string) string {
+		f, _ := strconv.ParseFloat(s, 64)
+		return strconv.FormatFloat(f*1.37+3, 'f', 2, 64)
+	})
+	return &schemas.Reference{Steps: t.Reference.Steps, Answer: a}
+}

@@ -1,0 +1,147 @@
+package template
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"synth/generators"
+	"synth/schemas"
+)
+
+// Groups: the twelve subgroups of PyBench's five categories, as
+// Task.Subcategory spells them.
+const (
+	GroupCleaning      = "data_cleaning"       // data analysis
+	GroupTransform     = "data_transformation" // data analysis
+	GroupStatistics    = "statistics"          // data analysis
+	GroupVisualization = "visualization"       // data analysis
+	GroupML            = "machine_learning"    // data analysis
+	GroupTextMining    = "text_mining"         // text analysis
+	GroupDocQA         = "document_qa"         // text analysis
+	GroupImage         = "image_editing"       // image and audio
+	GroupAudio         = "audio_editing"       // image and audio
+	GroupMath          = "math_solving"        // complex math
+	GroupWeb           = "web_development"     // software and web
+	GroupProgram       = "program_development" // software and web
+)
+
+// CoreModules are the Python modules every template may assume.
+var CoreModules = []string{"pandas", "numpy", "matplotlib", "openpyxl", "PIL", "scipy", "sklearn", "sympy", "pypdf"}
+
+// Install says how to install a Python module that is not in the core set.
+var Install = map[string]string{
+	"docx":      "apt-get install python3-docx",
+	"qrcode":    "apt-get install python3-qrcode",
+	"pyarrow":   "pyarrow is not packaged by Debian bookworm; install it into /usr/bin/python3 from a wheel",
+	"wordcloud": "apt-get install python3-wordcloud (large: pulls TeX fonts)",
+	"cv2":       "apt-get install python3-opencv",
+	"pydub":     "apt-get install python3-pydub ffmpeg",
+	"soundfile": "apt-get install python3-soundfile",
+}
+
+// Info describes a template for listings (synth doctor) and filtering.
+type Info struct {
+	Name        string   // csv.dedup
+	Version     int      // bumped when its tasks change
+	Category    string   // schemas.Category*
+	Subcategory string   // a Group* constant
+	FileTypes   []string // input types it reads; empty for tasks without a file
+	Requires    []string // Python modules beyond CoreModules
+}
+
+// tmpl is a template: its description and how it builds task specs from
+// the files of a context.
+type tmpl struct {
+	Info
+	inputs int // 0 (no file), 1, or 2 (joins)
+	build  func(c *bctx) []spec
+	// mutate returns a wrong solution the checks must reject, or nil.
+	mutate func(t *schemas.Task) *schemas.Reference
+}
+
+// spec is one task a template can write before it gets a language and an
+// id. Strings may hold {out}, replaced by the task's output path stem
+// (output/<n>), and {OUT} by the query form of it (./output/<n>).
+type spec struct {
+	params   string   // what distinguishes this task from its siblings (columns, values)
+	en, zh   []string // phrasings of the query
+	steps    []schemas.RefStep
+	answer   string // the reference's final answer
+	answerZh string // if set, the answer for zh queries
+	checks   []schemas.Check
+	outputs  []string // {out}.csv …
+	requires []string // overrides the template's Requires when set
+}
+
+var registry []*tmpl
+
+func register(t *tmpl) {
+	for _, o := range registry {
+		if o.Name == t.Name {
+			panic("template registered twice: " + t.Name)
+		}
+	}
+	registry = append(registry, t)
+}
+
+// Templates lists every template, sorted by name.
+func Templates() []Info {
+	out := make([]Info, 0, len(registry))
+	for _, t := range sorted() {
+		out = append(out, t.Info)
+	}
+	return out
+}
+
+func sorted() []*tmpl {
+	ts := slices.Clone(registry)
+	sort.Slice(ts, func(i, j int) bool { return ts[i].Name < ts[j].Name })
+	return ts
+}
+
+// Available splits the templates into those whose Python modules are all
+// present and those that are not; skipped has one line per missing template
+// saying which module it needs and how to install it.
+func Available(pythonModules map[string]bool) (ok []Info, skipped []string) {
+	for _, t := range sorted() {
+		if m := missing(t.Requires, pythonModules); m != "" {
+			skipped = append(skipped, fmt.Sprintf("template %s skipped: needs Python module %s (%s)", t.Name, m, Install[m]))
+			continue
+		}
+		ok = append(ok, t.Info)
+	}
+	return ok, skipped
+}
+
+func missing(req []string, have map[string]bool) string {
+	if have == nil {
+		return ""
+	}
+	for _, m := range req {
+		if !have[m] {
+			return m
+		}
+	}
+	return ""
+}
+
+// included reports whether a template name matches the include list (names
+// or prefixes); an empty list includes everything.
+func included(name string, include []string) bool {
+	if len(include) == 0 {
+		return true
+	}
+	for _, p := range include {
+		if name == p || (strings.HasSuffix(p, ".") && strings.HasPrefix(name, p)) || strings.HasPrefix(name, p+".") || (strings.HasSuffix(p, "*") && strings.HasPrefix(name, strings.TrimSuffix(p, "*"))) {
+			return true
+		}
+	}
+	return false
+}
+
+// accepts reports whether the template reads files of this type.
+func (t *tmpl) accepts(typ string) bool { return slices.Contains(t.FileTypes, typ) }
+
+var _ = generators.Input{}

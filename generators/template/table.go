@@ -1,0 +1,331 @@
+package template
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"synth/generators"
+)
+
+// bctx is what a builder sees: its files, parsed on demand, and a random
+// stream fixed by the seed, the template and the files.
+type bctx struct {
+	seed  int64
+	files []generators.Input
+	rng   *rand.Rand
+	tabs  map[int]*table
+	texts map[int]string
+}
+
+func newCtx(seed int64, files []generators.Input) *bctx {
+	return &bctx{seed: seed, files: files, tabs: map[int]*table{}, texts: map[int]string{}}
+}
+
+// name is file i's name under data/; dpath its path as code and queries use it.
+func (c *bctx) name(i int) string  { return c.files[i].File.Name }
+func (c *bctx) dpath(i int) string { return "./data/" + c.files[i].File.Name }
+func (c *bctx) typ(i int) string   { return c.files[i].File.Type }
+
+// table parses file i as a table; it panics (caught by safeBuild) when the
+// file is not one.
+func (c *bctx) table(i int) *table {
+	if t, ok := c.tabs[i]; ok {
+		return t
+	}
+	t, err := readTable(c.files[i].Path, c.typ(i))
+	if err != nil {
+		panic(fmt.Sprintf("read %s: %v", c.name(i), err))
+	}
+	c.tabs[i] = t
+	return t
+}
+
+// text reads file i as UTF-8 text.
+func (c *bctx) text(i int) string {
+	if s, ok := c.texts[i]; ok {
+		return s
+	}
+	b, err := os.ReadFile(c.files[i].Path)
+	if err != nil {
+		panic(fmt.Sprintf("read %s: %v", c.name(i), err))
+	}
+	c.texts[i] = string(b)
+	return string(b)
+}
+
+// loadCode is the pandas line that reads table i into df.
+func (c *bctx) loadCode(i int, v string) string {
+	p := py(c.dpath(i))
+	switch c.typ(i) {
+	case "xlsx", "xls":
+		return fmt.Sprintf("%s = pd.read_excel(%s)", v, p)
+	case "tsv":
+		return fmt.Sprintf("%s = pd.read_csv(%s, sep='\\t')", v, p)
+	case "json":
+		return fmt.Sprintf("%s = pd.read_json(%s)", v, p)
+	case "parquet":
+		return fmt.Sprintf("%s = pd.read_parquet(%s)", v, p)
+	}
+	return fmt.Sprintf("%s = pd.read_csv(%s)", v, p)
+}
+
+// py quotes s as a Python string literal.
+func py(s string) string { return strconv.Quote(s) }
+
+// table is a parsed table: a header and rows of raw cells, "" for null.
+type table struct {
+	header []string
+	rows   [][]string
+}
+
+// naValues are the cells pandas reads as missing by default.
+var naValues = map[string]bool{"": true, "#N/A": true, "#N/A N/A": true, "#NA": true, "-1.#IND": true, "-1.#QNAN": true,
+	"-NaN": true, "-nan": true, "1.#IND": true, "1.#QNAN": true, "<NA>": true, "N/A": true, "NA": true, "NULL": true,
+	"NaN": true, "None": true, "n/a": true, "nan": true, "null": true}
+
+func readTable(path, typ string) (*table, error) {
+	var header []string
+	var rows [][]string
+	switch typ {
+	case "csv", "tsv":
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))))
+		r.FieldsPerRecord = -1
+		r.LazyQuotes = true
+		if typ == "tsv" {
+			r.Comma = '\t'
+		}
+		all, err := r.ReadAll()
+		if err != nil {
+			return nil, err
+		}
+		if len(all) < 2 {
+			return nil, fmt.Errorf("fewer than two lines")
+		}
+		header, rows = all[0], all[1:]
+	case "xlsx":
+		f, err := excelize.OpenFile(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		all, err := f.GetRows(f.GetSheetList()[0])
+		if err != nil {
+			return nil, err
+		}
+		if len(all) < 2 {
+			return nil, fmt.Errorf("fewer than two rows")
+		}
+		header, rows = all[0], all[1:]
+	case "json":
+		return readJSONTable(path)
+	default:
+		return nil, fmt.Errorf("type %s is not a table", typ)
+	}
+	t := &table{header: header}
+	for _, r := range rows {
+		row := make([]string, len(header))
+		copy(row, r)
+		for i, v := range row {
+			if naValues[v] {
+				row[i] = ""
+			}
+		}
+		t.rows = append(t.rows, row)
+	}
+	return t, nil
+}
+
+// readJSONTable reads a JSON array of flat objects, keeping the key order
+// of the first object as the column order (as pandas does).
+func readJSONTable(path string) (*table, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var recs []map[string]any
+	if err := json.Unmarshal(b, &recs); err != nil || len(recs) < 2 {
+		return nil, fmt.Errorf("not an array of records")
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	var header []string
+	dec.Token() // [
+	dec.Token() // {
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		header = append(header, k.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil, err
+		}
+	}
+	t := &table{header: header}
+	for _, r := range recs {
+		row := make([]string, len(header))
+		for i, h := range header {
+			switch v := r[h].(type) {
+			case nil:
+			case string:
+				row[i] = v
+			case float64:
+				row[i] = strconv.FormatFloat(v, 'f', -1, 64)
+			default:
+				row[i] = fmt.Sprint(v)
+			}
+		}
+		t.rows = append(t.rows, row)
+	}
+	return t, nil
+}
+
+// Column kinds.
+const (
+	kindNum  = "num"
+	kindDate = "date"
+	kindCat  = "cat"  // few distinct strings
+	kindID   = "id"   // unique or id-named
+	kindText = "text" // other strings
+)
+
+type column struct {
+	name     string
+	idx      int
+	kind     string
+	isInt    bool
+	nulls    int
+	distinct int
+}
+
+var idName = regexp.MustCompile(`(?i)(^id$|_id$|^id_|code$|number$|^no$)`)
+
+// columns infers each column's kind from its cells.
+func (t *table) columns() []column {
+	var out []column
+	for i, h := range t.header {
+		c := column{name: h, idx: i, isInt: true}
+		seen := map[string]bool{}
+		num, date := true, true
+		for _, r := range t.rows {
+			v := r[i]
+			if v == "" {
+				c.nulls++
+				continue
+			}
+			seen[v] = true
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				num = false
+			} else if f != float64(int64(f)) {
+				c.isInt = false
+			}
+			if !isDate(v) {
+				date = false
+			}
+		}
+		c.distinct = len(seen)
+		nonNull := len(t.rows) - c.nulls
+		switch {
+		case nonNull == 0:
+			c.kind = kindText
+		case date:
+			c.kind = kindDate
+		case idName.MatchString(h) || (!num && c.distinct == nonNull && nonNull > 12):
+			c.kind = kindID
+		case num:
+			c.kind = kindNum
+		case c.distinct <= 12 && c.distinct >= 2 && c.distinct*3 <= nonNull:
+			c.kind = kindCat
+		default:
+			c.kind = kindText
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func isDate(s string) bool {
+	for _, l := range []string{"2006-01-02", "2006/01/02", "2006-01-02 15:04:05", "2006-01-02T15:04:05"} {
+		if _, err := time.Parse(l, s); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// ofKind returns the columns of a kind; for numbers, integer-valued ones
+// with very few values (flags, ratings) still count.
+func (t *table) ofKind(kind string) []column {
+	var out []column
+	for _, c := range t.columns() {
+		if c.kind == kind {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// floats returns the column's non-null values as numbers.
+func (t *table) floats(idx int) []float64 {
+	var out []float64
+	for _, r := range t.rows {
+		if r[idx] == "" {
+			continue
+		}
+		if f, err := strconv.ParseFloat(r[idx], 64); err == nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// duplicates counts rows equal to an earlier row.
+func (t *table) duplicates() int {
+	seen := map[string]bool{}
+	n := 0
+	for _, r := range t.rows {
+		k := strings.Join(r, "\x00")
+		if seen[k] {
+			n++
+		}
+		seen[k] = true
+	}
+	return n
+}
+
+// rowsWithNulls counts rows with at least one empty cell.
+func (t *table) rowsWithNulls() int {
+	n := 0
+	for _, r := range t.rows {
+		for _, v := range r {
+			if v == "" {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// pickCol picks one of cols at random; ok is false when there is none.
+func (c *bctx) pickCol(cols []column) (column, bool) {
+	if len(cols) == 0 {
+		return column{}, false
+	}
+	return cols[c.rng.IntN(len(cols))], true
+}

@@ -1,0 +1,221 @@
+package template
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"synth/checks"
+	"synth/generators"
+	"synth/schemas"
+)
+
+// Options configure the template generator.
+type Options struct {
+	Seed    int64    // picks phrasings and parameters
+	Langs   []string // en, zh; empty: both
+	Include []string // template names or prefixes (csv.dedup, text.); empty: all
+	PerFile int      // templates per input file; 0: every one that fits
+	// PythonModules, if set, are the modules the sandbox's Python has;
+	// templates needing others are skipped with one log line each.
+	PythonModules map[string]bool
+}
+
+type generator struct {
+	opts Options
+}
+
+// New returns the template generator.
+func New(opts Options) generators.Generator {
+	if len(opts.Langs) == 0 {
+		opts.Langs = []string{"en", "zh"}
+	}
+	return &generator{opts: opts}
+}
+
+func (g *generator) Name() string { return "template" }
+
+// Generate writes every task its templates can write for the files, plus
+// the tasks that need no file. Files of a type no template reads yield
+// nothing.
+func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]schemas.Task, error) {
+	var ts []*tmpl
+	for _, t := range sorted() {
+		if !included(t.Name, g.opts.Include) {
+			continue
+		}
+		if m := missing(t.Requires, g.opts.PythonModules); m != "" {
+			slog.Info("template skipped", "template", t.Name, "needs", m, "install", Install[m])
+			continue
+		}
+		ts = append(ts, t)
+	}
+	var out []schemas.Task
+	add := func(t *tmpl, c *bctx) (bool, error) {
+		specs := safeBuild(t, c)
+		for _, s := range specs {
+			for _, lang := range g.opts.Langs {
+				task, err := g.task(t, s, c.files, lang)
+				if err != nil {
+					return false, err
+				}
+				out = append(out, task)
+			}
+		}
+		return len(specs) > 0, nil
+	}
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c := newCtx(g.opts.Seed, []generators.Input{f})
+		cands := candidates(ts, f, g.opts.Seed)
+		n := 0
+		for _, t := range cands {
+			if g.opts.PerFile > 0 && n >= g.opts.PerFile {
+				break
+			}
+			c.rng = rngFor(g.opts.Seed, t.Name, f.File.ID)
+			ok, err := add(t, c)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				n++
+			}
+		}
+	}
+	for i := range files {
+		for j := range files {
+			if i == j {
+				continue
+			}
+			for _, t := range ts {
+				if t.inputs != 2 || !t.accepts(files[i].File.Type) || !t.accepts(files[j].File.Type) {
+					continue
+				}
+				c := newCtx(g.opts.Seed, []generators.Input{files[i], files[j]})
+				c.rng = rngFor(g.opts.Seed, t.Name, files[i].File.ID+files[j].File.ID)
+				if _, err := add(t, c); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	for _, t := range ts {
+		if t.inputs != 0 {
+			continue
+		}
+		c := newCtx(g.opts.Seed, nil)
+		c.rng = rngFor(g.opts.Seed, t.Name, "")
+		if _, err := add(t, c); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// safeBuild runs a template's builder; a builder that panics on an odd file
+// writes no task for it rather than stopping the stage.
+func safeBuild(t *tmpl, c *bctx) (specs []spec) {
+	defer func() {
+		if r := recover(); r != nil {
+			name := ""
+			if len(c.files) > 0 {
+				name = c.files[0].File.Name
+			}
+			slog.Warn("template failed on a file", "template", t.Name, "file", name, "err", fmt.Sprint(r))
+			specs = nil
+		}
+	}()
+	return t.build(c)
+}
+
+// candidates are the one-file templates that read f's type, in an order
+// fixed by the seed and the file, so PerFile picks a varied subset.
+func candidates(ts []*tmpl, f generators.Input, seed int64) []*tmpl {
+	var out []*tmpl
+	for _, t := range ts {
+		if t.inputs == 1 && t.accepts(f.File.Type) {
+			out = append(out, t)
+		}
+	}
+	key := func(t *tmpl) string { return hashHex(fmt.Sprint(seed), f.File.ID, t.Name) }
+	sort.Slice(out, func(i, j int) bool { return key(out[i]) < key(out[j]) })
+	return out
+}
+
+func rngFor(seed int64, parts ...string) *rand.Rand {
+	h := sha256.Sum256([]byte(fmt.Sprint(seed) + "\x00" + strings.Join(parts, "\x00")))
+	return rand.New(rand.NewPCG(binary.LittleEndian.Uint64(h[:8]), binary.LittleEndian.Uint64(h[8:16])))
+}
+
+func hashHex(parts ...string) string {
+	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(h[:])
+}
+
+// task turns a spec into a task in one language.
+func (g *generator) task(t *tmpl, s spec, files []generators.Input, lang string) (schemas.Task, error) {
+	var ids []string
+	var tfs []schemas.TaskFile
+	for _, f := range files {
+		ids = append(ids, f.File.ID)
+		tfs = append(tfs, schemas.TaskFile{ID: f.File.ID, Name: f.File.Name, Type: f.File.Type})
+	}
+	gen := fmt.Sprintf("template:%s@%d", t.Name, t.Version)
+	full := hashHex(gen, strings.Join(ids, ","), s.params, lang, fmt.Sprint(g.opts.Seed))
+	id := full[:16]
+	n := id[:8]
+	repl := strings.NewReplacer("{OUT}", "./output/"+n, "{out}", "output/"+n)
+
+	phr := s.en
+	answer := s.answer
+	if lang == "zh" {
+		phr = s.zh
+		if s.answerZh != "" {
+			answer = s.answerZh
+		}
+	}
+	if len(phr) == 0 {
+		return schemas.Task{}, fmt.Errorf("template %s: no %s phrasing", t.Name, lang)
+	}
+	pick := binary.LittleEndian.Uint64([]byte(full[16:24])) % uint64(len(phr))
+	query := repl.Replace(phr[pick])
+
+	var cs []schemas.Check
+	raw, err := json.Marshal(s.checks)
+	if err != nil {
+		return schemas.Task{}, err
+	}
+	if err := json.Unmarshal([]byte(repl.Replace(string(raw))), &cs); err != nil {
+		return schemas.Task{}, err
+	}
+	ref := &schemas.Reference{Answer: repl.Replace(answer)}
+	for _, st := range s.steps {
+		ref.Steps = append(ref.Steps, schemas.RefStep{Thought: repl.Replace(st.Thought), Code: repl.Replace(st.Code)})
+	}
+	var outs []string
+	for _, o := range s.outputs {
+		outs = append(outs, repl.Replace(o))
+	}
+	req := t.Requires
+	if s.requires != nil {
+		req = s.requires
+	}
+	task := schemas.Task{
+		ID: id, Category: t.Category, Subcategory: t.Subcategory, Files: tfs, Query: query, Lang: lang,
+		Checks: cs, Reference: ref, Generator: gen, Outputs: outs, Requires: req,
+	}
+	if err := checks.Validate(&task); err != nil {
+		return schemas.Task{}, fmt.Errorf("template %s: %w", t.Name, err)
+	}
+	return task, nil
+}

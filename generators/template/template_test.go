@@ -1,0 +1,118 @@
+package template
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"synth/checks"
+	"synth/schemas"
+)
+
+func TestGenerateDeterministic(t *testing.T) {
+	a := generate(t, Options{Seed: 3})
+	b := generate(t, Options{Seed: 3})
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if string(ja) != string(jb) {
+		t.Fatal("same seed and files gave different tasks")
+	}
+	if len(a) < 16 {
+		t.Fatalf("only %d tasks", len(a))
+	}
+	ids := map[string]bool{}
+	outs := map[string]string{}
+	for _, task := range a {
+		if ids[task.ID] {
+			t.Errorf("duplicate id %s", task.ID)
+		}
+		ids[task.ID] = true
+		if err := checks.Validate(&task); err != nil {
+			t.Error(err)
+		}
+		if task.Reference == nil || len(task.Reference.Steps) == 0 || task.Reference.Answer == "" {
+			t.Errorf("%s (%s): no reference", task.ID, task.Generator)
+		}
+		if !strings.HasPrefix(task.Generator, "template:") || !strings.Contains(task.Generator, "@") {
+			t.Errorf("%s: generator %q", task.ID, task.Generator)
+		}
+		if strings.Contains(task.Query, "{") || strings.Contains(task.Reference.Answer, "{") {
+			t.Errorf("%s: unreplaced placeholder in %q", task.ID, task.Query)
+		}
+		for _, o := range task.Outputs {
+			if !strings.Contains(task.Query, "./"+o) {
+				t.Errorf("%s: query does not state ./%s: %q", task.ID, o, task.Query)
+			}
+			if prev, ok := outs[o]; ok {
+				t.Errorf("%s and %s share output %s", prev, task.ID, o)
+			}
+			outs[o] = task.ID
+		}
+	}
+}
+
+func TestLangsAndInclude(t *testing.T) {
+	tasks := generate(t, Options{Seed: 1, Langs: []string{"zh"}, Include: []string{"table.dedup", "text."}})
+	if len(tasks) == 0 {
+		t.Fatal("no tasks")
+	}
+	for _, task := range tasks {
+		if task.Lang != "zh" {
+			t.Errorf("%s: lang %s", task.ID, task.Lang)
+		}
+		if !strings.HasPrefix(task.Generator, "template:table.dedup@") && !strings.HasPrefix(task.Generator, "template:text.") {
+			t.Errorf("include let through %s", task.Generator)
+		}
+	}
+}
+
+func TestPerFile(t *testing.T) {
+	tasks := generate(t, Options{Seed: 1, Langs: []string{"en"}, PerFile: 1})
+	per := map[string]map[string]bool{}
+	for _, task := range tasks {
+		if len(task.Files) != 1 {
+			continue
+		}
+		id := task.Files[0].ID
+		if per[id] == nil {
+			per[id] = map[string]bool{}
+		}
+		per[id][task.Generator] = true
+	}
+	for id, gens := range per {
+		if len(gens) > 1 {
+			t.Errorf("file %s got %d templates with per_file 1", id[:8], len(gens))
+		}
+	}
+}
+
+func TestAvailable(t *testing.T) {
+	ok, skipped := Available(map[string]bool{"pandas": true})
+	if len(ok) == 0 {
+		t.Fatal("no template available with the core set")
+	}
+	for _, line := range skipped {
+		if !strings.Contains(line, "needs Python module") {
+			t.Errorf("skip line %q", line)
+		}
+	}
+	all := Templates()
+	if len(ok)+len(skipped) != len(all) {
+		t.Fatalf("%d ok + %d skipped != %d", len(ok), len(skipped), len(all))
+	}
+	cats := map[string]bool{}
+	for _, in := range all {
+		cats[in.Category] = true
+	}
+	_ = schemas.Categories
+}
+
+func TestReport(t *testing.T) {
+	tasks := generate(t, Options{Seed: 1})
+	r := Report(tasks)
+	for _, want := range []string{"## Per category", "| data_analysis |", "| csv |", "| xlsx |", "| txt |", "| zh |", "template:table.dedup@1"} {
+		if !strings.Contains(r, want) {
+			t.Errorf("report lacks %q:\n%s", want, r)
+		}
+	}
+}
