@@ -1,0 +1,433 @@
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/parquet-go/parquet-go"
+
+	"synth/tokens"
+)
+
+// Token sources for ReadStats.
+const (
+	TokensSourceOffline = "offline" // count every message offline (comparable across datasets)
+	TokensSourceColumn  = "column"  // use a tokens column where there is one, else count offline
+)
+
+// Report is the statistics of one dataset as `synth stats` shows them.
+type Report struct {
+	Path  string   `json:"path"`
+	Files []string `json:"files"`
+	Stats Stats    `json:"stats"`
+	// Funnel and Failures come from a synth dataset's stats.json: the filter
+	// stages, and the reasons rollouts failed verification.
+	Funnel   []FunnelStage `json:"funnel,omitempty"`
+	Failures []ReasonTotal `json:"failures,omitempty"`
+	// RolloutPassRate is the share of verified rollouts that passed (the
+	// verify stage's out over in), infrastructure failures excluded.
+	RolloutPassRate *float64 `json:"rollout_pass_rate,omitempty"`
+}
+
+// FunnelStage is a filter stage as stats.json records it.
+type FunnelStage struct {
+	Name    string        `json:"name"`
+	In      int64         `json:"in"`
+	Out     int64         `json:"out"`
+	Retries int64         `json:"retries,omitempty"`
+	Reasons []ReasonTotal `json:"reasons,omitempty"`
+}
+
+// ReasonTotal is how many items were dropped for one reason.
+type ReasonTotal struct {
+	Reason string `json:"reason"`
+	Count  int64  `json:"count"`
+	Infra  bool   `json:"infra,omitempty"`
+}
+
+// ReadStats computes the statistics of a PyInstruct-style dataset at path:
+// a Parquet, JSONL or JSON file, or a directory of them (a synth dataset
+// directory, its data/ folder, or a run directory with dataset/ inside).
+// Messages are read from a messages or conversations column, as
+// {role, content} or ShareGPT's {from, value}; category and passed columns
+// are used when present. tokensFrom is TokensSourceOffline (default) or
+// TokensSourceColumn.
+func ReadStats(path, tokensFrom string) (*Report, error) {
+	files, statsJSON, err := findDataFiles(path)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Path: path, Files: files}
+	counter := newTokenCounter(tokensFrom)
+	for _, f := range files {
+		if err := readFileStats(f, counter); err != nil {
+			return nil, fmt.Errorf("stats %s: %w", f, err)
+		}
+	}
+	rep.Stats = counter.finish()
+	if statsJSON != "" {
+		if err := rep.addFunnel(statsJSON); err != nil {
+			return nil, fmt.Errorf("stats %s: %w", statsJSON, err)
+		}
+	}
+	return rep, nil
+}
+
+// findDataFiles returns the data files at path and the stats.json beside
+// them, if any.
+func findDataFiles(path string) (files []string, statsJSON string, err error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("stats: %w", err)
+	}
+	if !fi.IsDir() {
+		if !isDataFile(path) {
+			return nil, "", fmt.Errorf("stats: %s: not a .parquet, .jsonl or .json file", path)
+		}
+		return []string{path}, "", nil
+	}
+	for _, dir := range []string{path, filepath.Join(path, "data"), filepath.Join(path, "dataset"), filepath.Join(path, "dataset", "data")} {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		var found []string
+		for _, e := range entries {
+			if !e.IsDir() && isDataFile(e.Name()) && e.Name() != StatsFile {
+				found = append(found, filepath.Join(dir, e.Name()))
+			}
+		}
+		if len(found) == 0 {
+			continue
+		}
+		found = preferParquet(found)
+		slices.Sort(found)
+		for _, s := range []string{filepath.Join(dir, StatsFile), filepath.Join(filepath.Dir(dir), StatsFile)} {
+			if _, err := os.Stat(s); err == nil {
+				statsJSON = s
+				break
+			}
+		}
+		return found, statsJSON, nil
+	}
+	return nil, "", fmt.Errorf("stats: %s: no .parquet, .jsonl or .json files in it, its data/ or its dataset/", path)
+}
+
+func isDataFile(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".parquet", ".jsonl", ".json":
+		return true
+	}
+	return false
+}
+
+// preferParquet drops JSONL twins of Parquet shards (a synth dataset written
+// with jsonl: true holds both).
+func preferParquet(files []string) []string {
+	has := map[string]bool{}
+	for _, f := range files {
+		if strings.HasSuffix(f, ".parquet") {
+			has[strings.TrimSuffix(f, ".parquet")] = true
+		}
+	}
+	return slices.DeleteFunc(files, func(f string) bool {
+		ext := filepath.Ext(f)
+		return ext != ".parquet" && has[strings.TrimSuffix(f, ext)]
+	})
+}
+
+// statsRow is the part of a row the statistics read, in every layout they
+// accept; parquet-go fills the columns the file has and leaves the rest zero.
+type statsRow struct {
+	Messages      []statsMessage `parquet:"messages,optional,list" json:"messages"`
+	Conversations []statsMessage `parquet:"conversations,optional,list" json:"conversations"`
+	Category      string         `parquet:"category,optional" json:"category"`
+	Passed        *bool          `parquet:"passed,optional" json:"passed"`
+	Tokens        *int64         `parquet:"tokens,optional" json:"tokens"`
+}
+
+type statsMessage struct {
+	Role    string      `parquet:"role,optional" json:"role"`
+	Content string      `parquet:"content,optional" json:"-"`
+	From    string      `parquet:"from,optional" json:"from"`
+	Value   string      `parquet:"value,optional" json:"value"`
+	Raw     jsonContent `parquet:"-" json:"content"`
+}
+
+// jsonContent is a JSON message content: a string, null, or OpenAI's list
+// of parts, of which the text parts count.
+type jsonContent string
+
+func (c *jsonContent) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) == 0 || string(b) == "null":
+		*c = ""
+	case b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*c = jsonContent(s)
+	case b[0] == '[':
+		var parts []struct {
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(b, &parts); err != nil {
+			return err
+		}
+		var sb strings.Builder
+		for _, p := range parts {
+			sb.WriteString(p.Text)
+		}
+		*c = jsonContent(sb.String())
+	default:
+		*c = jsonContent(b)
+	}
+	return nil
+}
+
+func readFileStats(path string, c *tokenCounter) error {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".parquet":
+		return readParquetStats(path, c)
+	case ".jsonl":
+		return readJSONLStats(path, c)
+	}
+	return readJSONStats(path, c)
+}
+
+func readParquetStats(path string, c *tokenCounter) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	pf, err := parquet.OpenFile(f, fi.Size())
+	if err != nil {
+		return err
+	}
+	if !hasColumn(pf.Schema(), "messages") && !hasColumn(pf.Schema(), "conversations") {
+		return errors.New("no messages or conversations column: not a chat dataset")
+	}
+	r := parquet.NewGenericReader[statsRow](pf)
+	defer r.Close()
+	buf := make([]statsRow, 64)
+	for {
+		n, err := r.Read(buf)
+		for i := range buf[:n] {
+			c.add(&buf[i], false)
+		}
+		clear(buf[:n])
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func hasColumn(s *parquet.Schema, name string) bool {
+	for _, f := range s.Fields() {
+		if f.Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+func readJSONLStats(path string, c *tokenCounter) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 256<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var r statsRow
+		if err := json.Unmarshal(b, &r); err != nil {
+			return fmt.Errorf("line %d: %w", line, err)
+		}
+		c.add(&r, true)
+	}
+	return sc.Err()
+}
+
+func readJSONStats(path string, c *tokenCounter) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	dec := json.NewDecoder(bufio.NewReader(f))
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return errors.New("want a JSON array of rows (or use .jsonl for one row per line)")
+	}
+	for i := 0; dec.More(); i++ {
+		var r statsRow
+		if err := dec.Decode(&r); err != nil {
+			return fmt.Errorf("row %d: %w", i, err)
+		}
+		c.add(&r, true)
+	}
+	return nil
+}
+
+// tokenCounter turns rows into samples, counting tokens offline on all
+// cores while the reader goes on.
+type tokenCounter struct {
+	fromColumn bool
+	texts      chan countJob
+	wg         sync.WaitGroup
+	mu         sync.Mutex
+	stats      Stats
+	offline    bool
+	column     bool
+}
+
+type countJob struct {
+	s    Sample
+	text []string
+}
+
+func newTokenCounter(from string) *tokenCounter {
+	c := &tokenCounter{fromColumn: from == TokensSourceColumn, texts: make(chan countJob, 256)}
+	for range runtime.GOMAXPROCS(0) {
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			for j := range c.texts {
+				for _, t := range j.text {
+					j.s.Tokens += int64(tokens.Count(t))
+				}
+				c.mu.Lock()
+				c.stats.Add(j.s)
+				c.mu.Unlock()
+			}
+		}()
+	}
+	return c
+}
+
+func (c *tokenCounter) add(r *statsRow, fromJSON bool) {
+	msgs := r.Messages
+	if len(msgs) == 0 {
+		msgs = r.Conversations
+	}
+	s := Sample{Category: r.Category, Passed: r.Passed}
+	text := make([]string, 0, len(msgs))
+	for i := range msgs {
+		m := &msgs[i]
+		role, content := m.Role, m.Content
+		if fromJSON {
+			content = string(m.Raw)
+		}
+		if role == "" {
+			role, content = shareGPTRole(m.From), m.Value
+		}
+		if role == "assistant" {
+			s.Turns++
+		}
+		text = append(text, content)
+	}
+	if c.fromColumn && r.Tokens != nil {
+		s.Tokens = *r.Tokens
+		c.column = true
+		c.mu.Lock()
+		c.stats.Add(s)
+		c.mu.Unlock()
+		return
+	}
+	c.offline = true
+	c.texts <- countJob{s: s, text: text}
+}
+
+func (c *tokenCounter) finish() Stats {
+	close(c.texts)
+	c.wg.Wait()
+	switch {
+	case c.column && c.offline:
+		c.stats.TokensCounted = "mixed: tokens column where present, else offline o200k_base"
+	case c.column:
+		c.stats.TokensCounted = TokensFromColumn
+	default:
+		c.stats.TokensCounted = TokensOffline
+	}
+	return c.stats
+}
+
+// shareGPTRole maps ShareGPT's from field to a chat role.
+func shareGPTRole(from string) string {
+	switch from {
+	case "human", "user":
+		return "user"
+	case "gpt", "assistant", "model":
+		return "assistant"
+	case "system":
+		return "system"
+	case "tool", "function", "observation":
+		return "tool"
+	}
+	return from
+}
+
+// addFunnel reads the funnel of a synth dataset's stats.json.
+func (r *Report) addFunnel(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var v struct {
+		Funnel struct {
+			Stages []FunnelStage `json:"stages"`
+		} `json:"funnel"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	r.Funnel = v.Funnel.Stages
+	for _, s := range r.Funnel {
+		if s.Name != "verify" {
+			continue
+		}
+		var infra int64
+		for _, reason := range s.Reasons {
+			if reason.Infra {
+				infra += reason.Count
+				continue
+			}
+			r.Failures = append(r.Failures, reason)
+		}
+		if judged := s.In - infra; judged > 0 {
+			rate := float64(s.Out) / float64(judged)
+			r.RolloutPassRate = &rate
+		}
+	}
+	return nil
+}
