@@ -1,0 +1,177 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"synth/pipeline"
+)
+
+func init() { register(newBuildCmd) }
+
+// buildFlags are the flags of build that override the config file.
+type buildFlags struct {
+	out, config string
+	seed        int64
+	sources     []string
+	teacher     string
+	format      string
+	samples     int
+	maxTurns    int
+	concurrency int
+	benchFrac   float64
+	templates   []string
+}
+
+func newBuildCmd() *cobra.Command {
+	var f buildFlags
+	cmd := &cobra.Command{
+		Use:   "build",
+		Short: "Run the whole pipeline: collect, generate tasks, roll out, verify, filter, emit",
+		Long: `build runs every stage of synth into one run directory:
+
+  collect    files from the sources into a content-addressed store (files.jsonl)
+  generate   tasks per file type, each with unit-test checks (tasks.jsonl, tasks.report.md)
+  split      hold out a benchmark, disjoint from training by input file
+  validate   prove each benchmark task: its reference passes, an empty rollout fails
+  rollout    a teacher solves each training task in ReAct turns in a sandbox
+  verify     each rollout's checks run in the sandbox (trajectories.jsonl)
+  emit       passing trajectories as Parquet (dataset/) and the benchmark (bench/)
+
+With no config and no flags it is the offline quickstart: the built-in corpus,
+template tasks and the reference teacher, which plays each task's known solution.
+
+Runs resume: every finished rollout is journaled, so after Ctrl-C (or a crash)
+the same command continues where it stopped, and a finished run is not redone.
+A run directory belongs to one config; use another -o for another config.`,
+		Example: `  synth build -o out                      # the quickstart
+  synth build -o out --config synth.yaml  # settings from a file (see synth init)
+  synth build -o out --source local:./my-files --seed 7`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runBuild(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&f.out, "out", "o", "out", "run directory to write (and resume)")
+	fl.StringVarP(&f.config, "config", "c", "", "config file (synth.yaml); flags override it")
+	fl.Int64Var(&f.seed, "seed", 0, "seed of the corpus, task parameters and split (config: seed)")
+	fl.StringArrayVar(&f.sources, "source", nil, "where files come from, repeatable: sample, local:PATH (config: sources.specs)")
+	fl.StringVar(&f.teacher, "teacher", "", "who writes the turns: reference or empty (config: teacher.kind)")
+	fl.StringVar(&f.format, "format", "", "message format: pybench (config: teacher.format)")
+	fl.IntVar(&f.samples, "samples", 0, "rollouts per task (config: teacher.samples)")
+	fl.IntVar(&f.maxTurns, "max-turns", 0, "assistant turns per rollout at most (config: teacher.max_turns)")
+	fl.IntVar(&f.concurrency, "concurrency", 0, "rollouts in flight at most (config: concurrency)")
+	fl.Float64Var(&f.benchFrac, "bench-fraction", -1, "share of tasks held out for the benchmark (config: bench.fraction)")
+	fl.StringSliceVar(&f.templates, "templates", nil, "only these templates or prefixes, e.g. csv.,text.wordfreq (config: tasks.templates)")
+	return cmd
+}
+
+// resolveConfig reads the config file, if any, and applies the flags that
+// were set.
+func resolveConfig(cmd *cobra.Command, f buildFlags) (pipeline.Config, error) {
+	cfg := pipeline.Default()
+	if f.config != "" {
+		var err error
+		if cfg, err = pipeline.Load(f.config); err != nil {
+			return cfg, err
+		}
+	}
+	set := cmd.Flags().Changed
+	if set("seed") {
+		cfg.Seed = f.seed
+	}
+	if set("source") {
+		cfg.Sources.Specs = f.sources
+	}
+	if set("teacher") {
+		cfg.Teacher.Kind = f.teacher
+	}
+	if set("format") {
+		cfg.Teacher.Format = f.format
+	}
+	if set("samples") {
+		cfg.Teacher.Samples = f.samples
+	}
+	if set("max-turns") {
+		cfg.Teacher.MaxTurns = f.maxTurns
+	}
+	if set("concurrency") {
+		cfg.Concurrency = f.concurrency
+	}
+	if set("bench-fraction") {
+		if f.benchFrac < 0 || f.benchFrac > 1 {
+			return cfg, usagef("--bench-fraction %v: want a share from 0 to 1", f.benchFrac)
+		}
+		cfg.Bench.Fraction = f.benchFrac
+	}
+	if set("templates") {
+		cfg.Tasks.Templates = f.templates
+	}
+	return cfg, nil
+}
+
+func runBuild(cmd *cobra.Command, f buildFlags) error {
+	cfg, err := resolveConfig(cmd, f)
+	if err != nil {
+		return err
+	}
+	stderr := cmd.ErrOrStderr()
+	sum, err := pipeline.Build(cmd.Context(), cfg, pipeline.Options{
+		Out: f.out, Version: version, Log: stderr, Terminal: isTerminal(stderr),
+	})
+	if errors.Is(err, pipeline.ErrConfigChanged) {
+		return usageError{err}
+	}
+	if err != nil {
+		return err
+	}
+	printSummary(cmd.OutOrStdout(), sum)
+	return nil
+}
+
+func printSummary(w io.Writer, sum *pipeline.Summary) {
+	if sum.UpToDate {
+		fmt.Fprintf(w, "%s is up to date: nothing to do.\n", sum.Out)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "stage\tin\tout\t\t")
+	for _, s := range sum.Stages {
+		in := fmt.Sprint(s.In)
+		if s.Stage == "collect" {
+			in = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t\t%s\n", s.Stage, in, s.Out, s.Note)
+	}
+	tw.Flush()
+	if len(sum.Failures) > 0 {
+		var parts []string
+		for k, v := range sum.Failures {
+			parts = append(parts, fmt.Sprintf("%s %d", k, v))
+		}
+		fmt.Fprintf(w, "failed rollouts: %s\n", strings.Join(parts, ", "))
+	}
+	for _, s := range sum.Shards {
+		fmt.Fprintf(w, "dataset:   %s\n", s)
+	}
+	if sum.Bench != "" {
+		fmt.Fprintf(w, "benchmark: %s\n", sum.Bench+string(filepath.Separator))
+	}
+	if !sum.UpToDate {
+		fmt.Fprintf(w, "done in %s\n", sum.Elapsed.Round(100_000_000))
+	}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("CI") != "" {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,169 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"synth/sandbox"
+	"synth/schemas"
+)
+
+// Options are how a build runs, beside its Config.
+type Options struct {
+	Out     string    // the run directory
+	Version string    // synth's version, for run.json
+	Log     io.Writer // progress and stage lines; nil: discard
+	// Terminal draws live progress bars instead of periodic log lines.
+	Terminal bool
+}
+
+// Summary is what a build did, stage by stage.
+type Summary struct {
+	Out      string
+	UpToDate bool // nothing was left to do
+	Stages   []StageCount
+	Failures map[string]int // failure taxonomy word -> rollouts
+	Shards   []string       // Parquet files written
+	Bench    string         // the benchmark folder
+	Elapsed  time.Duration
+}
+
+// StageCount is one line of the funnel.
+type StageCount struct {
+	Stage string
+	In    int
+	Out   int
+	Note  string
+}
+
+func (s *Summary) add(stage string, in, out int, note string, args ...any) {
+	s.Stages = append(s.Stages, StageCount{Stage: stage, In: in, Out: out, Note: fmt.Sprintf(note, args...)})
+}
+
+// ErrConfigChanged is returned when the run directory was made with another
+// config.
+var ErrConfigChanged = errors.New("config changed")
+
+// run is one build in progress.
+type run struct {
+	cfg     Config
+	opts    Options
+	dir     string
+	info    *RunInfo
+	log     io.Writer
+	backend sandbox.Backend
+	sum     *Summary
+}
+
+// Build runs every stage over the run directory opts.Out, skipping what an
+// earlier run of the same config already did. Interrupted (ctx done), it
+// stops taking work, lets what is in flight end, keeps everything finished,
+// and returns ctx's error; running it again continues.
+func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
+	start := time.Now()
+	r := &run{cfg: cfg, opts: opts, dir: opts.Out, log: opts.Log, sum: &Summary{Out: opts.Out, Failures: map[string]int{}}}
+	if r.log == nil {
+		r.log = io.Discard
+	}
+	if err := r.open(ctx); err != nil {
+		return nil, err
+	}
+	fresh := !r.info.done(stageEmit)
+
+	files, err := r.collect(ctx)
+	if err != nil {
+		return r.sum, err
+	}
+	tasks, err := r.generate(ctx, files)
+	if err != nil {
+		return r.sum, err
+	}
+	benchTasks, trainTasks := r.split(tasks)
+
+	r.backend, err = sandbox.New(cfg.Sandbox)
+	if err != nil {
+		return r.sum, fmt.Errorf("sandbox: %w", err)
+	}
+	defer r.backend.Close()
+
+	validBench, benchRefs, benchDone, err := r.validateBench(ctx, benchTasks, files)
+	if err != nil {
+		return r.sum, err
+	}
+	trajs, rolloutDone, err := r.rollouts(ctx, trainTasks, files)
+	if err != nil {
+		return r.sum, err
+	}
+	if !fresh && benchDone == 0 && rolloutDone == 0 {
+		r.sum.UpToDate = true
+		r.sum.Elapsed = time.Since(start)
+		r.sum.Bench = filepath.Join(r.dir, benchDir)
+		r.sum.Shards, _ = filepath.Glob(filepath.Join(r.dir, datasetDataDir, "*.parquet"))
+		return r.sum, nil
+	}
+	if err := r.emit(ctx, trainTasks, trajs); err != nil {
+		return r.sum, err
+	}
+	if err := r.writeBench(validBench, benchRefs, files); err != nil {
+		return r.sum, err
+	}
+	r.info.Finished = time.Now().UTC()
+	if err := r.info.markDone(r.dir, stageEmit); err != nil {
+		return r.sum, err
+	}
+	r.sum.Elapsed = time.Since(start)
+	return r.sum, nil
+}
+
+// open makes or reopens the run directory and refuses one made with another
+// config.
+func (r *run) open(ctx context.Context) error {
+	if err := os.MkdirAll(r.dir, 0o755); err != nil {
+		return fmt.Errorf("run directory: %w", err)
+	}
+	info, err := readRunInfo(r.dir)
+	if err != nil {
+		return err
+	}
+	hash := r.cfg.Hash()
+	if info != nil && info.ConfigHash != hash {
+		return fmt.Errorf("%w: %s holds a run made with another config (hash %s, now %s): use another -o, or delete %s to start over",
+			ErrConfigChanged, r.dir, info.ConfigHash, hash, r.dir)
+	}
+	if info == nil {
+		info = &RunInfo{ConfigHash: hash, Config: r.cfg, Started: time.Now().UTC(), Stages: map[string]time.Time{}, Counts: map[string]int{}}
+	}
+	info.Version = r.opts.Version
+	info.Python = probePython(ctx, pythonOf(r.cfg))
+	r.info = info
+	return info.save(r.dir)
+}
+
+func pythonOf(cfg Config) string {
+	if cfg.Sandbox.Python != "" {
+		return cfg.Sandbox.Python
+	}
+	return "/usr/bin/python3"
+}
+
+func (r *run) logf(format string, args ...any) { fmt.Fprintf(r.log, format+"\n", args...) }
+
+// fileSet is the collected files by id, with their host paths.
+type fileSet struct {
+	byID  map[string]schemas.File
+	path  map[string]string
+	order []string
+}
+
+func (fs *fileSet) inputs(t *schemas.Task) []sandbox.Input {
+	in := make([]sandbox.Input, len(t.Files))
+	for i, f := range t.Files {
+		in[i] = sandbox.Input{Name: f.Name, Path: fs.path[f.ID]}
+	}
+	return in
+}

@@ -1,0 +1,116 @@
+package pipeline
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+
+	"go.yaml.in/yaml/v3"
+
+	"synth/agent"
+	"synth/dataset"
+	"synth/filters"
+	"synth/generators"
+	"synth/llm"
+	"synth/sandbox"
+	"synth/sources"
+)
+
+// Config is synth.yaml: every setting of a build. Its zero value is not
+// useful; start from Default, which is the offline quickstart.
+type Config struct {
+	// Seed makes the corpus, the task parameters and the split reproducible.
+	Seed int64 `yaml:"seed"`
+	// Concurrency caps the rollouts in flight; 0: the sandbox slots.
+	Concurrency int               `yaml:"concurrency"`
+	Sources     sources.Config    `yaml:"sources"`
+	Tasks       generators.Config `yaml:"tasks"`
+	Teacher     agent.Config      `yaml:"teacher"`
+	LLM         llm.Config        `yaml:"llm"`
+	Sandbox     sandbox.Config    `yaml:"sandbox"`
+	Filters     filters.Config    `yaml:"filters"`
+	Bench       BenchConfig       `yaml:"bench"`
+	Dataset     dataset.Config    `yaml:"dataset"`
+}
+
+// BenchConfig is how the benchmark is split off the tasks.
+type BenchConfig struct {
+	// Fraction of the input files whose tasks go to the benchmark.
+	Fraction float64 `yaml:"fraction"`
+	// Seed of the split; 0: the run's seed.
+	Seed int64 `yaml:"seed"`
+}
+
+// Default is the quickstart: the built-in corpus, template tasks, the
+// reference teacher, PyBench's format.
+func Default() Config {
+	return Config{
+		Seed:    1,
+		Sources: sources.Config{Specs: []string{"sample"}},
+		Tasks:   generators.Config{Writer: "template", Langs: []string{"en", "zh"}},
+		Teacher: agent.Config{Kind: "reference", Format: "pybench", Samples: 1, MaxTurns: 10, MaxObservation: 8000},
+		Bench:   BenchConfig{Fraction: 0.3},
+	}
+}
+
+// Load reads a config file over the defaults. Unknown keys are errors that
+// name the file, the line and the nearest known key.
+func Load(path string) (Config, error) {
+	cfg := Default()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return cfg, fmt.Errorf("config: %w", err)
+	}
+	if err := decodeStrict(path, data, &cfg); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+func decodeStrict(path string, data []byte, cfg *Config) error {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return fmt.Errorf("config %s: %s", path, cleanYAMLError(err))
+	}
+	if len(root.Content) == 0 {
+		return nil // an empty file: the defaults
+	}
+	if err := checkKeys(path, root.Content[0], cfg); err != nil {
+		return err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(cfg); err != nil {
+		return fmt.Errorf("config %s: %s", path, cleanYAMLError(err))
+	}
+	return nil
+}
+
+// Hash is a short content hash of the config as resolved, for run.json and
+// the dataset card.
+func (c Config) Hash() string {
+	b, _ := json.Marshal(c)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
+
+// YAML renders the resolved config.
+func (c Config) YAML() string {
+	b, err := yaml.Marshal(c)
+	if err != nil {
+		return fmt.Sprintf("# cannot render config: %v\n", err)
+	}
+	return string(b)
+}
+
+func cleanYAMLError(err error) string {
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		return fmt.Sprint(te.Errors)
+	}
+	return err.Error()
+}

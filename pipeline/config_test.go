@@ -1,0 +1,65 @@
+package pipeline
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestLoadStrict(t *testing.T) {
+	tests := []struct {
+		name, yaml, wantErr string
+		check               func(t *testing.T, c Config)
+	}{
+		{name: "empty file is the quickstart", yaml: "", check: func(t *testing.T, c Config) {
+			if c.Teacher.Kind != "reference" || c.Sources.Specs[0] != "sample" {
+				t.Errorf("defaults lost: %+v", c)
+			}
+		}},
+		{name: "overrides keep other defaults", yaml: "seed: 7\nteacher:\n  max_turns: 4\n", check: func(t *testing.T, c Config) {
+			if c.Seed != 7 || c.Teacher.MaxTurns != 4 || c.Teacher.Kind != "reference" {
+				t.Errorf("got %+v", c.Teacher)
+			}
+		}},
+		{name: "typo in a nested list", yaml: "llm:\n  endpoints:\n    - model: m\n      base_ur1: http://x\n", wantErr: `synth.yaml:4: unknown key "llm.endpoints.base_ur1" (did you mean base_url?)`},
+		{name: "unknown top-level key", yaml: "seed: 1\nteachr:\n  kind: openai\n", wantErr: `synth.yaml:2: unknown key "teachr" (did you mean teacher?)`},
+		{name: "no close key lists the known ones", yaml: "sandbox:\n  zzzzzzzz: 1\n", wantErr: "known keys here: isolation, limits"},
+		{name: "wrong type", yaml: "seed: many\n", wantErr: "line 1: cannot unmarshal"},
+		{name: "bad yaml", yaml: "teacher: [\n", wantErr: "config"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "synth.yaml")
+			if err := os.WriteFile(p, []byte(tc.yaml), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c, err := Load(p)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want it to contain %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, c)
+		})
+	}
+}
+
+func TestStarterLoadsAsDefaults(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "synth.yaml")
+	if err := os.WriteFile(p, []byte(Starter), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(p)
+	if err != nil {
+		t.Fatalf("the starter config does not load: %v", err)
+	}
+	d := Default()
+	if c.Teacher.Kind != d.Teacher.Kind || c.Teacher.MaxTurns != d.Teacher.MaxTurns || c.Bench.Fraction != d.Bench.Fraction || c.Seed != d.Seed {
+		t.Fatalf("starter differs from the defaults:\n%+v\n%+v", c, d)
+	}
+}

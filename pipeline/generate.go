@@ -1,0 +1,92 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"synth/checks"
+	"synth/generators"
+	"synth/generators/template"
+	"synth/schemas"
+)
+
+// generate writes tasks for the collected files into tasks.jsonl. Tasks
+// whose checks do not validate are dropped with a log line. A finished
+// stage is read back, not redone.
+func (r *run) generate(ctx context.Context, fs *fileSet) ([]schemas.Task, error) {
+	path := filepath.Join(r.dir, tasksJournal)
+	if r.info.done(stageGenerate) {
+		tasks, err := ReadAll[schemas.Task](path)
+		if err != nil {
+			return nil, fmt.Errorf("generate: %w", err)
+		}
+		r.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)", countCategories(tasks))
+		return tasks, nil
+	}
+	gen, err := r.generator()
+	if err != nil {
+		return nil, err
+	}
+	inputs := make([]generators.Input, 0, len(fs.order))
+	for _, id := range fs.order {
+		inputs = append(inputs, generators.Input{File: fs.byID[id], Path: fs.path[id]})
+	}
+	made, err := gen.Generate(ctx, inputs)
+	if err != nil {
+		return nil, fmt.Errorf("generate: %w", err)
+	}
+	var tasks []schemas.Task
+	seen := map[string]bool{}
+	for _, t := range made {
+		if err := checks.Validate(&t); err != nil {
+			r.logf("generate: dropped task %s: %v", t.ID, err)
+			continue
+		}
+		if !seen[t.ID] {
+			seen[t.ID] = true
+			tasks = append(tasks, t)
+		}
+	}
+	// The stage is all or nothing: write the journal whole, then mark it.
+	os.Remove(path)
+	j, err := OpenJournal(path)
+	if err != nil {
+		return nil, fmt.Errorf("generate: %w", err)
+	}
+	for _, t := range tasks {
+		if err := j.Append(t); err != nil {
+			j.Close()
+			return nil, err
+		}
+	}
+	if err := j.Close(); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(r.dir, tasksReportFile), []byte(template.Report(tasks)), 0o644); err != nil {
+		return nil, fmt.Errorf("generate: %w", err)
+	}
+	if err := r.info.markDone(r.dir, stageGenerate); err != nil {
+		return nil, err
+	}
+	r.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)", countCategories(tasks))
+	return tasks, nil
+}
+
+func (r *run) generator() (generators.Generator, error) {
+	tc := r.cfg.Tasks
+	switch tc.Writer {
+	case "", "template":
+		return template.New(template.Options{Seed: r.cfg.Seed, Langs: tc.Langs, Include: tc.Templates, PerFile: tc.PerFile}), nil
+	}
+	return nil, fmt.Errorf("tasks.writer %q is not known (want template or llm)", tc.Writer)
+}
+
+func countCategories(tasks []schemas.Task) int {
+	c := map[string]bool{}
+	for _, t := range tasks {
+		c[t.Category] = true
+	}
+	return len(c)
+}

@@ -1,0 +1,141 @@
+package pipeline
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Journal is an append-only JSONL file: one record per line, each written
+// whole, flushed and fsynced every SyncEvery records and on Close. A torn
+// last line (from a kill mid-write) is ignored and overwritten on the next
+// open. Journal is not safe for concurrent use: one goroutine owns it.
+type Journal struct {
+	path      string
+	f         *os.File
+	w         *bufio.Writer
+	pending   int
+	SyncEvery int
+}
+
+// OpenJournal opens path for appending, creating it if needed, and cuts a
+// torn last line.
+func OpenJournal(path string) (*Journal, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	end, err := wholeLinesEnd(f)
+	if err == nil {
+		err = f.Truncate(end)
+	}
+	if err == nil {
+		_, err = f.Seek(end, io.SeekStart)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("journal %s: %w", path, err)
+	}
+	return &Journal{path: path, f: f, w: bufio.NewWriterSize(f, 256<<10), SyncEvery: 16}, nil
+}
+
+// wholeLinesEnd returns the offset just past the last newline.
+func wholeLinesEnd(f *os.File) (int64, error) {
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return 0, err
+	}
+	const chunk = 64 << 10
+	buf := make([]byte, chunk)
+	for end := st.Size(); end > 0; {
+		start := max(0, end-chunk)
+		n, err := f.ReadAt(buf[:end-start], start)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			return start + int64(i) + 1, nil
+		}
+		end = start
+	}
+	return 0, nil
+}
+
+// Append writes one record.
+func (j *Journal) Append(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	b = append(b, '\n')
+	if _, err := j.w.Write(b); err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	if j.pending++; j.pending >= j.SyncEvery {
+		return j.Sync()
+	}
+	return nil
+}
+
+// Sync flushes and fsyncs what was appended.
+func (j *Journal) Sync() error {
+	j.pending = 0
+	if err := j.w.Flush(); err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	return nil
+}
+
+// Close syncs and closes the journal.
+func (j *Journal) Close() error {
+	err := j.Sync()
+	if cerr := j.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// ReadJournal calls fn for each whole record of a journal, in order. A
+// missing file has no records; a torn last line is skipped; a corrupt line
+// in the middle is an error naming the line.
+func ReadJournal[T any](path string, fn func(T) error) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 256<<10)
+	for line := 1; ; line++ {
+		b, err := r.ReadBytes('\n')
+		if errors.Is(err, io.EOF) {
+			return nil // a last line without a newline is torn: skip it
+		}
+		if err != nil {
+			return fmt.Errorf("journal %s: %w", path, err)
+		}
+		var v T
+		if err := json.Unmarshal(b, &v); err != nil {
+			return fmt.Errorf("journal %s:%d: corrupt record (%v): move the file away to start that stage over", path, line, err)
+		}
+		if err := fn(v); err != nil {
+			return err
+		}
+	}
+}
+
+// ReadAll returns every whole record of a journal.
+func ReadAll[T any](path string) ([]T, error) {
+	var out []T
+	err := ReadJournal(path, func(v T) error { out = append(out, v); return nil })
+	return out, err
+}

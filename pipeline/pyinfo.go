@@ -1,0 +1,40 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"os/exec"
+	"time"
+)
+
+// pythonProbe prints the interpreter's version and the versions of the
+// packages tasks use, as JSON.
+const pythonProbe = `
+import json, sys, importlib
+out = {"version": sys.version.split()[0], "packages": {}}
+for name in ["pandas", "numpy", "matplotlib", "openpyxl", "PIL", "scipy", "sklearn", "sympy", "pypdf", "docx", "cv2", "qrcode", "wordcloud", "pydub", "soundfile", "seaborn", "networkx"]:
+    try:
+        m = importlib.import_module(name)
+        out["packages"][name] = str(getattr(m, "__version__", "present"))
+    except Exception:
+        pass
+print(json.dumps(out))
+`
+
+// probePython asks the interpreter for its version and packages. A missing
+// interpreter gives an empty record; synth doctor says what to install.
+func probePython(ctx context.Context, python string) PythonInfo {
+	info := PythonInfo{Executable: python, Packages: map[string]string{}}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, python, "-c", pythonProbe).Output()
+	if err != nil {
+		return info
+	}
+	_ = json.Unmarshal(out, &info)
+	info.Executable = python
+	return info
+}
+
+// ProbePython is probePython for synth doctor.
+func ProbePython(ctx context.Context, python string) PythonInfo { return probePython(ctx, python) }

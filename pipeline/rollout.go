@@ -1,0 +1,204 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"synth/agent"
+	"synth/filters"
+	"synth/sandbox"
+	"synth/schemas"
+)
+
+// job is one rollout to run: a task, a sample number and a teacher.
+type job struct {
+	id      string
+	task    *schemas.Task
+	sample  int
+	teacher agent.Teacher
+	format  agent.Format
+}
+
+// trajectoryID is a hash of everything that shapes a rollout, so a rerun of
+// the same config finds it done.
+func trajectoryID(task *schemas.Task, sample int, t agent.Teacher, f agent.Format, cfg agent.Config) string {
+	info := t.Info()
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%d\x00%s\x00%s\x00%s\x00%s\x00%d\x00%d\x00%s",
+		task.ID, sample, info.Kind, info.Model, info.Endpoint, f.Name(), cfg.MaxTurns, cfg.MaxObservation, strings.Join(cfg.SystemPrompts, "\x00"))
+	return hex.EncodeToString(h.Sum(nil))[:24]
+}
+
+func seedOf(id string) int64 {
+	h := sha256.Sum256([]byte(id))
+	return int64(binary.BigEndian.Uint64(h[:8]) >> 1)
+}
+
+// runJobs rolls out every job not yet in the journal, verifies each, and
+// appends it to the journal. It returns every job's trajectory (earlier and
+// new) by id, and how many it ran now. Interrupted, it lets rollouts in
+// flight finish, journals them, and returns ctx's error.
+func (r *run) runJobs(ctx context.Context, stage string, jobs []job, journal string, fs *fileSet) (map[string]*schemas.Trajectory, int, error) {
+	path := filepath.Join(r.dir, journal)
+	done := map[string]*schemas.Trajectory{}
+	err := ReadJournal(path, func(t schemas.Trajectory) error { done[t.ID] = &t; return nil })
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", stage, err)
+	}
+	var pending []job
+	for _, jb := range jobs {
+		if _, ok := done[jb.id]; !ok {
+			pending = append(pending, jb)
+		}
+	}
+	if len(pending) == 0 {
+		return done, 0, nil
+	}
+	j, err := OpenJournal(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", stage, err)
+	}
+	prog := newProgress(r.log, r.opts.Terminal, stage, len(jobs), len(jobs)-len(pending))
+	results := make(chan *schemas.Trajectory)
+	writeErr := make(chan error, 1)
+	go func() { // the journal's only writer
+		var err error
+		for t := range results {
+			if err == nil {
+				err = j.Append(t)
+			}
+			done[t.ID] = t
+			prog.finished(t)
+		}
+		if cerr := j.Close(); err == nil {
+			err = cerr
+		}
+		writeErr <- err
+	}()
+
+	// Rollouts in flight finish even after an interrupt; only new ones stop.
+	work := context.WithoutCancel(ctx)
+	g := new(errgroup.Group)
+	g.SetLimit(r.concurrency())
+	for _, jb := range pending {
+		if ctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			if ctx.Err() != nil {
+				return nil
+			}
+			t, err := r.rollout(work, jb, fs)
+			if err != nil {
+				return err
+			}
+			results <- t
+			return nil
+		})
+	}
+	gerr := g.Wait()
+	close(results)
+	werr := <-writeErr
+	prog.close()
+	ran := len(done) - (len(jobs) - len(pending))
+	switch {
+	case gerr != nil:
+		return nil, ran, fmt.Errorf("%s: %w", stage, gerr)
+	case werr != nil:
+		return nil, ran, fmt.Errorf("%s: %w", stage, werr)
+	case ctx.Err() != nil:
+		return nil, ran, fmt.Errorf("%s: interrupted after %d of %d rollouts (all finished ones are kept; run the same command again to continue): %w",
+			stage, len(jobs)-countMissing(jobs, done), len(jobs), ctx.Err())
+	}
+	return done, ran, nil
+}
+
+func countMissing(jobs []job, done map[string]*schemas.Trajectory) int {
+	n := 0
+	for _, jb := range jobs {
+		if _, ok := done[jb.id]; !ok {
+			n++
+		}
+	}
+	return n
+}
+
+func (r *run) concurrency() int {
+	if r.cfg.Concurrency > 0 {
+		return r.cfg.Concurrency
+	}
+	if r.cfg.Sandbox.Slots > 0 {
+		return r.cfg.Sandbox.Slots
+	}
+	return 2
+}
+
+// rollout runs one job in a fresh sandbox, collects its artifacts and
+// verifies it. Infrastructure failures (a sandbox that would not start, a
+// teacher that errs) are retried up to filters.infra_retries times and then
+// recorded with their failure word; they are never task failures. The error
+// return is for failures of synth itself (the artifact store).
+func (r *run) rollout(ctx context.Context, jb job, fs *fileSet) (*schemas.Trajectory, error) {
+	var t *schemas.Trajectory
+	for attempt := 0; attempt <= r.cfg.Filters.InfraRetries; attempt++ {
+		var err error
+		t, err = r.rolloutOnce(ctx, jb, fs)
+		if err != nil {
+			return nil, err
+		}
+		if f := t.Verdict.Failure; f != schemas.FailSandboxCrash && f != schemas.FailTeacherError {
+			break
+		}
+	}
+	return t, nil
+}
+
+func (r *run) rolloutOnce(ctx context.Context, jb job, fs *fileSet) (*schemas.Trajectory, error) {
+	infra := func(reason, failure string, err error) *schemas.Trajectory {
+		return &schemas.Trajectory{
+			ID: jb.id, TaskID: jb.task.ID, Sample: jb.sample, Teacher: jb.teacher.Info(),
+			StopReason: reason, Error: err.Error(), Messages: []schemas.Message{}, Steps: []schemas.Step{},
+			Verdict: &schemas.Verdict{Failure: failure, Checks: []schemas.CheckResult{}},
+		}
+	}
+	sb, err := r.backend.Open(ctx, sandbox.Spec{Inputs: fs.inputs(jb.task), Seed: seedOf(jb.id)})
+	if err != nil {
+		return infra(schemas.StopSandboxError, schemas.FailSandboxCrash, fmt.Errorf("open sandbox: %w", err)), nil
+	}
+	defer sb.Close()
+	opts := agent.Options{
+		ID: jb.id, Sample: jb.sample, System: systemPrompt(r.cfg.Teacher, jb.id),
+		MaxTurns: r.cfg.Teacher.MaxTurns, MaxObservation: r.cfg.Teacher.MaxObservation,
+	}
+	t, err := agent.Run(ctx, jb.teacher, jb.format, sb, jb.task, opts)
+	if err != nil {
+		return infra(schemas.StopTeacherError, schemas.FailTeacherError, err), nil
+	}
+	t.Artifacts, err = sandbox.CollectArtifacts(sb.Workspace(), filepath.Join(r.dir, artifactsDir))
+	if err != nil {
+		return nil, fmt.Errorf("rollout %s: artifacts: %w", jb.id, err)
+	}
+	v, err := filters.Verify(ctx, r.backend, jb.task, t, sb.Workspace())
+	if err != nil {
+		v = schemas.Verdict{Failure: schemas.FailSandboxCrash, Checks: []schemas.CheckResult{}}
+		t.Error = strings.TrimPrefix(t.Error+"; verify: "+err.Error(), "; ")
+	}
+	t.Verdict = &v
+	return t, nil
+}
+
+// systemPrompt picks the rollout's system prompt: one of the configured
+// paraphrases by the rollout's id, or the format's default.
+func systemPrompt(cfg agent.Config, id string) string {
+	if len(cfg.SystemPrompts) == 0 {
+		return ""
+	}
+	return cfg.SystemPrompts[int(uint64(seedOf(id))%uint64(len(cfg.SystemPrompts)))]
+}

@@ -1,0 +1,85 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// The run directory's fixed names.
+const (
+	runFile          = "run.json"
+	filesJournal     = "files.jsonl"
+	tasksJournal     = "tasks.jsonl"
+	trajJournal      = "trajectories.jsonl"
+	benchJournal     = "bench_validation.jsonl"
+	filesDir         = "files"
+	artifactsDir     = "artifacts"
+	datasetDir       = "dataset"
+	benchDir         = "bench"
+	tasksReportFile  = "tasks.report.md"
+	datasetDataDir   = "dataset/data"
+	stageCollect     = "collect"
+	stageGenerate    = "generate"
+	stageEmit        = "emit"
+	stageValidate    = "validate"
+	stageRollout     = "rollout"
+	stageBenchFolder = "bench"
+)
+
+// RunInfo is run.json: what made the run directory and what it holds.
+type RunInfo struct {
+	ConfigHash string               `json:"config_hash"`
+	Config     Config               `json:"config"`
+	Version    string               `json:"synth_version"`
+	Python     PythonInfo           `json:"python"`
+	Started    time.Time            `json:"started"`
+	Finished   time.Time            `json:"finished,omitzero"`
+	Stages     map[string]time.Time `json:"stages"` // stage -> when it completed
+	Counts     map[string]int       `json:"counts"`
+}
+
+// PythonInfo is the sandbox interpreter's version and packages.
+type PythonInfo struct {
+	Executable string            `json:"executable"`
+	Version    string            `json:"version"`
+	Packages   map[string]string `json:"packages"`
+}
+
+func readRunInfo(dir string) (*RunInfo, error) {
+	b, err := os.ReadFile(filepath.Join(dir, runFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ri RunInfo
+	if err := json.Unmarshal(b, &ri); err != nil {
+		return nil, fmt.Errorf("%s: %w (move it away to start a new run)", filepath.Join(dir, runFile), err)
+	}
+	return &ri, nil
+}
+
+// save writes run.json atomically.
+func (ri *RunInfo) save(dir string) error {
+	b, err := json.MarshalIndent(ri, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, runFile+".tmp")
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(dir, runFile))
+}
+
+func (ri *RunInfo) done(stage string) bool { _, ok := ri.Stages[stage]; return ok }
+
+func (ri *RunInfo) markDone(dir, stage string) error {
+	ri.Stages[stage] = time.Now().UTC()
+	return ri.save(dir)
+}

@@ -1,0 +1,194 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"synth/agent"
+	"synth/bench"
+	"synth/dataset"
+	"synth/schemas"
+)
+
+// split holds tasks out for the benchmark, disjoint by input file.
+func (r *run) split(tasks []schemas.Task) (benchTasks, train []schemas.Task) {
+	seed := r.cfg.Bench.Seed
+	if seed == 0 {
+		seed = r.cfg.Seed
+	}
+	benchTasks, train = bench.Split(tasks, r.cfg.Bench.Fraction, seed)
+	r.sum.add("split", len(tasks), len(train), "training tasks; %d held out for the benchmark", len(benchTasks))
+	return benchTasks, train
+}
+
+// validateBench proves each benchmark task: its reference solution must pass
+// its checks and an empty rollout must fail them. It returns the valid tasks
+// with their reference trajectories.
+func (r *run) validateBench(ctx context.Context, tasks []schemas.Task, fs *fileSet) ([]schemas.Task, map[string]*schemas.Trajectory, int, error) {
+	format := agent.NewPyBench()
+	ref, empty := agent.NewReference(format), agent.NewEmpty()
+	cfg := r.cfg.Teacher
+	var jobs []job
+	for i := range tasks {
+		t := &tasks[i]
+		if t.Reference == nil {
+			continue
+		}
+		for _, teacher := range []agent.Teacher{ref, empty} {
+			jobs = append(jobs, job{id: trajectoryID(t, 0, teacher, format, cfg), task: t, teacher: teacher, format: format})
+		}
+	}
+	done, ran, err := r.runJobs(ctx, "validate", jobs, benchJournal, fs)
+	if err != nil {
+		return nil, nil, ran, err
+	}
+	var valid []schemas.Task
+	refs := map[string]*schemas.Trajectory{}
+	reasons := map[string]int{}
+	for i := 0; i < len(jobs); i += 2 {
+		t := jobs[i].task
+		rt, et := done[jobs[i].id], done[jobs[i+1].id]
+		switch {
+		case !rt.Verdict.Passed:
+			reasons["reference fails its checks"]++
+			r.logf("validate: dropped benchmark task %s (%s): reference fails: %s", t.ID, t.Generator, failedChecks(rt))
+		case et.Verdict.Passed:
+			reasons["empty rollout passes"]++
+			r.logf("validate: dropped benchmark task %s (%s): an empty rollout passes its checks", t.ID, t.Generator)
+		default:
+			valid = append(valid, *t)
+			refs[t.ID] = rt
+		}
+	}
+	note := "valid benchmark tasks (reference passes, empty rollout fails)"
+	for k, v := range reasons {
+		note += fmt.Sprintf("; %d dropped: %s", v, k)
+	}
+	r.sum.add("validate", len(tasks), len(valid), "%s", note)
+	return valid, refs, ran, nil
+}
+
+func failedChecks(t *schemas.Trajectory) string {
+	if t.Error != "" {
+		return t.Error
+	}
+	for _, c := range t.Verdict.Checks {
+		if !c.OK {
+			return c.Kind + ": " + c.Message
+		}
+	}
+	return t.Verdict.Failure
+}
+
+// rollouts runs the teacher on every training task, k samples each.
+func (r *run) rollouts(ctx context.Context, tasks []schemas.Task, fs *fileSet) ([]*schemas.Trajectory, int, error) {
+	teacher, format, err := r.teacher()
+	if err != nil {
+		return nil, 0, err
+	}
+	samples := max(1, r.cfg.Teacher.Samples)
+	var jobs []job
+	for i := range tasks {
+		t := &tasks[i]
+		for s := range samples {
+			jobs = append(jobs, job{id: trajectoryID(t, s, teacher, format, r.cfg.Teacher), task: t, sample: s, teacher: teacher, format: format})
+		}
+	}
+	done, ran, err := r.runJobs(ctx, "rollout", jobs, trajJournal, fs)
+	if err != nil {
+		return nil, ran, err
+	}
+	out := make([]*schemas.Trajectory, 0, len(jobs))
+	passed := 0
+	for _, jb := range jobs {
+		t := done[jb.id]
+		out = append(out, t)
+		if t.Verdict.Passed {
+			passed++
+		} else {
+			r.sum.Failures[t.Verdict.Failure]++
+		}
+	}
+	r.sum.add("rollout", len(tasks), len(out), "trajectories (teacher %s, %d per task)", teacher.Info().Kind, samples)
+	r.sum.add("verify", len(out), passed, "passed their checks")
+	return out, ran, nil
+}
+
+func (r *run) teacher() (agent.Teacher, agent.Format, error) {
+	tc := r.cfg.Teacher
+	var format agent.Format
+	switch tc.Format {
+	case "", "pybench":
+		format = agent.NewPyBench()
+	default:
+		return nil, nil, fmt.Errorf("teacher.format %q is not known (want pybench)", tc.Format)
+	}
+	switch tc.Kind {
+	case "", "reference":
+		return agent.NewReference(format), format, nil
+	case "empty":
+		return agent.NewEmpty(), format, nil
+	}
+	return nil, nil, fmt.Errorf("teacher.kind %q is not known (want reference or empty)", tc.Kind)
+}
+
+// emit writes the passing trajectories as Parquet shards.
+func (r *run) emit(_ context.Context, tasks []schemas.Task, trajs []*schemas.Trajectory) error {
+	byID := make(map[string]*schemas.Task, len(tasks))
+	for i := range tasks {
+		byID[tasks[i].ID] = &tasks[i]
+	}
+	_, format, err := r.teacher()
+	if err != nil {
+		return err
+	}
+	w, err := dataset.NewWriter(filepath.Join(r.dir, datasetDataDir), r.cfg.Dataset)
+	if err != nil {
+		return fmt.Errorf("emit: %w", err)
+	}
+	n, in := 0, 0
+	for _, t := range trajs {
+		if !t.Verdict.Passed {
+			continue
+		}
+		in++
+		if err := w.Write(dataset.RowOf(byID[t.TaskID], t, format.Tools())); err != nil {
+			w.Close()
+			return fmt.Errorf("emit: %w", err)
+		}
+		n++
+	}
+	shards, err := w.Close()
+	if err != nil {
+		return fmt.Errorf("emit: %w", err)
+	}
+	r.sum.Shards = shards
+	r.info.Counts["rows"] = n
+	r.sum.add("emit", in, n, "dataset rows in %d Parquet shard(s)", len(shards))
+	return nil
+}
+
+// writeBench lays out the benchmark folder.
+func (r *run) writeBench(tasks []schemas.Task, refs map[string]*schemas.Trajectory, fs *fileSet) error {
+	entries := make([]bench.Entry, len(tasks))
+	for i, t := range tasks {
+		inputs := map[string]string{}
+		for _, f := range t.Files {
+			inputs[f.ID] = fs.path[f.ID]
+		}
+		entries[i] = bench.Entry{Task: t, Inputs: inputs, Reference: refs[t.ID]}
+	}
+	dir := filepath.Join(r.dir, benchDir)
+	err := bench.Write(dir, entries, bench.Info{
+		Seed: r.cfg.Seed, SourceRun: "config " + r.cfg.Hash(),
+		Validated: "each task's reference solution passes its checks and an empty rollout fails them, in the sandbox",
+	})
+	if err != nil {
+		return err
+	}
+	r.sum.Bench = dir
+	r.info.Counts["bench_tasks"] = len(tasks)
+	r.sum.add("bench", len(tasks), len(tasks), "benchmark tasks written")
+	return nil
+}

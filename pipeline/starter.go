@@ -1,0 +1,9 @@
+package pipeline
+
+import _ "embed"
+
+// Starter is a commented synth.yaml that shows every setting with its
+// default; synth init writes it.
+//
+//go:embed starter.yaml
+var Starter string
