@@ -1,0 +1,62 @@
+package dataset
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// WriteText writes r for a terminal: the PyBench data table, then the
+// funnel and failure reasons when the dataset is synth's.
+func WriteText(w io.Writer, r *Report) error {
+	fmt.Fprintf(w, "%s: %d file(s); tokens: %s\n\n", r.Path, len(r.Files), r.Stats.TokensCounted)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "category\ttrajectories\tturns<=3\t4-6\t7-9\t>=10\tavg turns\tavg tokens\tpass rate\t")
+	row := func(name string, t *Tally) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.0f\t%s\t\n", name, t.Trajectories,
+			t.Turns.UpTo3, t.Turns.From4, t.Turns.From7, t.Turns.From10, t.AvgTurns, t.AvgTokens, rateText(t.PassRate))
+	}
+	for i := range r.Stats.Categories {
+		c := &r.Stats.Categories[i]
+		name := c.Category
+		if name == "" {
+			name = "(none)"
+		}
+		row(name, &c.Tally)
+	}
+	row("total", &r.Stats.Tally)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(r.Funnel) > 0 {
+		fmt.Fprintln(w, "\nfilter funnel:")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  stage\tin\tout\tretries\treasons")
+		for _, s := range r.Funnel {
+			reasons := ""
+			for i, x := range s.Reasons {
+				if i > 0 {
+					reasons += ", "
+				}
+				reasons += fmt.Sprintf("%s %d", x.Reason, x.Count)
+				if x.Infra {
+					reasons += " (infrastructure)"
+				}
+			}
+			fmt.Fprintf(tw, "  %s\t%d\t%d\t%d\t%s\n", s.Name, s.In, s.Out, s.Retries, reasons)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if r.RolloutPassRate != nil {
+		fmt.Fprintf(w, "\nrollout pass rate: %s (infrastructure failures excluded)\n", rateText(r.RolloutPassRate))
+	}
+	if len(r.Failures) > 0 {
+		fmt.Fprintln(w, "failure reasons:")
+		for _, f := range r.Failures {
+			fmt.Fprintf(w, "  %-20s %d\n", f.Reason, f.Count)
+		}
+	}
+	return nil
+}
