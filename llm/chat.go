@@ -75,6 +75,10 @@ func (c *Client) Chat(ctx context.Context, req Request) (Response, error) {
 		return Response{}, err
 	}
 	defer p.release(ep)
+	// Calls may have waited for the slot while others spent the budget.
+	if err := c.meter.check(c.cfg); err != nil {
+		return Response{}, err
+	}
 
 	cl := &call{fields: c.fields(ep, req), salt: req.CacheSalt}
 	resp, err := ep.api.CreateChatCompletion(withCall(ctx, cl), c.openaiRequest(model, req))

@@ -376,3 +376,26 @@ func TestRateLimits(t *testing.T) {
 		})
 	}
 }
+
+func TestBudgetStopsQueuedCalls(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Slow(50*time.Millisecond, llmtest.Always(llmtest.Reply{Content: "a", PromptTokens: 10, CompletionTokens: 10})))
+	cfg := one(srv.URL)
+	cfg.Endpoints[0].Concurrency = 1
+	cfg.MaxTokens = 5
+	c := newClient(t, cfg)
+	var wg sync.WaitGroup
+	var budget atomic.Int32
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.Chat(context.Background(), llm.Request{Messages: user("x")}); llm.IsBudget(err) {
+				budget.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := srv.Count(); n != 1 || budget.Load() != 7 {
+		t.Errorf("server got %d requests and %d calls hit the budget; want 1 and 7", n, budget.Load())
+	}
+}
