@@ -33,6 +33,19 @@ var makers = []maker{
 	{"weather.csv", "csv", makeWeather},
 	{"employees.xlsx", "xlsx", makeEmployees},
 	{"article.txt", "txt", makeArticle},
+	{"products.json", "json", makeProducts},
+	{"scores.tsv", "tsv", makeScores},
+	{"flowers.csv", "csv", makeFlowers},
+	{"housing.csv", "csv", makeHousing},
+	{"handbook.md", "md", makeMarkdown},
+	{"parks.html", "html", makeHTML},
+	{"report.pdf", "pdf", makePDF},
+	{"minutes.docx", "docx", makeDOCX},
+	{"shapes.png", "png", makeShapes},
+	{"landscape.jpeg", "jpeg", makeLandscape},
+	{"bounce.gif", "gif", makeBounce},
+	{"chime.wav", "wav", makeChime},
+	{"speech.wav", "wav", makeSpeech},
 }
 
 // Files generates the corpus. Each file has its own random stream derived
