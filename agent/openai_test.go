@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -269,5 +270,59 @@ func TestSystemPromptFor(t *testing.T) {
 	}
 	if len(seen) < 2 {
 		t.Errorf("ten rollouts used only %v", seen)
+	}
+}
+
+// TestTeacherConformance holds every teacher to the Teacher contract: it
+// names itself, keeps no state between calls (the same request gives the
+// same turn), serves many rollouts at once, and writes assistant turns.
+func TestTeacherConformance(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Texts(llmtest.PyBench("a", "b", "print(1)"), "Finished: 1"))
+	replay, err := agent.LoadReplay("testdata/trajectories.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := agent.NewPyBench()
+	ref := &schemas.Task{ID: "t1", Query: task.Query, Reference: &schemas.Reference{
+		Steps: []schemas.RefStep{{Thought: "go", Code: "print(1)"}}, Answer: "1"}}
+	teachers := map[string]agent.Teacher{
+		"openai":    agent.NewOpenAI(client(t, srv, nil, llm.WithCache(t.TempDir())), agent.Config{Temperature: zero()}),
+		"empty":     agent.NewEmpty(),
+		"replay":    replay,
+		"reference": agent.NewReference(f),
+	}
+	for name, teacher := range teachers {
+		t.Run(name, func(t *testing.T) {
+			if teacher.Info().Kind == "" {
+				t.Error("Info().Kind is empty")
+			}
+			req := agent.Request{Task: ref, Messages: f.Start(ref, "")}
+			a, err := teacher.Reply(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := teacher.Reply(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Message.Content != b.Message.Content || a.Message.Role != schemas.RoleAssistant {
+				t.Errorf("replies differ or are not assistant turns: %+v / %+v", a.Message, b.Message)
+			}
+			done := make(chan error)
+			for i := range 8 {
+				go func() {
+					tr, err := agent.Run(context.Background(), teacher, f, &cellSandbox{}, ref, agent.Options{ID: fmt.Sprint(i)})
+					if err == nil && tr.StopReason == "" {
+						err = fmt.Errorf("no stop reason")
+					}
+					done <- err
+				}()
+			}
+			for range 8 {
+				if err := <-done; err != nil {
+					t.Error(err)
+				}
+			}
+		})
 	}
 }
