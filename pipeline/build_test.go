@@ -96,7 +96,7 @@ func TestBuildParquetReadsBackInDuckDB(t *testing.T) {
 		}
 	}
 	types := duckdbtest.Query(t, `SELECT typeof(messages) AS t FROM read_parquet(`+glob+`) LIMIT 1`)
-	if got := fmt.Sprint(types[0]["t"]); !strings.Contains(got, "STRUCT(role VARCHAR, content VARCHAR)[]") {
+	if got := strings.ReplaceAll(fmt.Sprint(types[0]["t"]), `"`, ""); got != "STRUCT(role VARCHAR, content VARCHAR)[]" {
 		t.Errorf("messages has type %s, want a list of {role, content} structs", got)
 	}
 }

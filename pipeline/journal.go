@@ -11,7 +11,9 @@ import (
 )
 
 // Journal is an append-only JSONL file: one record per line, each written
-// whole, flushed and fsynced every SyncEvery records and on Close. A torn
+// whole and handed to the OS at once (so a killed process loses nothing it
+// appended), and fsynced every SyncEvery records and on Close (so a power
+// loss costs at most that many). A torn
 // last line (from a kill mid-write) is ignored and overwritten on the next
 // open. Journal is not safe for concurrent use: one goroutine owns it.
 type Journal struct {
@@ -73,6 +75,9 @@ func (j *Journal) Append(v any) error {
 	}
 	b = append(b, '\n')
 	if _, err := j.w.Write(b); err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	if err := j.w.Flush(); err != nil {
 		return fmt.Errorf("journal %s: %w", j.path, err)
 	}
 	if j.pending++; j.pending >= j.SyncEvery {
