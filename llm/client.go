@@ -117,7 +117,7 @@ func New(cfg Config, opts ...Option) (*Client, error) {
 		oc := openai.DefaultConfig(o.getenv(keyEnv))
 		oc.BaseURL = e.name
 		oc.HTTPClient = &transport{ep: e, next: doer, cache: ch, timeout: cfg.Timeout, retries: cfg.MaxRetries,
-			base: o.base, max: o.max, onRetry: func() { c.meter.retry() }}
+			base: o.base, max: o.max, onRetry: func() { c.meter.retry() }, log: o.log}
 		e.api = openai.NewClientWithConfig(oc)
 		c.endpoints = append(c.endpoints, e)
 		if byModel[ec.Model] == nil {

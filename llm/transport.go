@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -51,6 +52,7 @@ type transport struct {
 	base    time.Duration // first backoff
 	max     time.Duration // largest backoff
 	onRetry func()
+	log     *slog.Logger
 }
 
 func (t *transport) Do(req *http.Request) (*http.Response, error) {
@@ -102,6 +104,7 @@ func (t *transport) Do(req *http.Request) (*http.Response, error) {
 		if ra := time.Until(e.retryAfter); ra > wait {
 			wait = ra
 		}
+		t.log.Debug("llm retry", "endpoint", t.ep.name, "attempt", attempt+1, "wait", wait, "err", e)
 		timer := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():

@@ -8,6 +8,9 @@ type TaskType struct {
 	Category    string   `yaml:"category"`
 	Subcategory string   `yaml:"subcategory"`
 	Keywords    []string `yaml:"keywords"`
+	// Requires lists Python modules beyond the core set that tasks of this
+	// type need (copied to Task.Requires).
+	Requires []string `yaml:"requires"`
 }
 
 // Groups of file types that share task types.
@@ -23,30 +26,30 @@ var fileGroups = map[string]string{
 // PyBench collects for each category.
 var DefaultDictionary = map[string][]TaskType{
 	"table": {
-		{schemas.CategoryData, "data_cleaning", []string{"remove duplicate rows", "fill missing values", "drop rows with nulls", "remove outliers by IQR", "fix column types"}},
-		{schemas.CategoryData, "data_transformation", []string{"sort by a column", "filter rows", "group by and aggregate", "pivot table", "add a derived column", "merge columns"}},
-		{schemas.CategoryData, "statistics", []string{"mean and standard deviation", "median", "correlation", "count per category", "top 5 by value", "percent change"}},
-		{schemas.CategoryData, "visualization", []string{"bar chart", "line chart", "scatter plot", "pie chart", "histogram", "box plot"}},
-		{schemas.CategoryData, "machine_learning", []string{"linear regression", "k-means clustering", "classification", "train/test split", "time series forecast"}},
-		{schemas.CategoryData, "data_export", []string{"convert to csv", "export to excel", "save a summary table", "split into files"}},
+		{schemas.CategoryData, "data_cleaning", []string{"remove duplicate rows", "fill missing values", "drop rows with nulls", "remove outliers by IQR", "fix column types"}, nil},
+		{schemas.CategoryData, "data_transformation", []string{"sort by a column", "filter rows", "group by and aggregate", "pivot table", "add a derived column", "merge columns"}, nil},
+		{schemas.CategoryData, "statistics", []string{"mean and standard deviation", "median", "correlation", "count per category", "top 5 by value", "percent change"}, nil},
+		{schemas.CategoryData, "visualization", []string{"bar chart", "line chart", "scatter plot", "pie chart", "histogram", "box plot"}, nil},
+		{schemas.CategoryData, "machine_learning", []string{"linear regression", "k-means clustering", "classification", "train/test split", "time series forecast"}, nil},
+		{schemas.CategoryData, "data_export", []string{"convert to csv", "export to excel", "save a summary table", "split into files"}, nil},
 	},
 	"text": {
-		{schemas.CategoryText, "summarization", []string{"summarize", "main points", "one-paragraph abstract"}},
-		{schemas.CategoryText, "keyword_extraction", []string{"most frequent words", "keywords", "named entities", "word frequency table"}},
-		{schemas.CategoryText, "word_cloud", []string{"word cloud", "frequency bar chart of words"}},
-		{schemas.CategoryText, "text_statistics", []string{"count words", "count sentences", "average sentence length", "count a given word"}},
-		{schemas.CategoryText, "information_extraction", []string{"extract dates", "extract numbers", "find emails or links", "list section titles"}},
+		{schemas.CategoryText, "summarization", []string{"summarize", "main points", "one-paragraph abstract"}, nil},
+		{schemas.CategoryText, "keyword_extraction", []string{"most frequent words", "keywords", "named entities", "word frequency table"}, nil},
+		{schemas.CategoryText, "word_cloud", []string{"word cloud", "word cloud with a mask or colours"}, []string{"wordcloud"}},
+		{schemas.CategoryText, "text_statistics", []string{"count words", "count sentences", "average sentence length", "count a given word"}, nil},
+		{schemas.CategoryText, "information_extraction", []string{"extract dates", "extract numbers", "find emails or links", "list section titles"}, nil},
 	},
 	"image": {
-		{schemas.CategoryMedia, "image_editing", []string{"resize", "rotate", "flip horizontally", "crop", "convert to grayscale"}},
-		{schemas.CategoryMedia, "image_enhancement", []string{"increase brightness", "increase contrast", "sharpen", "blur", "denoise"}},
-		{schemas.CategoryMedia, "image_analysis", []string{"image size", "dominant colour", "colour histogram", "edge detection"}},
-		{schemas.CategoryMedia, "image_conversion", []string{"convert format", "make a thumbnail", "add a border", "combine with itself side by side"}},
+		{schemas.CategoryMedia, "image_editing", []string{"resize", "rotate", "flip horizontally", "crop", "convert to grayscale"}, nil},
+		{schemas.CategoryMedia, "image_enhancement", []string{"increase brightness", "increase contrast", "sharpen", "blur", "denoise"}, nil},
+		{schemas.CategoryMedia, "image_analysis", []string{"image size", "dominant colour", "colour histogram", "edge detection"}, nil},
+		{schemas.CategoryMedia, "image_conversion", []string{"convert format", "make a thumbnail", "add a border", "combine with itself side by side"}, nil},
 	},
 	"audio": {
-		{schemas.CategoryMedia, "audio_editing", []string{"cut the first seconds", "increase volume", "decrease volume", "fade in and out", "reverse"}},
-		{schemas.CategoryMedia, "audio_analysis", []string{"duration", "sample rate", "loudness", "waveform plot", "spectrogram"}},
-		{schemas.CategoryMedia, "audio_conversion", []string{"convert format", "convert to mono", "resample"}},
+		{schemas.CategoryMedia, "audio_editing", []string{"cut the first seconds", "increase volume", "decrease volume", "fade in and out", "reverse"}, nil},
+		{schemas.CategoryMedia, "audio_analysis", []string{"duration", "sample rate", "loudness", "waveform plot", "spectrogram"}, nil},
+		{schemas.CategoryMedia, "audio_conversion", []string{"convert format", "convert to mono", "resample"}, nil},
 	},
 }
 

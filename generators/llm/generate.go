@@ -197,6 +197,7 @@ func (g *Generator) draft(ctx context.Context, f schemas.File, tt TaskType, lang
 	if t.Subcategory == "" {
 		t.Subcategory = tt.Subcategory
 	}
+	t.Requires = tt.Requires
 	return t, true, nil
 }
 
@@ -268,5 +269,5 @@ func draw(types []TaskType, fileID, lang string, k int) TaskType {
 		j := (i + 1 + int(h2[4])%(len(kw)-1)) % len(kw)
 		kw = []string{kw[i], kw[j]}
 	}
-	return TaskType{Category: tt.Category, Subcategory: tt.Subcategory, Keywords: kw}
+	return TaskType{Category: tt.Category, Subcategory: tt.Subcategory, Keywords: kw, Requires: tt.Requires}
 }

@@ -38,6 +38,9 @@ func userPrompt(f schemas.File, tt TaskType, lang string) string {
 	b.WriteString(previewText(f.Preview))
 	fmt.Fprintf(&b, "\nTask type: %s / %s\nKeywords (the query must be about these): %s\n",
 		tt.Category, tt.Subcategory, strings.Join(tt.Keywords, "; "))
+	if len(tt.Requires) > 0 {
+		fmt.Fprintf(&b, "The sandbox also has: %s\n", strings.Join(tt.Requires, ", "))
+	}
 	if lang == "zh" {
 		b.WriteString("Write the query in Chinese (keep file paths and column names as they are).\n")
 	} else {
