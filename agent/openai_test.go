@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"synth/agent"
 	"synth/llm"
 	"synth/llm/llmtest"
+	"synth/sandbox"
 	"synth/schemas"
 )
 
@@ -324,5 +327,44 @@ func TestTeacherConformance(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOpenAIRealSandbox runs a scripted teacher's code in the real Python
+// sandbox: broken code, its fix, and the answer.
+func TestOpenAIRealSandbox(t *testing.T) {
+	be, err := sandbox.New(sandbox.Config{Slots: 1})
+	if err != nil {
+		t.Skipf("needs the Python sandbox: %v", err)
+	}
+	defer be.Close()
+	csv := filepath.Join(t.TempDir(), "a.csv")
+	if err := os.WriteFile(csv, []byte("x,y\n1,2\n3,4\n5,6\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sb, err := be.Open(context.Background(), sandbox.Spec{Inputs: []sandbox.Input{{Name: "a.csv", Path: csv}}})
+	if err != nil {
+		t.Skipf("needs the Python sandbox (/usr/bin/python3 with pandas): %v", err)
+	}
+	defer sb.Close()
+	srv := llmtest.NewServer(t, llmtest.Texts(
+		llmtest.PyBench("Load the file.", "Read it.", "import pandas as pd\ndf = pd.read_csv('./data/a.csv')\nprint(len(df) / undefined_name)"),
+		llmtest.PyBench("The name was wrong.", "Count rows.", "print(len(df))"),
+		"Finished: The file has 3 rows."))
+	tr, err := agent.Run(context.Background(), agent.NewOpenAI(client(t, srv, nil), agent.Config{}), agent.NewPyBench(), sb, task, agent.Options{ID: "real"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.StopReason != schemas.StopFinished || len(tr.Steps) != 2 {
+		t.Fatalf("trajectory = %+v", tr)
+	}
+	if s := tr.Steps[0]; s.Status != schemas.StatusError || !strings.Contains(s.Observation, "NameError") {
+		t.Errorf("step 1 = %+v", s)
+	}
+	if s := tr.Steps[1]; s.Status != schemas.StatusOK || strings.TrimSpace(s.Observation) != "3" {
+		t.Errorf("step 2 = %+v (state should survive the failed cell)", s)
+	}
+	if !strings.Contains(srv.Calls()[1].Last().Content, "NameError") {
+		t.Errorf("the traceback did not reach the teacher")
 	}
 }
