@@ -79,7 +79,7 @@ func resolveConfig(cmd *cobra.Command, f buildFlags) (pipeline.Config, error) {
 	if f.config != "" {
 		var err error
 		if cfg, err = pipeline.Load(f.config); err != nil {
-			return cfg, err
+			return cfg, usageError{err}
 		}
 	}
 	set := cmd.Flags().Changed
