@@ -20,7 +20,7 @@ type Request struct {
 	// Temperature and TopP are sent when set, 0 included.
 	Temperature *float64
 	TopP        *float64
-	MaxTokens   int // 0: the server's default
+	MaxTokens   int // sent as max_tokens; 0: the server's default
 	N           int // choices to return; 0 or 1: one
 	Seed        *int
 	Stop        []string
@@ -99,7 +99,8 @@ func (c *Client) Chat(ctx context.Context, req Request) (Response, error) {
 		if errors.As(err, &ae) {
 			return Response{}, classify(ep.name, ep.keyEnv, model, ae.HTTPStatusCode, ae.Message, zeroTime)
 		}
-		return Response{}, &Error{Endpoint: ep.name, Msg: "malformed reply: " + err.Error(), Err: err}
+		// go-openai refused to build the request or to read the reply.
+		return Response{}, &Error{Endpoint: ep.name, Msg: err.Error(), Err: err}
 	}
 	out := Response{Model: resp.Model, Endpoint: ep.name, Cached: cl.cached, Attempts: cl.attempts}
 	for _, ch := range resp.Choices {
@@ -138,12 +139,17 @@ func (c *Client) fields(ep *endpoint, req Request) map[string]any {
 	if req.TopP != nil {
 		f["top_p"] = *req.TopP
 	}
+	if req.MaxTokens > 0 {
+		// Set here, not in go-openai's request, whose checks for reasoning
+		// models refuse max_tokens before anything is sent.
+		f["max_tokens"] = req.MaxTokens
+	}
 	maps.Copy(f, req.Extra)
 	return f
 }
 
 func (c *Client) openaiRequest(model string, req Request) openai.ChatCompletionRequest {
-	r := openai.ChatCompletionRequest{Model: model, MaxTokens: req.MaxTokens, Seed: req.Seed, Stop: req.Stop}
+	r := openai.ChatCompletionRequest{Model: model, Seed: req.Seed, Stop: req.Stop}
 	if req.N > 1 {
 		r.N = req.N
 	}

@@ -55,6 +55,7 @@ func TestChatBodyFields(t *testing.T) {
 		Temperature: ptr(0.0),
 		Seed:        ptr(7),
 		N:           2,
+		MaxTokens:   64,
 		Extra:       map[string]any{"top_k": 5, "min_p": 0.1},
 		Tools:       []llm.Tool{{Name: "execute_python", Parameters: json.RawMessage(`{"type":"object"}`)}},
 	})
@@ -69,7 +70,7 @@ func TestChatBodyFields(t *testing.T) {
 		t.Fatalf("server got %d requests, want 1", len(calls))
 	}
 	b := calls[0].Body
-	want := map[string]any{"temperature": 0.0, "top_k": 5.0, "repetition_penalty": 1.05, "min_p": 0.1, "seed": 7.0, "n": 2.0, "model": "m"}
+	want := map[string]any{"temperature": 0.0, "top_k": 5.0, "repetition_penalty": 1.05, "min_p": 0.1, "seed": 7.0, "n": 2.0, "model": "m", "max_tokens": 64.0}
 	for k, v := range want {
 		if b[k] != v {
 			t.Errorf("body[%q] = %v, want %v (body %s)", k, b[k], v, calls[0].Raw)
