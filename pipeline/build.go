@@ -18,8 +18,11 @@ type Options struct {
 	Out     string    // the run directory
 	Version string    // synth's version, for run.json
 	Log     io.Writer // progress and stage lines; nil: discard
-	// Terminal draws live progress bars instead of periodic log lines.
+	// Terminal draws a live status line instead of periodic log lines.
 	Terminal bool
+	// Grace is how long rollouts in flight may run on after an interrupt
+	// before they are abandoned (and redone by the next run); default 30s.
+	Grace time.Duration
 }
 
 // Summary is what a build did, stage by stage.

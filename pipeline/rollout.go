@@ -5,9 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -83,8 +85,24 @@ func (r *run) runJobs(ctx context.Context, stage string, jobs []job, journal str
 		writeErr <- err
 	}()
 
-	// Rollouts in flight finish even after an interrupt; only new ones stop.
-	work := context.WithoutCancel(ctx)
+	// After an interrupt no rollout starts; those in flight get a grace
+	// period to finish and are then abandoned, unrecorded, for the next run.
+	work, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelWork()
+	go func() {
+		select {
+		case <-ctx.Done():
+			fmt.Fprintf(r.log, "%s: letting the rollouts in flight finish (up to %s)\n", stage, r.grace())
+			t := time.NewTimer(r.grace())
+			defer t.Stop()
+			select {
+			case <-t.C:
+				cancelWork()
+			case <-work.Done():
+			}
+		case <-work.Done():
+		}
+	}()
 	g := new(errgroup.Group)
 	g.SetLimit(r.concurrency())
 	for _, jb := range pending {
@@ -96,6 +114,9 @@ func (r *run) runJobs(ctx context.Context, stage string, jobs []job, journal str
 				return nil
 			}
 			t, err := r.rollout(work, jb, fs)
+			if errors.Is(err, errAbandoned) {
+				return nil
+			}
 			if err != nil {
 				return err
 			}
@@ -104,6 +125,7 @@ func (r *run) runJobs(ctx context.Context, stage string, jobs []job, journal str
 		})
 	}
 	gerr := g.Wait()
+	cancelWork()
 	close(results)
 	werr := <-writeErr
 	prog.close()
@@ -128,6 +150,18 @@ func countMissing(jobs []job, done map[string]*schemas.Trajectory) int {
 		}
 	}
 	return n
+}
+
+// errAbandoned is a rollout cut short by the end of the grace period; it is
+// not recorded, so the next run does it again.
+var errAbandoned = errors.New("rollout abandoned at shutdown")
+
+// grace is how long rollouts in flight may run on after an interrupt.
+func (r *run) grace() time.Duration {
+	if r.opts.Grace > 0 {
+		return r.opts.Grace
+	}
+	return 30 * time.Second
 }
 
 func (r *run) concurrency() int {
@@ -169,6 +203,9 @@ func (r *run) rolloutOnce(ctx context.Context, jb job, fs *fileSet) (*schemas.Tr
 		}
 	}
 	sb, err := r.backend.Open(ctx, sandbox.Spec{Inputs: fs.inputs(jb.task), Seed: seedOf(jb.id)})
+	if ctx.Err() != nil {
+		return nil, errAbandoned
+	}
 	if err != nil {
 		return infra(schemas.StopSandboxError, schemas.FailSandboxCrash, fmt.Errorf("open sandbox: %w", err)), nil
 	}
@@ -179,13 +216,16 @@ func (r *run) rolloutOnce(ctx context.Context, jb job, fs *fileSet) (*schemas.Tr
 	}
 	t, err := agent.Run(ctx, jb.teacher, jb.format, sb, jb.task, opts)
 	if err != nil {
-		return infra(schemas.StopTeacherError, schemas.FailTeacherError, err), nil
+		return nil, errAbandoned // Run fails only when ctx is done
 	}
 	t.Artifacts, err = sandbox.CollectArtifacts(sb.Workspace(), filepath.Join(r.dir, artifactsDir))
 	if err != nil {
 		return nil, fmt.Errorf("rollout %s: artifacts: %w", jb.id, err)
 	}
 	v, err := filters.Verify(ctx, r.backend, jb.task, t, sb.Workspace())
+	if ctx.Err() != nil {
+		return nil, errAbandoned
+	}
 	if err != nil {
 		v = schemas.Verdict{Failure: schemas.FailSandboxCrash, Checks: []schemas.CheckResult{}}
 		t.Error = strings.TrimPrefix(t.Error+"; verify: "+err.Error(), "; ")
