@@ -83,3 +83,21 @@ func rowOfTools(t *toolsRow) schemas.Row {
 		FileTypes: t.FileTypes, Teacher: t.Teacher, Turns: t.Turns, Tokens: t.Tokens, Passed: t.Passed,
 	}
 }
+
+// ShardFormat returns the format of the Parquet shard at path.
+func ShardFormat(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	pf, err := parquet.OpenFile(f, fi.Size())
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return FormatOf(pf.Schema()), nil
+}
