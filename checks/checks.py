@@ -125,6 +125,10 @@ def sniff_type(path):
         return "pdf"
     if head.startswith(b"ID3") or (len(head) > 1 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0):
         return "mp3"
+    if head[:2] == b"BM":
+        return "bmp"
+    if head[:4] in (b"II*\x00", b"MM\x00*"):
+        return "tiff"
     if head.startswith(b"fLaC"):
         return "flac"
     if head.startswith(b"PAR1"):

@@ -1,0 +1,78 @@
+package template
+
+import (
+	"encoding/binary"
+	"fmt"
+	"image"
+	"image/gif"
+	_ "image/jpeg" // image.DecodeConfig reads these formats
+	_ "image/png"
+	"os"
+)
+
+// imageSize reads file i's width and height; it panics (caught by
+// safeBuild) for a file Go cannot decode, like WebP.
+func (c *bctx) imageSize(i int) (w, h int) {
+	f, err := os.Open(c.files[i].Path)
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	cfg, _, err := image.DecodeConfig(f)
+	if err != nil {
+		panic(fmt.Sprintf("image %s: %v", c.name(i), err))
+	}
+	return cfg.Width, cfg.Height
+}
+
+// wavInfo is what a WAV header says.
+type wavInfo struct {
+	rate, channels, bits int
+	seconds              float64
+}
+
+// wavInfo reads file i's WAV header.
+func (c *bctx) wav(i int) wavInfo {
+	b, err := os.ReadFile(c.files[i].Path)
+	if err != nil {
+		panic(err)
+	}
+	if len(b) < 44 || string(b[:4]) != "RIFF" || string(b[8:12]) != "WAVE" {
+		panic("not a WAV file")
+	}
+	var w wavInfo
+	for p := 12; p+8 <= len(b); {
+		id, n := string(b[p:p+4]), int(binary.LittleEndian.Uint32(b[p+4:p+8]))
+		body := b[p+8:]
+		switch id {
+		case "fmt ":
+			w.channels = int(binary.LittleEndian.Uint16(body[2:4]))
+			w.rate = int(binary.LittleEndian.Uint32(body[4:8]))
+			w.bits = int(binary.LittleEndian.Uint16(body[14:16]))
+		case "data":
+			if n > len(body) {
+				n = len(body)
+			}
+			if w.rate > 0 && w.channels > 0 && w.bits > 0 {
+				w.seconds = float64(n) / float64(w.rate*w.channels*w.bits/8)
+			}
+			return w
+		}
+		p += 8 + n + n%2
+	}
+	panic("WAV without data")
+}
+
+// gifFrames counts file i's frames.
+func (c *bctx) gifFrames(i int) int {
+	f, err := os.Open(c.files[i].Path)
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	g, err := gif.DecodeAll(f)
+	if err != nil {
+		panic(fmt.Sprintf("gif %s: %v", c.name(i), err))
+	}
+	return len(g.Image)
+}
