@@ -59,6 +59,14 @@ type Response struct {
 // and the rate limits, retrying what is worth retrying. Errors are *Error
 // (see Retry and Fatal), a budget error (IsBudget), or ctx's error.
 func (c *Client) Chat(ctx context.Context, req Request) (Response, error) {
+	resp, err := c.chat(ctx, req)
+	if err != nil && IsFatal(err) {
+		c.meter.stop(err)
+	}
+	return resp, err
+}
+
+func (c *Client) chat(ctx context.Context, req Request) (Response, error) {
 	if err := c.meter.check(c.cfg); err != nil {
 		return Response{}, err
 	}

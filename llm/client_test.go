@@ -154,6 +154,9 @@ func TestChatRetries(t *testing.T) {
 			if !errors.As(err, &e) {
 				t.Fatalf("error %T %v is not *llm.Error", err, err)
 			}
+			if (c.Err() != nil) != tc.fatal {
+				t.Errorf("Err() = %v after %v", c.Err(), err)
+			}
 			if e.Retry() != tc.retry || e.Fatal() != tc.fatal || llm.IsFatal(err) != tc.fatal || llm.IsBudget(err) {
 				t.Errorf("retry %v fatal %v, want %v %v: %v", e.Retry(), e.Fatal(), tc.retry, tc.fatal, err)
 			}
@@ -253,6 +256,9 @@ func TestBudget(t *testing.T) {
 	}
 	if !llm.IsBudget(err) || !llm.IsFatal(err) || llm.IsRetryable(err) {
 		t.Fatalf("err = %v, want a budget error", err)
+	}
+	if !llm.IsBudget(c.Err()) {
+		t.Errorf("Err() = %v, want the budget error", c.Err())
 	}
 	if !strings.Contains(err.Error(), "max_cost_usd") {
 		t.Errorf("error %q does not name the key", err)

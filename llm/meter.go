@@ -35,6 +35,15 @@ type meter struct {
 	t           Totals
 	spentUSD    float64 // carried over from earlier parts of the run
 	spentTokens int64
+	fatal       error // the first error that should stop the run
+}
+
+func (m *meter) stop(err error) {
+	m.mu.Lock()
+	if m.fatal == nil {
+		m.fatal = err
+	}
+	m.mu.Unlock()
 }
 
 func (m *meter) add(u schemas.Usage) {
@@ -87,3 +96,13 @@ func (c *Client) Totals() Totals {
 
 // Budget returns the spending limits and what has been spent.
 func (c *Client) Budget() Budget { return c.meter.budget(c.cfg) }
+
+// Err returns the first error that should stop the run — a fatal endpoint
+// error (bad key, URL or model) or the spent budget — or nil while there is
+// none. Rollouts record such errors as text; the run checks Err to stop
+// taking work.
+func (c *Client) Err() error {
+	c.meter.mu.Lock()
+	defer c.meter.mu.Unlock()
+	return c.meter.fatal
+}
