@@ -1,0 +1,145 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"synth/schemas"
+)
+
+// SummaryFile is where an eval's figures are, in its results folder.
+const SummaryFile = "summary.json"
+
+// Run is an eval's results folder and its figures.
+type Run struct {
+	Dir     string
+	Summary Summary
+}
+
+// LoadRun reads the summary.json of an eval's results folder (or the file
+// itself).
+func LoadRun(path string) (Run, error) {
+	file := path
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		file = filepath.Join(path, SummaryFile)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return Run{}, fmt.Errorf("run %s: %w (give a results folder written by synth eval)", path, err)
+	}
+	var s Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return Run{}, fmt.Errorf("run %s: %s: %w", path, file, err)
+	}
+	return Run{Dir: path, Summary: s}, nil
+}
+
+// Leaderboard ranks eval runs, PyBench's table: pass rate per category and
+// overall, and average turns.
+type Leaderboard struct {
+	Categories []string   `json:"categories"`
+	Rows       []RowScore `json:"rows"`
+	// Warnings say when the runs are not comparable (different benchmarks).
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// RowScore is one run's line of the leaderboard.
+type RowScore struct {
+	Run             string             `json:"run"`
+	Model           string             `json:"model"`
+	Teacher         string             `json:"teacher"`
+	BenchHash       string             `json:"bench_hash"`
+	Tasks           int                `json:"tasks"`
+	Samples         int                `json:"samples"`
+	PassRate        float64            `json:"pass_rate"`
+	PassAtK         map[string]float64 `json:"pass_at_k"`
+	PerCategory     map[string]float64 `json:"per_category"`
+	AvgTurns        float64            `json:"avg_turns"`
+	AvgTurnsPyBench float64            `json:"avg_turns_pybench"`
+	CostPerTask     float64            `json:"cost_per_task"`
+	InfraErrors     int                `json:"infra_errors"`
+	JudgePassRate   *float64           `json:"judge_pass_rate,omitempty"`
+}
+
+// Compare builds the leaderboard of runs, best pass rate first (ties by
+// fewer PyBench turns, then by name).
+func Compare(runs []Run) Leaderboard {
+	var lb Leaderboard
+	cats := map[string]Group{}
+	hashes := map[string][]string{}
+	for _, r := range runs {
+		s := r.Summary
+		row := RowScore{
+			Run: r.Dir, Model: s.Model, Teacher: s.Teacher, BenchHash: s.BenchHash, Tasks: s.Tasks, Samples: s.Samples,
+			PassRate: s.PassRate, PassAtK: s.PassAtK, PerCategory: map[string]float64{},
+			AvgTurns: s.AvgTurns, AvgTurnsPyBench: s.AvgTurnsPyBench, CostPerTask: s.CostPerTask, InfraErrors: s.InfraErrors,
+		}
+		for c, g := range s.PerCategory {
+			row.PerCategory[c] = g.PassRate
+			cats[c] = g
+		}
+		if j := s.Judge; j != nil && j.Mode != "pairwise" && j.Judged > 0 {
+			p := j.PassRate
+			row.JudgePassRate = &p
+		}
+		hashes[s.BenchHash] = append(hashes[s.BenchHash], r.Dir)
+		lb.Rows = append(lb.Rows, row)
+	}
+	lb.Categories = sortedGroupKeys(cats, schemas.Categories)
+	sort.SliceStable(lb.Rows, func(i, j int) bool {
+		a, b := lb.Rows[i], lb.Rows[j]
+		if a.PassRate != b.PassRate {
+			return a.PassRate > b.PassRate
+		}
+		if a.AvgTurnsPyBench != b.AvgTurnsPyBench {
+			return a.AvgTurnsPyBench < b.AvgTurnsPyBench
+		}
+		return a.Run < b.Run
+	})
+	if len(hashes) > 1 {
+		var parts []string
+		for h, dirs := range hashes {
+			parts = append(parts, fmt.Sprintf("%s: %s", short(h), strings.Join(dirs, ", ")))
+		}
+		sort.Strings(parts)
+		lb.Warnings = append(lb.Warnings, "the runs are on different benchmarks (by content hash): "+strings.Join(parts, "; "))
+	}
+	return lb
+}
+
+// Markdown renders the leaderboard as a table with a column per category.
+func (lb Leaderboard) Markdown() string {
+	var b strings.Builder
+	b.WriteString("| rank | model | run |")
+	for _, c := range lb.Categories {
+		fmt.Fprintf(&b, " %s |", CategoryTitle(c))
+	}
+	b.WriteString(" pass rate | avg turns (PyBench) | avg turns (passed) | cost/task | infra |\n|---:|---|---|")
+	for range lb.Categories {
+		b.WriteString("---:|")
+	}
+	b.WriteString("---:|---:|---:|---:|---:|\n")
+	for i, r := range lb.Rows {
+		name := r.Model
+		if name == "" {
+			name = r.Teacher
+		}
+		fmt.Fprintf(&b, "| %d | %s | %s |", i+1, cell(name, 60), cell(r.Run, 60))
+		for _, c := range lb.Categories {
+			if v, ok := r.PerCategory[c]; ok {
+				fmt.Fprintf(&b, " %s |", pct(v))
+			} else {
+				b.WriteString(" – |")
+			}
+		}
+		fmt.Fprintf(&b, " %s | %.2f | %.2f | $%.4f | %d |\n", pct(r.PassRate), r.AvgTurnsPyBench, r.AvgTurns, r.CostPerTask, r.InfraErrors)
+	}
+	for _, w := range lb.Warnings {
+		fmt.Fprintf(&b, "\nWarning: %s\n", w)
+	}
+	return b.String()
+}
