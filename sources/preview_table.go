@@ -81,12 +81,12 @@ func previewTable(path string) (*schemas.Preview, error) {
 	for i, name := range header {
 		p.Columns = append(p.Columns, schemas.Column{Name: strings.TrimPrefix(name, "\ufeff"), DType: infer[i].dtype()})
 	}
-	p.Head = formatHead(header, first)
+	p.Head = FormatHead(header, first)
 	return p, nil
 }
 
-// formatHead renders a header and rows as aligned text, pandas-like.
-func formatHead(header []string, rows [][]string) string {
+// FormatHead renders a header and rows as aligned text, pandas-like.
+func FormatHead(header []string, rows [][]string) string {
 	all := append([][]string{header}, rows...)
 	ncol := len(header)
 	width := make([]int, ncol)

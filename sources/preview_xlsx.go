@@ -54,7 +54,7 @@ func previewXLSX(path string) (*schemas.Preview, error) {
 		p.Columns = append(p.Columns, schemas.Column{Name: name, DType: infer[i].dtype()})
 	}
 	if header != nil {
-		p.Head = formatHead(header, first)
+		p.Head = FormatHead(header, first)
 	}
 	return p, nil
 }
