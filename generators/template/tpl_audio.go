@@ -1,0 +1,222 @@
+package template
+
+import (
+	"fmt"
+
+	"synth/schemas"
+)
+
+func init() {
+	for _, t := range []struct {
+		name  string
+		build func(*bctx) []spec
+		mut   func(*schemas.Task) *schemas.Reference
+	}{
+		{"audio.duration", buildDuration, mutateAnswer}, {"audio.trim", buildTrim, mutateCopyInput},
+		{"audio.fade", buildFade, mutateCopyInput}, {"audio.volume", buildVolume, mutateCopyInput},
+		{"audio.repeat", buildRepeat, mutateCopyInput}, {"audio.resample", buildResample, mutateCopyInput},
+		{"audio.reverse", buildReverse, mutateCopyInput},
+	} {
+		register(&tmpl{Info: Info{Name: t.name, Version: 1, Category: schemas.CategoryMedia, Subcategory: GroupAudio, FileTypes: []string{"wav"}},
+			inputs: 1, build: t.build, mutate: t.mut})
+	}
+	register(&tmpl{Info: Info{Name: "audio.concat", Version: 1, Category: schemas.CategoryMedia, Subcategory: GroupAudio, FileTypes: []string{"wav"}},
+		inputs: 2, build: buildConcat, mutate: mutateCopyInput})
+}
+
+// wavLoad is the reference's loading step: samples as int16 numpy arrays.
+func wavLoad(c *bctx, i int, v string) string {
+	return fmt.Sprintf(`import wave, os
+import numpy as np
+with wave.open(%s, 'rb') as w:
+    params = w.getparams()
+    %s = np.frombuffer(w.readframes(w.getnframes()), dtype='<i2').astype(np.float64)
+rate = params.framerate
+print(params)`, py(c.dpath(i)), v)
+}
+
+// wavSave writes the float array y (int16 scale, mono or interleaved) as 16-bit WAV.
+const wavSave = `
+os.makedirs('./output', exist_ok=True)
+with wave.open('{OUT}.wav', 'wb') as w:
+    w.setnchannels(params.nchannels)
+    w.setsampwidth(2)
+    w.setframerate(out_rate)
+    w.writeframes(np.clip(y, -32768, 32767).astype('<i2').tobytes())
+print(len(y) / out_rate / params.nchannels)`
+
+// monoPCM16 reports whether the reference's plain numpy code fits file i.
+func monoPCM16(c *bctx, i int) (wavInfo, bool) {
+	w := c.wav(i)
+	return w, w.bits == 16 && w.channels == 1 && w.seconds >= 1
+}
+
+func audioSpec(c *bctx, params string, en, zh []string, thought, code, answer, answerZh string, cs ...schemas.Check) []spec {
+	return []spec{{
+		params: params, en: en, zh: zh,
+		steps: []schemas.RefStep{step("Read the WAV file into a numpy array.", wavLoad(c, 0, "x")),
+			step(thought, "out_rate = rate\n"+code+wavSave)},
+		answer: answer, answerZh: answerZh, checks: cs, outputs: []string{"{out}.wav"},
+	}}
+}
+
+func near(d float64) *schemas.Range { return &schemas.Range{Min: max(0.001, d-0.05), Max: d + 0.05} }
+
+func buildDuration(c *bctx) []spec {
+	w := c.wav(0)
+	return []spec{{
+		params: "duration",
+		en:     []string{"How long is this audio file, in seconds?", "What is the duration of the recording? Give it in seconds with two decimals."},
+		zh:     []string{"这段音频有多长（秒）？", "请告诉我这个录音的时长，单位为秒，保留两位小数。"},
+		steps: []schemas.RefStep{step("Duration is frames divided by the frame rate.",
+			fmt.Sprintf("import wave\nwith wave.open(%s) as w:\n    print(round(w.getnframes() / w.getframerate(), 2))", py(c.dpath(0))))},
+		answer: fmt.Sprintf("The audio lasts %s seconds.", num(w.seconds)), answerZh: fmt.Sprintf("音频时长为 %s 秒。", num(w.seconds)),
+		checks: []schemas.Check{answerNum(w.seconds)},
+	}}
+}
+
+func buildTrim(c *bctx) []spec {
+	w, ok := monoPCM16(c, 0)
+	if !ok {
+		return nil
+	}
+	keep := float64(int(w.seconds/2*10)) / 10
+	return audioSpec(c, fmt.Sprintf("trim:%v", keep),
+		[]string{fmt.Sprintf("Keep only the first %v seconds of this audio and save it to {OUT}.wav.", keep), fmt.Sprintf("Trim the recording to its first %v s and write the clip as {OUT}.wav.", keep)},
+		[]string{fmt.Sprintf("请只保留这段音频的前 %v 秒，保存到 {OUT}.wav。", keep), fmt.Sprintf("把录音裁剪为前 %v 秒，存为 {OUT}.wav。", keep)},
+		"Slice the first seconds.", fmt.Sprintf("y = x[:int(%v * rate)]", keep),
+		fmt.Sprintf("The first %v seconds are saved to {OUT}.wav.", keep), fmt.Sprintf("前 %v 秒已保存到 {OUT}.wav。", keep),
+		schemas.Check{Kind: schemas.CheckAudio, Path: "{out}.wav", Duration: near(keep), ShorterThan: "data/" + c.name(0)},
+		pyCheck(`
+import numpy as np
+a, ra = read_audio('{out}.wav')
+b, rb = read_audio(%s)
+n = min(len(a), len(b), ra // 2)
+assert ra == rb and np.corrcoef(a[:n], b[:n])[0, 1] > 0.95, '{out}.wav does not start like the input'
+`, py("data/"+c.name(0))))
+}
+
+func buildFade(c *bctx) []spec {
+	w, ok := monoPCM16(c, 0)
+	if !ok || w.seconds < 3 {
+		return nil
+	}
+	return audioSpec(c, "fade",
+		[]string{"Add a 1-second fade-in at the start and a 1-second fade-out at the end of this audio, then save it to {OUT}.wav.",
+			"Apply a fade in and fade out (1 s each, linear) to the clip and save the result as {OUT}.wav."},
+		[]string{"请给这段音频加上开头 1 秒的淡入和结尾 1 秒的淡出效果，保存到 {OUT}.wav。", "为音频添加淡入淡出（各 1 秒，线性），结果存为 {OUT}.wav。"},
+		"Multiply by linear ramps at both ends.",
+		"y = x.copy()\nn = int(rate)\nramp = np.linspace(0, 1, n)\ny[:n] *= ramp\ny[-n:] *= ramp[::-1]",
+		"The audio with 1 s fades is saved to {OUT}.wav.", "已添加 1 秒淡入淡出，保存到 {OUT}.wav。",
+		schemas.Check{Kind: schemas.CheckAudio, Path: "{out}.wav", Duration: near(w.seconds)},
+		pyCheck(`
+import numpy as np
+a, r = read_audio('{out}.wav')
+b, _ = read_audio(%s)
+rms = lambda v: float(np.sqrt(np.mean(v * v)))
+q = int(r)
+mid = (rms(a[len(a)//2 - q//2:len(a)//2 + q//2]) + 1e-9) / (rms(b[len(b)//2 - q//2:len(b)//2 + q//2]) + 1e-9)
+assert 0.8 < mid < 1.25, 'the middle of {out}.wav changed level (%%.2fx)' %% mid
+seen = 0
+for name, x, y in (('fade in', a[:q], b[:q]), ('fade out', a[-q:], b[-q:])):
+    if rms(y) < 1e-3:
+        continue
+    seen += 1
+    k = rms(x) / rms(y)
+    assert k < 0.75, '{out}.wav has no %%s: its 1 s keeps %%.0f%%%% of the level' %% (name, k * 100)
+assert seen, 'the input is silent at both ends: a fade cannot be checked'
+`, py("data/"+c.name(0))))
+}
+
+func buildVolume(c *bctx) []spec {
+	if _, ok := monoPCM16(c, 0); !ok {
+		return nil
+	}
+	up := c.rng.IntN(2) == 0
+	if up {
+		return audioSpec(c, "volume:up",
+			[]string{"Make this audio louder by 6 dB (about double the amplitude) and save it to {OUT}.wav.", "Increase the volume of the recording by 6 dB; save as {OUT}.wav."},
+			[]string{"请把这段音频的音量提高 6 dB（振幅约为原来的两倍），保存到 {OUT}.wav。", "将录音音量调大 6 分贝，存为 {OUT}.wav。"},
+			"Scale the samples by 10^(6/20), clipping to the 16-bit range.", "y = x * 10 ** (6 / 20)",
+			"The louder audio is saved to {OUT}.wav.", "音量提高后的音频已保存到 {OUT}.wav。",
+			schemas.Check{Kind: schemas.CheckAudio, Path: "{out}.wav", LouderThan: "data/" + c.name(0)})
+	}
+	return audioSpec(c, "volume:down",
+		[]string{"Reduce the volume of this audio by half (-6 dB) and save it to {OUT}.wav.", "Make the recording quieter by 6 dB; save as {OUT}.wav."},
+		[]string{"请把这段音频的音量降低一半（-6 dB），保存到 {OUT}.wav。", "将录音音量调小 6 分贝，存为 {OUT}.wav。"},
+		"Scale the samples by 10^(-6/20).", "y = x * 10 ** (-6 / 20)",
+		"The quieter audio is saved to {OUT}.wav.", "音量降低后的音频已保存到 {OUT}.wav。",
+		schemas.Check{Kind: schemas.CheckAudio, Path: "{out}.wav", QuieterThan: "data/" + c.name(0)})
+}
+
+func buildRepeat(c *bctx) []spec {
+	w, ok := monoPCM16(c, 0)
+	if !ok {
+		return nil
+	}
+	return audioSpec(c, "repeat",
+		[]string{"Loop this audio so it plays twice in a row, and save it to {OUT}.wav.", "Concatenate the clip with itself (play it two times) and write {OUT}.wav."},
+		[]string{"请把这段音频首尾相接重复两遍，保存到 {OUT}.wav。", "将音频与自身拼接（连续播放两次），存为 {OUT}.wav。"},
+		"Concatenate the samples with themselves.", "y = np.concatenate([x, x])",
+		fmt.Sprintf("The %s s looped audio is saved to {OUT}.wav.", num(2*w.seconds)), fmt.Sprintf("重复两遍后的音频（%s 秒）已保存到 {OUT}.wav。", num(2*w.seconds)),
+		schemas.Check{Kind: schemas.CheckAudio, Path: "{out}.wav", Duration: near(2 * w.seconds)})
+}
+
+func buildResample(c *bctx) []spec {
+	w, ok := monoPCM16(c, 0)
+	if !ok || w.rate == 8000 {
+		return nil
+	}
+	return audioSpec(c, "resample:8000",
+		[]string{fmt.Sprintf("Resample this %d Hz audio to 8000 Hz, keeping its length, and save it to {OUT}.wav.", w.rate), "Convert the recording to a sample rate of 8 kHz and save as {OUT}.wav."},
+		[]string{fmt.Sprintf("请把这段 %d Hz 的音频重采样为 8000 Hz（时长不变），保存到 {OUT}.wav。", w.rate), "将录音的采样率转换为 8 kHz，存为 {OUT}.wav。"},
+		"Interpolate onto an 8 kHz time grid.",
+		"out_rate = 8000\nt_old = np.arange(len(x)) / rate\nt_new = np.arange(int(len(x) * out_rate / rate)) / out_rate\ny = np.interp(t_new, t_old, x)",
+		"The 8 kHz audio is saved to {OUT}.wav.", "8 kHz 的音频已保存到 {OUT}.wav。",
+		schemas.Check{Kind: schemas.CheckAudio, Path: "{out}.wav", Duration: near(w.seconds)},
+		pyCheck("import wave\nwith wave.open('{out}.wav') as w:\n    r = w.getframerate()\nassert r == 8000, '{out}.wav has %%d Hz, expected 8000' %% r"))
+}
+
+func buildReverse(c *bctx) []spec {
+	w, ok := monoPCM16(c, 0)
+	if !ok {
+		return nil
+	}
+	return audioSpec(c, "reverse",
+		[]string{"Reverse this audio so it plays backwards and save it to {OUT}.wav.", "Play the clip backwards: write the reversed audio to {OUT}.wav."},
+		[]string{"请把这段音频倒放（反转），保存到 {OUT}.wav。", "将音频反向播放，结果存为 {OUT}.wav。"},
+		"Reverse the sample order.", "y = x[::-1]",
+		"The reversed audio is saved to {OUT}.wav.", "倒放后的音频已保存到 {OUT}.wav。",
+		schemas.Check{Kind: schemas.CheckAudio, Path: "{out}.wav", Duration: near(w.seconds)},
+		pyCheck(`
+import numpy as np
+a, _ = read_audio('{out}.wav')
+b, _ = read_audio(%s)
+n = min(len(a), len(b))
+r = np.corrcoef(a[:n], b[::-1][:n])[0, 1]
+assert r > 0.95, '{out}.wav is not the input reversed (correlation %%.2f)' %% r
+`, py("data/"+c.name(0))))
+}
+
+func buildConcat(c *bctx) []spec {
+	a, ok1 := monoPCM16(c, 0)
+	b, ok2 := monoPCM16(c, 1)
+	if !ok1 || !ok2 || a.rate != b.rate {
+		return nil
+	}
+	d := a.seconds + b.seconds
+	return []spec{{
+		params: "concat",
+		en: []string{fmt.Sprintf("Join the two audio files: %s first, then %s. Save the combined audio to {OUT}.wav.", c.name(0), c.name(1)),
+			fmt.Sprintf("Concatenate %s and %s (in that order) into one file, {OUT}.wav.", c.name(0), c.name(1))},
+		zh: []string{fmt.Sprintf("请把两段音频拼接起来：先 %s，再 %s，保存到 {OUT}.wav。", c.name(0), c.name(1)),
+			fmt.Sprintf("将 %s 和 %s 按顺序合并成一个文件 {OUT}.wav。", c.name(0), c.name(1))},
+		steps: []schemas.RefStep{
+			step("Read both files.", wavLoad(c, 0, "x")+"\n"+fmt.Sprintf("with wave.open(%s, 'rb') as w:\n    x2 = np.frombuffer(w.readframes(w.getnframes()), dtype='<i2').astype(np.float64)", py(c.dpath(1)))),
+			step("Concatenate and save.", "out_rate = rate\ny = np.concatenate([x, x2])"+wavSave),
+		},
+		answer: fmt.Sprintf("The combined audio (%s s) is saved to {OUT}.wav.", num(d)), answerZh: fmt.Sprintf("合并后的音频（%s 秒）已保存到 {OUT}.wav。", num(d)),
+		checks:  []schemas.Check{{Kind: schemas.CheckAudio, Path: "{out}.wav", Duration: near(d)}},
+		outputs: []string{"{out}.wav"},
+	}}
+}
