@@ -1,0 +1,80 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"synth/dataset"
+	"synth/schemas"
+)
+
+func writeTestDataset(t *testing.T, rows int) string {
+	t.Helper()
+	root := t.TempDir()
+	w, err := dataset.NewWriter(filepath.Join(root, "dataset", "data"), dataset.Config{ShardRows: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		r := schemas.Row{
+			Messages:    []schemas.RowMessage{{Role: "user", Content: "q"}, {Role: "assistant", Content: "Finished: ok"}},
+			ToolChoices: "auto", ID: fmt.Sprint("r", i), Category: schemas.CategoryMath, FileTypes: []string{}, Turns: 1, Passed: true,
+		}
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func TestExportArrow(t *testing.T) {
+	root := writeTestDataset(t, 7)
+	out, err := execute(t, "export", root, "--format", "arrow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "wrote 7 rows in 3 Arrow file(s)") {
+		t.Errorf("output %q", out)
+	}
+	for _, name := range []string{"data-00000-of-00003.arrow", "data-00002-of-00003.arrow", "dataset_info.json", "state.json"} {
+		if _, err := os.Stat(filepath.Join(root, "dataset", "arrow", name)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestExportJSONLTo(t *testing.T) {
+	root := writeTestDataset(t, 4)
+	dst := filepath.Join(t.TempDir(), "x")
+	if _, err := execute(t, "export", filepath.Join(root, "dataset"), "--format", "jsonl", "-o", dst); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dst, "train-00001-of-00002.jsonl"))
+	if err != nil || strings.Count(string(b), "\n") != 1 {
+		t.Errorf("second shard: %v %q", err, b)
+	}
+}
+
+func TestExportErrors(t *testing.T) {
+	for _, args := range [][]string{{"export"}, {"export", "x"}, {"export", "x", "--format", "csv"}} {
+		var ue usageError
+		if _, err := execute(t, args...); !errors.As(err, &ue) {
+			t.Errorf("%v: %v, want a usage error", args, err)
+		}
+	}
+	_, err := execute(t, "export", t.TempDir(), "--format", "arrow")
+	if err == nil || !strings.Contains(err.Error(), "synth build") {
+		t.Errorf("a directory without shards: %v", err)
+	}
+	out, err := execute(t, "export", "--help")
+	if err != nil || !strings.Contains(out, "load_from_disk") || !strings.Contains(out, "Examples:") {
+		t.Errorf("help: %v\n%s", err, out)
+	}
+}
