@@ -59,6 +59,9 @@ func DetectFile(path string) (string, error) {
 	}
 	head = head[:n]
 	t := Detect(head, path)
+	if t == "ole" {
+		return oleKindFile(f), nil
+	}
 	if detectMagic(head) == "zip" {
 		st, err := f.Stat()
 		if err != nil {
@@ -239,6 +242,22 @@ func oleKind(head []byte) string {
 		return "doc"
 	case bytes.Contains(head, u16("PowerPoint Document")):
 		return "ppt"
+	}
+	return "ole"
+}
+
+// oleKindFile scans an OLE2 file's sectors (up to 64 MiB) for the stream
+// names that tell its application, since the directory need not be in the head.
+func oleKindFile(f io.ReaderAt) string {
+	buf := make([]byte, HeadSize+64)
+	for off := int64(0); off < 64<<20; off += HeadSize {
+		n, err := f.ReadAt(buf, off)
+		if k := oleKind(buf[:n]); k != "ole" {
+			return k
+		}
+		if err != nil {
+			break
+		}
 	}
 	return "ole"
 }

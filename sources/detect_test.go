@@ -101,3 +101,24 @@ func mp3Frames(n int) []byte {
 	copy(frame, []byte{0xff, 0xfb, 0x90, 0x00})
 	return bytes.Repeat(frame, n)
 }
+
+func TestDetectOLE(t *testing.T) {
+	dir := t.TempDir()
+	u16 := func(s string) []byte {
+		var b []byte
+		for _, c := range []byte(s) {
+			b = append(b, c, 0)
+		}
+		return b
+	}
+	// The directory sector lies past the head, as in real workbooks.
+	body := append([]byte("\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"), make([]byte, HeadSize*2)...)
+	body = append(body, u16("Workbook")...)
+	p := filepath.Join(dir, "old.dat")
+	if err := os.WriteFile(p, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := DetectFile(p); err != nil || got != "xls" {
+		t.Errorf("DetectFile = %q, %v; want xls", got, err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -48,11 +49,12 @@ func previewTable(path string) (*schemas.Preview, error) {
 	cr.Comma = delim
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
-	cr.ReuseRecord = false
+	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if err != nil {
 		return nil, fmt.Errorf("header: %w", err)
 	}
+	header = slices.Clone(header)
 	p := &schemas.Preview{Encoding: enc, Delimiter: string(delim)}
 	infer := make([]dtypeGuess, len(header))
 	var first [][]string
@@ -69,7 +71,7 @@ func previewTable(path string) (*schemas.Preview, error) {
 			return nil, err
 		}
 		if p.Rows < headRows {
-			first = append(first, rec)
+			first = append(first, slices.Clone(rec))
 		}
 		if p.Rows < dtypeRows {
 			for i := range min(len(rec), len(infer)) {

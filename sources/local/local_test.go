@@ -3,12 +3,14 @@ package local
 import (
 	"context"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"synth/schemas"
 	"synth/sources"
 	"synth/sources/sourcetest"
 )
@@ -128,4 +130,38 @@ func TestConformance(t *testing.T) {
 		root, _ := tree(t)
 		return New(root, Options{})
 	}, sourcetest.Options{})
+}
+
+// A 2 GB file (sparse: it takes no disk) is refused by the store's default
+// limit from its size alone; the rest of the folder is kept.
+func TestHugeFileSkipped(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "small.csv"), []byte("a,b\n1,2\n"), 0o644)
+	f, err := os.Create(filepath.Join(root, "huge.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(2 << 30); err != nil {
+		t.Skipf("no sparse files here: %v", err)
+	}
+	f.Close()
+	st, err := sources.OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs strings.Builder
+	var names []string
+	stats, err := sources.Collect(context.Background(), New(root, Options{}), st, sources.Limits{}, slog.New(slog.NewTextHandler(&logs, nil)), func(f schemas.File) error {
+		names = append(names, f.Name)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(names, []string{"small.csv"}) || stats.Skipped["too_large"] != 1 {
+		t.Errorf("stored %v, stats %+v", names, stats)
+	}
+	if !strings.Contains(logs.String(), "huge.csv") || !strings.Contains(logs.String(), "max_file_bytes") {
+		t.Errorf("log does not explain the skip:\n%s", logs.String())
+	}
 }
