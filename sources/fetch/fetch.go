@@ -73,6 +73,11 @@ func (e *StatusError) Fatal() bool { return e.Code == 401 || e.Code == 403 }
 // caller closes its body. Retryable answers and transport errors are
 // retried up to c.Retries times; the last error is returned.
 func (c *Client) Get(ctx context.Context, url string) (*http.Response, error) {
+	return c.GetWith(ctx, url, nil)
+}
+
+// GetWith is Get with extra request headers (e.g. Range to resume).
+func (c *Client) GetWith(ctx context.Context, url string, header http.Header) (*http.Response, error) {
 	var last error
 	for attempt := 0; attempt <= max(c.Retries, 0); attempt++ {
 		if attempt > 0 {
@@ -85,7 +90,7 @@ func (c *Client) Get(ctx context.Context, url string) (*http.Response, error) {
 				return nil, err
 			}
 		}
-		resp, err := c.once(ctx, url)
+		resp, err := c.once(ctx, url, header)
 		if err == nil {
 			return resp, nil
 		}
@@ -101,7 +106,7 @@ func (c *Client) Get(ctx context.Context, url string) (*http.Response, error) {
 	return nil, last
 }
 
-func (c *Client) once(ctx context.Context, url string) (*http.Response, error) {
+func (c *Client) once(ctx context.Context, url string, header http.Header) (*http.Response, error) {
 	if c.Limiter != nil {
 		if err := c.Limiter.Wait(ctx); err != nil {
 			return nil, err
@@ -112,6 +117,9 @@ func (c *Client) once(ctx context.Context, url string) (*http.Response, error) {
 		return nil, err
 	}
 	for k, v := range c.Header {
+		req.Header[k] = v
+	}
+	for k, v := range header {
 		req.Header[k] = v
 	}
 	if c.Authorize != nil {

@@ -400,60 +400,89 @@ func (s *Source) collectDataset(ctx context.Context, d Dataset, put func(sources
 }
 
 // download fetches a dataset's archive to a file, checking its length
-// against Content-Length, and returns the file's path.
+// against Content-Length, and returns the file's path. With a cache dir,
+// a finished archive is reused and a cut one (<final>.part) is resumed
+// with a Range request.
 func (s *Source) download(ctx context.Context, d Dataset) (string, func(), error) {
 	noop := func() {}
-	var final string
-	if s.opts.CacheDir != "" {
-		final = filepath.Join(s.opts.CacheDir, "kaggle", filepath.FromSlash(d.Ref), fmt.Sprintf("v%d.zip", d.CurrentVersionNumber))
-		if d.CurrentVersionNumber > 0 {
-			if _, err := os.Stat(final); err == nil {
-				return final, noop, nil
-			}
-		}
-		if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
-			return "", noop, err
-		}
-	}
 	u := s.base + "/datasets/download/" + escapeRef(d.Ref)
 	if d.CurrentVersionNumber > 0 {
 		u += "?datasetVersionNumber=" + strconv.Itoa(d.CurrentVersionNumber)
 	}
-	resp, err := s.client.Get(ctx, u)
-	if err != nil {
-		return "", noop, fmt.Errorf("download: %w", err)
-	}
-	defer resp.Body.Close()
-	dir := s.opts.CacheDir
-	if dir != "" {
-		dir = filepath.Dir(final)
-	}
-	tmp, err := os.CreateTemp(dir, "download-*.part")
-	if err != nil {
-		return "", noop, err
-	}
-	remove := func() { os.Remove(tmp.Name()) }
-	n, err := io.Copy(tmp, resp.Body)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if resp.ContentLength >= 0 && n != resp.ContentLength {
-		err = fmt.Errorf("truncated: got %d of %d bytes (%v)", n, resp.ContentLength, err)
-	} else if errors.Is(err, io.ErrUnexpectedEOF) {
-		err = fmt.Errorf("truncated after %d bytes: %w", n, err)
-	}
-	if err != nil {
-		remove()
-		return "", noop, fmt.Errorf("download %s: %w", d.Ref, err)
-	}
-	if final == "" {
+	if s.opts.CacheDir == "" {
+		tmp, err := os.CreateTemp("", "kaggle-*.part")
+		if err != nil {
+			return "", noop, err
+		}
+		tmp.Close()
+		remove := func() { os.Remove(tmp.Name()) }
+		if err := s.fetchTo(ctx, u, tmp.Name(), false); err != nil {
+			remove()
+			return "", noop, fmt.Errorf("download %s: %w", d.Ref, err)
+		}
 		return tmp.Name(), remove, nil
 	}
-	if err := os.Rename(tmp.Name(), final); err != nil {
-		remove()
+	final := filepath.Join(s.opts.CacheDir, "kaggle", filepath.FromSlash(d.Ref), fmt.Sprintf("v%d.zip", d.CurrentVersionNumber))
+	if d.CurrentVersionNumber > 0 {
+		if _, err := os.Stat(final); err == nil {
+			return final, noop, nil
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
+		return "", noop, err
+	}
+	part := final + ".part"
+	if err := s.fetchTo(ctx, u, part, d.CurrentVersionNumber > 0); err != nil {
+		return "", noop, fmt.Errorf("download %s: %w", d.Ref, err)
+	}
+	if err := os.Rename(part, final); err != nil {
 		return "", noop, err
 	}
 	return final, noop, nil
+}
+
+// fetchTo writes url's content to path. With resume set and a partial
+// file there, it asks for the rest (Range) and appends when the server
+// agrees (206); otherwise it starts over. A body shorter than announced is
+// an error (the partial file stays for the next try when resuming).
+func (s *Source) fetchTo(ctx context.Context, u, path string, resume bool) error {
+	var have int64
+	if st, err := os.Stat(path); err == nil && resume {
+		have = st.Size()
+	}
+	var hdr http.Header
+	if have > 0 {
+		hdr = http.Header{"Range": {fmt.Sprintf("bytes=%d-", have)}}
+	}
+	resp, err := s.client.GetWith(ctx, u, hdr)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	flags := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	if have > 0 && resp.StatusCode == http.StatusPartialContent {
+		flags = os.O_WRONLY | os.O_APPEND
+		s.log.Info("resume download", "source", "kaggle", "url", u, "from", have)
+	} else {
+		have = 0
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	if err != nil {
+		return err
+	}
+	n, err := io.Copy(f, resp.Body)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if resp.ContentLength >= 0 && n != resp.ContentLength {
+		err = fmt.Errorf("truncated: got %d of %d bytes (%v)", have+n, have+resp.ContentLength, err)
+	} else if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = fmt.Errorf("truncated after %d bytes: %w", have+n, err)
+	}
+	if err != nil && !resume {
+		os.Remove(path)
+	}
+	return err
 }
 
 // escapeRef escapes the parts of owner/slug for a URL path.

@@ -40,6 +40,8 @@ type fakeKaggle struct {
 	status     int // if set, every answer has this status
 	downloads  []string
 	searchURLs []string
+	cutAlice   int      // cut alice's archive halfway this many times
+	ranges     []string // Range headers of archive requests
 }
 
 func newFake(t *testing.T) (*fakeKaggle, *httptest.Server) {
@@ -58,6 +60,12 @@ func (f *fakeKaggle) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f.status != 0 {
 		w.WriteHeader(f.status)
 		fmt.Fprint(w, `{"code":401,"message":"Unauthenticated"}`)
+		return
+	}
+	if strings.HasPrefix(r.URL.Path, "/storage/") {
+		// Kaggle answers a download with a redirect to signed storage.
+		f.ranges = append(f.ranges, r.Header.Get("Range"))
+		f.download(w, r, strings.TrimPrefix(r.URL.Path, "/storage/"))
 		return
 	}
 	if u, k, ok := r.BasicAuth(); !ok || u != testUser || k != testKey {
@@ -96,7 +104,11 @@ func (f *fakeKaggle) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(p, "/datasets/download/"):
 		ref := strings.TrimPrefix(p, "/datasets/download/")
 		f.downloads = append(f.downloads, ref+"?"+r.URL.RawQuery)
-		f.download(w, ref)
+		if ref == "alice/titanic-survival" {
+			http.Redirect(w, r, "/storage/"+ref, http.StatusFound)
+			return
+		}
+		f.download(w, r, ref)
 	default:
 		http.NotFound(w, r)
 	}
@@ -111,7 +123,7 @@ func (f *fakeKaggle) file(w http.ResponseWriter, name string) {
 	w.Write(b)
 }
 
-func (f *fakeKaggle) download(w http.ResponseWriter, ref string) {
+func (f *fakeKaggle) download(w http.ResponseWriter, r *http.Request, ref string) {
 	png, _ := os.ReadFile(filepath.Join("..", "testdata", "files", "red.png"))
 	jpeg, _ := os.ReadFile(filepath.Join("..", "testdata", "files", "photo.jpeg"))
 	var body []byte
@@ -146,12 +158,17 @@ func (f *fakeKaggle) download(w http.ResponseWriter, ref string) {
 		w.Write([]byte("PK\x03\x04 only the start"))
 		return
 	default:
-		http.NotFound(w, nil)
+		http.NotFound(w, r)
 		return
 	}
 	w.Header().Set("Content-Type", "application/zip")
-	w.Header().Set("Content-Length", fmt.Sprint(len(body)))
-	w.Write(body)
+	if ref == "alice/titanic-survival" && f.cutAlice > 0 {
+		f.cutAlice--
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+		w.Write(body[:len(body)/2])
+		return
+	}
+	http.ServeContent(w, r, "archive.zip", time.Time{}, bytes.NewReader(body))
 }
 
 type zipEntry struct {
@@ -431,4 +448,43 @@ func TestConformance(t *testing.T) {
 		s, _ := newTestSource(t, srv.URL, sources.KaggleConfig{}, Options{})
 		return s
 	}, sourcetest.Options{MinItems: 5, PlanMayDiffer: true})
+}
+
+func TestResume(t *testing.T) {
+	fake, srv := newFake(t)
+	fake.cutAlice = 1
+	cache := t.TempDir()
+	s, logs := newTestSource(t, srv.URL, sources.KaggleConfig{}, Options{CacheDir: cache})
+	for _, it := range collect(t, s) {
+		if strings.HasPrefix(it.ref, "alice/") {
+			t.Errorf("collected %s from a cut archive", it.ref)
+		}
+	}
+	part := filepath.Join(cache, "kaggle", "alice", "titanic-survival", "v3.zip.part")
+	if st, err := os.Stat(part); err != nil || st.Size() == 0 {
+		t.Fatalf("no partial download kept: %v", err)
+	}
+	if !strings.Contains(logs.String(), "truncated") {
+		t.Errorf("log does not say the archive was cut:\n%s", logs)
+	}
+	items := collect(t, s)
+	if len(items) == 0 || items[0].ref != "alice/titanic-survival/train.csv" {
+		t.Fatalf("after resuming: %v", items)
+	}
+	if last := fake.ranges[len(fake.ranges)-1]; !strings.HasPrefix(last, "bytes=") {
+		t.Errorf("second download sent Range %q, want a resume", last)
+	}
+	if _, err := os.Stat(part); !os.IsNotExist(err) {
+		t.Errorf("partial file left after completion: %v", err)
+	}
+}
+
+func TestRateLimitConfigured(t *testing.T) {
+	s, err := New("x", Options{Config: sources.KaggleConfig{RequestsPerMinute: 12}, Getenv: testEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.client.Limiter == nil || s.client.Limiter.Limit() != 0.2 || s.client.Limiter.Burst() != 1 {
+		t.Errorf("limiter = %+v, want 12 per minute", s.client.Limiter)
+	}
 }
