@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"strings"
 )
 
@@ -41,7 +42,30 @@ func Detect(head []byte, name string) string {
 		}
 		return t
 	}
-	return detectText(head)
+	t := detectText(head)
+	if t == "txt" && singleColumn(head, name) {
+		return "csv"
+	}
+	return t
+}
+
+// singleColumn reports a one-column table, which content alone cannot tell
+// from text: the name must say csv, and every line be one short token.
+func singleColumn(head []byte, name string) bool {
+	if !strings.EqualFold(path.Ext(name), ".csv") {
+		return false
+	}
+	enc, _ := sniffEncoding(head)
+	lines := completeLines(decodeHead(head, enc), 50)
+	if len(lines) < 2 {
+		return false
+	}
+	for _, l := range lines {
+		if len(l) > 64 || len(strings.Fields(l)) > 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // DetectFile detects the type of the file at path: Detect on its head,

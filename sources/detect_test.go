@@ -46,6 +46,15 @@ func TestDetectFile(t *testing.T) {
 	}
 }
 
+func TestDetectSingleColumn(t *testing.T) {
+	if got := Detect([]byte("value\n1\n2\n3\n"), "data/values.csv"); got != "csv" {
+		t.Errorf("one-column csv: %q", got)
+	}
+	if got := Detect([]byte("Hello there friend.\nHow are you?\n"), "notes.csv"); got != "txt" {
+		t.Errorf("prose named csv: %q", got)
+	}
+}
+
 func TestDetectIgnoresExtension(t *testing.T) {
 	png, err := os.ReadFile(filepath.Join("testdata", "files", "red.png"))
 	if err != nil {
@@ -84,6 +93,7 @@ func TestDetectHead(t *testing.T) {
 		{"svg", []byte(`<svg xmlns="http://www.w3.org/2000/svg"></svg>`), "svg"},
 		{"tsv one column pair", []byte("x\ty\n1\t2\n"), "tsv"},
 		{"python comment", []byte("# a script\nimport os\nprint(os.getcwd())\n"), "txt"},
+		{"one column named txt", []byte("value\n1\n2\n"), "txt"},
 		{"utf16 text", append([]byte{0xff, 0xfe}, []byte("h\x00i\x00\n\x00")...), "txt"},
 	}
 	for _, tc := range cases {

@@ -154,9 +154,11 @@ func (s *Store) Put(it Item) (schemas.File, error) {
 			}
 			f.Preview = p
 		}
-		if err := s.place(tmp, id, name); err != nil {
+		stored, err := s.place(tmp, id, name)
+		if err != nil {
 			return schemas.File{}, fmt.Errorf("file %s: %w", label, err)
 		}
+		f.Name = stored
 	}
 	if f.Preview == nil && !s.opt.NoPreview {
 		if p, err := Preview(s.Path(f), typ); err == nil {
@@ -242,22 +244,23 @@ func (s *Store) onDisk(id string) string {
 	return ""
 }
 
-// place moves tmp to <root>/<aa>/<id>/<name>; if another writer placed the
-// same content first, tmp is dropped.
-func (s *Store) place(tmp, id, name string) error {
+// place moves tmp to <root>/<aa>/<id>/<name> and returns the name the
+// content is stored under: if another writer placed the same content
+// first, tmp is dropped and that writer's name returned.
+func (s *Store) place(tmp, id, name string) (string, error) {
 	dir := filepath.Join(s.root, id[:2], id)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return "", err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.onDisk(id) != "" {
-		return nil
+	if existing := s.onDisk(id); existing != "" {
+		return existing, nil
 	}
 	if err := os.Chmod(tmp, 0o644); err != nil {
-		return err
+		return "", err
 	}
-	return os.Rename(tmp, filepath.Join(dir, name))
+	return name, os.Rename(tmp, filepath.Join(dir, name))
 }
 
 func addSource(f *schemas.File, src schemas.Source) {

@@ -105,6 +105,9 @@ func (e entry) paper() (Paper, error) {
 	if p.PDFURL == "" {
 		p.PDFURL = strings.Replace(p.AbsURL, "/abs/", "/pdf/", 1)
 	}
+	// The feed links over http; arxiv.org serves https.
+	p.PDFURL = strings.Replace(p.PDFURL, "http://arxiv.org/", "https://arxiv.org/", 1)
+	p.AbsURL = strings.Replace(p.AbsURL, "http://arxiv.org/", "https://arxiv.org/", 1)
 	return p, nil
 }
 
