@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"synth/llm"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -60,6 +61,7 @@ type run struct {
 	info    *RunInfo
 	log     io.Writer
 	backend sandbox.Backend
+	llm     *llm.Client
 	sum     *Summary
 }
 
@@ -141,6 +143,7 @@ func (r *run) open(ctx context.Context) error {
 	if info == nil {
 		info = &RunInfo{ConfigHash: hash, Config: r.cfg, Started: time.Now().UTC(), Stages: map[string]time.Time{}, Counts: map[string]int{}}
 	}
+	info.Config = r.cfg // the latest settings; those outside the hash may change between resumes
 	info.Version = r.opts.Version
 	info.Python = probePython(ctx, pythonOf(r.cfg))
 	r.info = info

@@ -120,7 +120,7 @@ func TestBenchUnitTestsDiscriminate(t *testing.T) {
 	}
 
 	// Reference: run each trajectory's code in a copy of the bench root.
-	root := copyTree(t, src)
+	root := copyBench(t, src)
 	b, err := sandbox.New(sandbox.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +149,7 @@ func TestBenchUnitTestsDiscriminate(t *testing.T) {
 	}
 
 	// Empty: nothing ran, the answer is empty.
-	empty := copyTree(t, src)
+	empty := copyBench(t, src)
 	var blanks []pyTrajectory
 	for _, r := range refs {
 		blanks = append(blanks, pyTrajectory{Index: r.Index, Messages: []schemas.Message{{Role: schemas.RoleAssistant, Content: "Finished: "}}})
@@ -214,7 +214,7 @@ print("RESULT" + json.dumps(result))
 	return res
 }
 
-func copyTree(t *testing.T, src string) string {
+func copyBench(t *testing.T, src string) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), "bench")
 	if out, err := exec.Command("cp", "-r", src, dst).CombinedOutput(); err != nil {

@@ -15,6 +15,7 @@ import (
 	"synth/dataset"
 	"synth/filters"
 	"synth/generators"
+	gllm "synth/generators/llm"
 	"synth/llm"
 	"synth/sandbox"
 	"synth/sources"
@@ -26,15 +27,22 @@ type Config struct {
 	// Seed makes the corpus, the task parameters and the split reproducible.
 	Seed int64 `yaml:"seed"`
 	// Concurrency caps the rollouts in flight; 0: the sandbox slots.
-	Concurrency int               `yaml:"concurrency"`
-	Sources     sources.Config    `yaml:"sources"`
-	Tasks       generators.Config `yaml:"tasks"`
-	Teacher     agent.Config      `yaml:"teacher"`
-	LLM         llm.Config        `yaml:"llm"`
-	Sandbox     sandbox.Config    `yaml:"sandbox"`
-	Filters     filters.Config    `yaml:"filters"`
-	Bench       BenchConfig       `yaml:"bench"`
-	Dataset     dataset.Config    `yaml:"dataset"`
+	Concurrency int            `yaml:"concurrency"`
+	Sources     sources.Config `yaml:"sources"`
+	Tasks       TasksConfig    `yaml:"tasks"`
+	Teacher     agent.Config   `yaml:"teacher"`
+	LLM         llm.Config     `yaml:"llm"`
+	Sandbox     sandbox.Config `yaml:"sandbox"`
+	Filters     filters.Config `yaml:"filters"`
+	Bench       BenchConfig    `yaml:"bench"`
+	Dataset     dataset.Config `yaml:"dataset"`
+}
+
+// TasksConfig is how tasks are written: the writer's settings and, for the
+// llm writer, its own section.
+type TasksConfig struct {
+	generators.Config `yaml:",inline"`
+	LLM               gllm.Options `yaml:"llm"`
 }
 
 // BenchConfig is how the benchmark is split off the tasks.
@@ -51,7 +59,7 @@ func Default() Config {
 	return Config{
 		Seed:    1,
 		Sources: sources.Config{Specs: []string{"sample"}},
-		Tasks:   generators.Config{Writer: "template", Langs: []string{"en", "zh"}},
+		Tasks:   TasksConfig{Config: generators.Config{Writer: "template", Langs: []string{"en", "zh"}}},
 		Teacher: agent.Config{Kind: "reference", Format: "pybench", Samples: 1, MaxTurns: 10, MaxObservation: 8000},
 		Bench:   BenchConfig{Fraction: 0.3},
 	}
@@ -90,9 +98,21 @@ func decodeStrict(path string, data []byte, cfg *Config) error {
 	return nil
 }
 
-// Hash is a short content hash of the config as resolved, for run.json and
-// the dataset card.
+// Hash is a short hash of the settings that shape a run's results, for
+// run.json and the dataset card. Settings that change only how fast or how
+// far a run goes — concurrency, slots, budgets, timeouts, retries, the
+// endpoints' addresses, keys and rate limits — are left out, so a run can
+// be resumed with them changed.
 func (c Config) Hash() string {
+	c.Concurrency = 0
+	c.Sandbox.Slots = 0
+	c.LLM.MaxCostUSD, c.LLM.MaxTokens, c.LLM.Timeout, c.LLM.MaxRetries, c.LLM.NoCache = 0, 0, 0, 0, false
+	eps := make([]llm.Endpoint, len(c.LLM.Endpoints))
+	for i, e := range c.LLM.Endpoints {
+		eps[i] = llm.Endpoint{Model: e.Model, Extra: e.Extra}
+	}
+	c.LLM.Endpoints = eps
+	c.Tasks.LLM.Concurrency = 0
 	b, _ := json.Marshal(c)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])

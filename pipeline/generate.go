@@ -8,6 +8,7 @@ import (
 
 	"synth/checks"
 	"synth/generators"
+	gllm "synth/generators/llm"
 	"synth/generators/template"
 	"synth/schemas"
 )
@@ -79,6 +80,12 @@ func (r *run) generator() (generators.Generator, error) {
 	switch tc.Writer {
 	case "", "template":
 		return template.New(template.Options{Seed: r.cfg.Seed, Langs: tc.Langs, Include: tc.Templates, PerFile: tc.PerFile}), nil
+	case "llm":
+		c, err := r.client()
+		if err != nil {
+			return nil, err
+		}
+		return gllm.New(c, tc.LLM), nil
 	}
 	return nil, fmt.Errorf("tasks.writer %q is not known (want template or llm)", tc.Writer)
 }

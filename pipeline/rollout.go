@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -33,9 +34,18 @@ type job struct {
 func trajectoryID(task *schemas.Task, sample int, t agent.Teacher, f agent.Format, cfg agent.Config) string {
 	info := t.Info()
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%d\x00%s\x00%s\x00%s\x00%s\x00%d\x00%d\x00%s",
-		task.ID, sample, info.Kind, info.Model, info.Endpoint, f.Name(), cfg.MaxTurns, cfg.MaxObservation, strings.Join(cfg.SystemPrompts, "\x00"))
+	// Not the endpoint: replicas of one model give the same rollouts.
+	fmt.Fprintf(h, "%s\x00%d\x00%s\x00%s\x00%s\x00%d\x00%d\x00%s\x00%s\x00%s\x00%d\x00%s",
+		task.ID, sample, info.Kind, info.Model, f.Name(), cfg.MaxTurns, cfg.MaxObservation, strings.Join(cfg.SystemPrompts, "\x00"),
+		floatKey(cfg.Temperature), floatKey(cfg.TopP), cfg.MaxReplyTokens, cfg.Nudge)
 	return hex.EncodeToString(h.Sum(nil))[:24]
+}
+
+func floatKey(f *float64) string {
+	if f == nil {
+		return "-"
+	}
+	return fmt.Sprint(*f)
 }
 
 func seedOf(id string) int64 {
@@ -105,12 +115,14 @@ func (r *run) runJobs(ctx context.Context, stage string, jobs []job, journal str
 	}()
 	g := new(errgroup.Group)
 	g.SetLimit(r.concurrency())
+	var halt atomic.Pointer[error]
+	stopping := func() bool { return ctx.Err() != nil || halt.Load() != nil }
 	for _, jb := range pending {
-		if ctx.Err() != nil {
+		if stopping() {
 			break
 		}
 		g.Go(func() error {
-			if ctx.Err() != nil {
+			if stopping() {
 				return nil
 			}
 			t, err := r.rollout(work, jb, fs)
@@ -119,6 +131,12 @@ func (r *run) runJobs(ctx context.Context, stage string, jobs []job, journal str
 			}
 			if err != nil {
 				return err
+			}
+			if herr := r.halted(); herr != nil {
+				halt.CompareAndSwap(nil, &herr)
+				if t.StopReason == schemas.StopBudget || t.StopReason == schemas.StopTeacherError {
+					return nil // not the task's fault: the next run does it again
+				}
 			}
 			results <- t
 			return nil
@@ -135,6 +153,8 @@ func (r *run) runJobs(ctx context.Context, stage string, jobs []job, journal str
 		return nil, ran, fmt.Errorf("%s: %w", stage, gerr)
 	case werr != nil:
 		return nil, ran, fmt.Errorf("%s: %w", stage, werr)
+	case halt.Load() != nil:
+		return nil, ran, fmt.Errorf("%s: %w after %d of %d rollouts: %w", stage, errHalted, len(jobs)-countMissing(jobs, done), len(jobs), *halt.Load())
 	case ctx.Err() != nil:
 		return nil, ran, fmt.Errorf("%s: interrupted after %d of %d rollouts (all finished ones are kept; run the same command again to continue): %w",
 			stage, len(jobs)-countMissing(jobs, done), len(jobs), ctx.Err())
@@ -167,6 +187,9 @@ func (r *run) grace() time.Duration {
 func (r *run) concurrency() int {
 	if r.cfg.Concurrency > 0 {
 		return r.cfg.Concurrency
+	}
+	if r.cfg.Teacher.Kind == "openai" {
+		return 16 // rollouts mostly wait on the endpoint
 	}
 	if r.cfg.Sandbox.Slots > 0 {
 		return r.cfg.Sandbox.Slots
@@ -234,11 +257,6 @@ func (r *run) rolloutOnce(ctx context.Context, jb job, fs *fileSet) (*schemas.Tr
 	return t, nil
 }
 
-// systemPrompt picks the rollout's system prompt: one of the configured
-// paraphrases by the rollout's id, or the format's default.
-func systemPrompt(cfg agent.Config, id string) string {
-	if len(cfg.SystemPrompts) == 0 {
-		return ""
-	}
-	return cfg.SystemPrompts[int(uint64(seedOf(id))%uint64(len(cfg.SystemPrompts)))]
-}
+// systemPrompt picks a rollout's system prompt: one of the configured
+// paraphrases by the rollout's id, or "" for the format's default.
+func systemPrompt(cfg agent.Config, id string) string { return cfg.SystemPromptFor(id) }

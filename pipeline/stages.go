@@ -121,16 +121,33 @@ func (r *run) teacher() (agent.Teacher, agent.Format, error) {
 	switch tc.Format {
 	case "", "pybench":
 		format = agent.NewPyBench()
+	case "openai-tools":
+		format = agent.NewToolsFormat()
 	default:
-		return nil, nil, fmt.Errorf("teacher.format %q is not known (want pybench)", tc.Format)
+		return nil, nil, fmt.Errorf("teacher.format %q is not known (want pybench or openai-tools)", tc.Format)
 	}
 	switch tc.Kind {
 	case "", "reference":
 		return agent.NewReference(format), format, nil
 	case "empty":
 		return agent.NewEmpty(), format, nil
+	case "openai":
+		c, err := r.client()
+		if err != nil {
+			return nil, nil, err
+		}
+		return agent.NewOpenAI(c, tc), format, nil
+	case "replay":
+		if tc.Replay == "" {
+			return nil, nil, fmt.Errorf("teacher.kind replay needs teacher.replay: the trajectory file to replay (--replay FILE)")
+		}
+		rp, err := agent.LoadReplay(tc.Replay)
+		if err != nil {
+			return nil, nil, err
+		}
+		return rp, format, nil
 	}
-	return nil, nil, fmt.Errorf("teacher.kind %q is not known (want reference or empty)", tc.Kind)
+	return nil, nil, fmt.Errorf("teacher.kind %q is not known (want reference, openai, replay or empty)", tc.Kind)
 }
 
 // emit writes the passing trajectories as Parquet shards.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"synth/llm"
 	"synth/pipeline"
 )
 
@@ -28,6 +29,15 @@ type buildFlags struct {
 	concurrency int
 	benchFrac   float64
 	templates   []string
+	model       string
+	baseURL     string
+	keyEnv      string
+	temperature float64
+	maxCost     float64
+	maxTokens   int64
+	writer      string
+	replay      string
+	noCache     bool
 }
 
 func newBuildCmd() *cobra.Command {
@@ -53,7 +63,13 @@ the same command continues where it stopped, and a finished run is not redone.
 A run directory belongs to one config; use another -o for another config.`,
 		Example: `  synth build -o out                      # the quickstart
   synth build -o out --config synth.yaml  # settings from a file (see synth init)
-  synth build -o out --source local:./my-files --seed 7`,
+  synth build -o out --source local:./my-files --seed 7
+
+  # a real teacher at any OpenAI-compatible endpoint (key from $OPENAI_API_KEY)
+  synth build -o run1 --teacher openai --model gpt-4o --base-url https://api.openai.com/v1 \
+      --samples 2 --max-turns 8 --concurrency 32 --max-cost-usd 20
+  # a local vLLM or Ollama server, queries written by the model too
+  synth build -o run2 --teacher openai --model qwen2.5-coder --base-url http://localhost:8000/v1 --query-writer llm`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runBuild(cmd, f) },
 	}
@@ -62,12 +78,21 @@ A run directory belongs to one config; use another -o for another config.`,
 	fl.StringVarP(&f.config, "config", "c", "", "config file (synth.yaml); flags override it")
 	fl.Int64Var(&f.seed, "seed", 0, "seed of the corpus, task parameters and split (config: seed)")
 	fl.StringArrayVar(&f.sources, "source", nil, "where files come from, repeatable: sample, local:PATH (config: sources.specs)")
-	fl.StringVar(&f.teacher, "teacher", "", "who writes the turns: reference or empty (config: teacher.kind)")
-	fl.StringVar(&f.format, "format", "", "message format: pybench (config: teacher.format)")
+	fl.StringVar(&f.teacher, "teacher", "", "who writes the turns: reference, openai, replay or empty (config: teacher.kind)")
+	fl.StringVar(&f.format, "format", "", "message format: pybench or openai-tools (config: teacher.format)")
+	fl.StringVar(&f.model, "model", "", "model name at the endpoint (config: llm.endpoints[0].model)")
+	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (config: llm.endpoints[0].base_url)")
+	fl.StringVar(&f.keyEnv, "key-env", "", "environment variable holding the API key; default OPENAI_API_KEY, none sent if unset (config: llm.endpoints[0].key_env)")
+	fl.Float64Var(&f.temperature, "temperature", 0, "sampling temperature of the teacher; default 0.7 (config: teacher.temperature)")
+	fl.Float64Var(&f.maxCost, "max-cost-usd", 0, "stop cleanly once this much is spent; resumable (config: llm.max_cost_usd)")
+	fl.Int64Var(&f.maxTokens, "max-tokens", 0, "stop cleanly once this many tokens are used; resumable (config: llm.max_tokens)")
+	fl.StringVar(&f.writer, "query-writer", "", "who writes the tasks: template or llm (config: tasks.writer)")
+	fl.StringVar(&f.replay, "replay", "", "trajectory file for --teacher replay: synth's trajectories.jsonl or PyBench's (config: teacher.replay)")
+	fl.BoolVar(&f.noCache, "no-cache", false, "ask the endpoint again even for requests already answered (config: llm.no_cache)")
 	fl.IntVar(&f.samples, "samples", 0, "rollouts per task (config: teacher.samples)")
 	fl.IntVar(&f.maxTurns, "max-turns", 0, "assistant turns per rollout at most (config: teacher.max_turns)")
 	fl.IntVar(&f.concurrency, "concurrency", 0, "rollouts in flight at most (config: concurrency)")
-	fl.Float64Var(&f.benchFrac, "bench-fraction", -1, "share of tasks held out for the benchmark (config: bench.fraction)")
+	fl.Float64Var(&f.benchFrac, "bench-fraction", 0, "share of tasks held out for the benchmark; default 0.3 (config: bench.fraction)")
 	fl.StringSliceVar(&f.templates, "templates", nil, "only these templates or prefixes, e.g. csv.,text.wordfreq (config: tasks.templates)")
 	return cmd
 }
@@ -112,6 +137,42 @@ func resolveConfig(cmd *cobra.Command, f buildFlags) (pipeline.Config, error) {
 	}
 	if set("templates") {
 		cfg.Tasks.Templates = f.templates
+	}
+	if set("model") || set("base-url") || set("key-env") {
+		if len(cfg.LLM.Endpoints) == 0 {
+			cfg.LLM.Endpoints = []llm.Endpoint{{}}
+		}
+		ep := &cfg.LLM.Endpoints[0]
+		if set("model") {
+			ep.Model = f.model
+		}
+		if set("base-url") {
+			ep.BaseURL = f.baseURL
+		}
+		if set("key-env") {
+			ep.KeyEnv = f.keyEnv
+		}
+	}
+	if set("temperature") {
+		cfg.Teacher.Temperature = &f.temperature
+	}
+	if set("max-cost-usd") {
+		cfg.LLM.MaxCostUSD = f.maxCost
+	}
+	if set("max-tokens") {
+		cfg.LLM.MaxTokens = f.maxTokens
+	}
+	if set("query-writer") {
+		cfg.Tasks.Writer = f.writer
+	}
+	if set("replay") {
+		cfg.Teacher.Replay = f.replay
+		if !set("teacher") {
+			cfg.Teacher.Kind = "replay"
+		}
+	}
+	if set("no-cache") {
+		cfg.LLM.NoCache = f.noCache
 	}
 	return cfg, nil
 }

@@ -1,0 +1,61 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"synth/llm"
+	"synth/schemas"
+)
+
+// client is the run's LLM client, made on first use. Its budget counts what
+// the run's journals already spent, so a budget holds across resumes.
+func (r *run) client() (*llm.Client, error) {
+	if r.llm != nil {
+		return r.llm, nil
+	}
+	if len(r.cfg.LLM.Endpoints) == 0 {
+		return nil, fmt.Errorf("the openai teacher and the llm query writer need an endpoint: pass --model M --base-url URL, or set llm.endpoints in the config")
+	}
+	var cost float64
+	var tokens int64
+	for _, j := range []string{trajJournal, benchJournal} {
+		_ = ReadJournal(filepath.Join(r.dir, j), func(t schemas.Trajectory) error {
+			cost += t.Usage.CostUSD
+			tokens += t.Usage.PromptTokens + t.Usage.CompletionTokens
+			return nil
+		})
+	}
+	opts := []llm.Option{llm.WithSpent(cost, tokens)}
+	if !r.cfg.LLM.NoCache {
+		opts = append(opts, llm.WithCache(llm.CacheDir(r.dir)))
+	}
+	c, err := llm.New(r.cfg.LLM, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("llm: %w", err)
+	}
+	r.llm = c
+	return c, nil
+}
+
+// halted says why the run must stop taking work: the budget is spent or an
+// endpoint refused in a way retries cannot cure (a bad key, a wrong model).
+func (r *run) halted() error {
+	if r.llm == nil {
+		return nil
+	}
+	err := r.llm.Err()
+	switch {
+	case err == nil:
+		return nil
+	case llm.IsBudget(err):
+		return fmt.Errorf("%w: raise llm.max_cost_usd or llm.max_tokens (or --max-cost-usd) and run the same command again to continue", err)
+	case llm.IsFatal(err):
+		return err
+	}
+	return nil
+}
+
+// errHalted marks a run stopped by halted.
+var errHalted = errors.New("run stopped")
