@@ -1,0 +1,337 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"synth/agent"
+	"synth/bench"
+	"synth/checks"
+	"synth/llm"
+	"synth/sandbox"
+	"synth/schemas"
+)
+
+// EvalConfig is what synth eval runs: a teacher on a benchmark, in the same
+// sandbox, prompt format and checks that make the training data.
+type EvalConfig struct {
+	// Bench is the benchmark folder (tasks.jsonl and data/).
+	Bench string `yaml:"bench"`
+	// Teacher: kind openai, reference, empty or replay; format, samples,
+	// max_turns, model, temperature, replay (the trajectory file).
+	Teacher agent.Config   `yaml:"teacher"`
+	LLM     llm.Config     `yaml:"llm"`
+	Sandbox sandbox.Config `yaml:"sandbox"`
+	Judge   JudgeConfig    `yaml:"judge"`
+	// Concurrency caps the rollouts in flight; 0: the sandbox slots.
+	Concurrency int `yaml:"concurrency"`
+	// InfraRetries is how often a rollout that failed for infrastructure
+	// reasons is run again (default 2; negative: never).
+	InfraRetries int `yaml:"infra_retries"`
+	// Tasks, if set, keeps only the tasks with these indexes.
+	Tasks []string `yaml:"tasks"`
+}
+
+// EvalOptions are how an eval runs, beside its config.
+type EvalOptions struct {
+	Out      string    // the results folder (written, and resumed)
+	Version  string    // synth's version, for eval.json
+	Log      io.Writer // progress lines; nil: discard
+	Terminal bool      // a live progress line instead of periodic ones
+	// LLMOptions are passed to the teacher's and the judge's llm clients
+	// (tests shorten the retry backoff with llm.WithBackoff).
+	LLMOptions []llm.Option
+}
+
+// EvalResult is what an eval wrote.
+type EvalResult struct {
+	Summary bench.Summary
+	Out     string
+	Report  string // path of report.md
+	Ran     int    // rollouts run now (the rest were resumed)
+	Judged  int    // judgements made now
+	// UpToDate says that nothing was left to run.
+	UpToDate bool
+	Elapsed  time.Duration
+}
+
+// The results folder's fixed names.
+const (
+	EvalInfoFile    = "eval.json"
+	EvalResultsFile = "results.jsonl"
+	EvalReportFile  = "report.md"
+)
+
+// Teacher kinds synth eval knows.
+const (
+	TeacherOpenAI    = "openai"
+	TeacherReference = "reference"
+	TeacherEmpty     = "empty"
+	TeacherReplay    = "replay"
+)
+
+// evalInfo is eval.json: what made a results folder.
+type evalInfo struct {
+	Key       string       `json:"key"`
+	Bench     string       `json:"bench"`
+	BenchHash string       `json:"bench_hash"`
+	Teacher   agent.Config `json:"teacher"`
+	Version   string       `json:"synth_version"`
+	Started   time.Time    `json:"started"`
+	Finished  time.Time    `json:"finished,omitzero"`
+}
+
+// evalRun is one eval in progress.
+type evalRun struct {
+	cfg      EvalConfig
+	opts     EvalOptions
+	log      io.Writer
+	tasks    []schemas.Task
+	teacher  agent.Teacher
+	format   agent.Format
+	replay   *agent.Replay
+	backend  sandbox.Backend
+	judge    *judge
+	benchDir string
+}
+
+// Eval rolls out every task of the benchmark (Teacher.Samples times),
+// verifies each rollout with the task's checks, optionally asks an LLM
+// judge, and writes results.jsonl, summary.json and report.md into
+// opts.Out. Infrastructure failures are retried and, if they persist,
+// recorded apart; a rerun retries them. Interrupted (ctx done), it lets the
+// rollouts in flight finish, keeps them, and returns ctx's error; running it
+// again continues. A results folder belongs to one benchmark, teacher and
+// setting: another one is ErrConfigChanged.
+func Eval(ctx context.Context, cfg EvalConfig, opts EvalOptions) (*EvalResult, error) {
+	start := time.Now()
+	r := &evalRun{cfg: cfg, opts: opts, log: opts.Log, benchDir: cfg.Bench}
+	if r.log == nil {
+		r.log = io.Discard
+	}
+	if err := r.loadTasks(); err != nil {
+		return nil, err
+	}
+	if err := r.setTeacher(); err != nil {
+		return nil, err
+	}
+	hash, err := bench.ContentHash(cfg.Bench)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.openOut(hash); err != nil {
+		return nil, err
+	}
+	if r.judge, err = newJudge(cfg.Judge, cfg.Bench, opts.Out, opts.LLMOptions); err != nil {
+		return nil, err
+	}
+	if cfg.Concurrency > 0 && cfg.Sandbox.Slots == 0 {
+		r.cfg.Sandbox.Slots = cfg.Concurrency
+	}
+	r.backend, err = sandbox.New(r.cfg.Sandbox)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	defer r.backend.Close()
+
+	jobs := r.jobs()
+	results, ran, judged, err := r.runAll(ctx, jobs)
+	if err != nil {
+		return nil, err
+	}
+	sum := bench.Score(r.tasks, results, bench.ScoreOptions{Samples: r.samples(), TurnCap: r.turnCap()})
+	info := r.teacher.Info()
+	sum.Model, sum.Teacher, sum.Bench, sum.BenchHash = info.Model, info.Kind, cfg.Bench, hash
+	report := filepath.Join(opts.Out, EvalReportFile)
+	if err := writeSummary(opts.Out, sum); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(report, []byte(bench.Report(sum, r.tasks, results)), 0o644); err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	return &EvalResult{Summary: sum, Out: opts.Out, Report: report, Ran: ran, Judged: judged,
+		UpToDate: ran == 0 && judged == 0, Elapsed: time.Since(start)}, nil
+}
+
+func (r *evalRun) loadTasks() error {
+	tasks, err := bench.Load(r.cfg.Bench)
+	if err != nil {
+		return err
+	}
+	if len(r.cfg.Tasks) > 0 {
+		var keep []schemas.Task
+		for _, t := range tasks {
+			if slices.Contains(r.cfg.Tasks, t.Index) {
+				keep = append(keep, t)
+			}
+		}
+		if len(keep) == 0 {
+			return fmt.Errorf("bench %s: none of the tasks %s is in it (indexes run from 1 to %d)", r.cfg.Bench, strings.Join(r.cfg.Tasks, ","), len(tasks))
+		}
+		tasks = keep
+	}
+	if len(tasks) == 0 {
+		return fmt.Errorf("bench %s: %s has no tasks", r.cfg.Bench, bench.TasksFile)
+	}
+	for i := range tasks {
+		if err := checks.Validate(&tasks[i]); err != nil {
+			return fmt.Errorf("bench %s: %w", r.cfg.Bench, err)
+		}
+	}
+	r.tasks = tasks
+	return nil
+}
+
+func (r *evalRun) setTeacher() error {
+	tc := r.cfg.Teacher
+	switch tc.Format {
+	case "", agent.NewPyBench().Name():
+		r.format = agent.NewPyBench()
+	case agent.NewToolsFormat().Name():
+		r.format = agent.NewToolsFormat()
+	default:
+		return fmt.Errorf("teacher format %q is not known (want pybench or openai-tools)", tc.Format)
+	}
+	switch tc.Kind {
+	case TeacherReference:
+		var missing []string
+		for _, t := range r.tasks {
+			if t.Reference == nil {
+				missing = append(missing, t.Index)
+			}
+		}
+		if len(missing) > 0 {
+			return fmt.Errorf("teacher reference: tasks %s of %s have no reference solution (a benchmark imported from PyBench has none: score trajectories with --teacher replay --trajectories FILE)",
+				abbreviate(missing, 10), r.cfg.Bench)
+		}
+		r.teacher = agent.NewReference(r.format)
+	case TeacherEmpty:
+		r.teacher = agent.NewEmpty()
+	case TeacherReplay:
+		if tc.Replay == "" {
+			return errors.New("teacher replay: no trajectory file (give --trajectories FILE: synth's trajectories.jsonl or PyBench's trajectory.jsonl)")
+		}
+		rep, err := agent.LoadReplay(tc.Replay)
+		if err != nil {
+			return err
+		}
+		r.replay, r.teacher = rep, rep
+	case TeacherOpenAI, "":
+		c, err := llm.New(r.cfg.LLM, append([]llm.Option{llm.WithCache(llm.CacheDir(r.opts.Out))}, r.opts.LLMOptions...)...)
+		if err != nil {
+			return err
+		}
+		r.teacher = agent.NewOpenAI(c, tc)
+	default:
+		return fmt.Errorf("teacher kind %q is not known (want openai, reference, empty or replay)", tc.Kind)
+	}
+	return nil
+}
+
+// openOut makes or reopens the results folder and refuses one made by
+// another benchmark, teacher or setting.
+func (r *evalRun) openOut(hash string) error {
+	out := r.opts.Out
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("results folder: %w", err)
+	}
+	info := r.teacher.Info()
+	tc := r.cfg.Teacher
+	h := sha256.New()
+	// Not the endpoint: replicas of one model give the same rollouts.
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%d\x00%d\x00%s\x00%s", hash, info.Kind, info.Model, r.format.Name(),
+		r.turnCap(), tc.MaxObservation, strings.Join(tc.SystemPrompts, "\x00"), tc.Replay)
+	if tc.Temperature != nil {
+		fmt.Fprintf(h, "\x00t%v", *tc.Temperature)
+	}
+	key := hex.EncodeToString(h.Sum(nil))[:16]
+	path := filepath.Join(out, EvalInfoFile)
+	var prev evalInfo
+	if b, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(b, &prev); err != nil {
+			return fmt.Errorf("%s: %w (move it away to start over)", path, err)
+		}
+		if prev.Key != key {
+			return fmt.Errorf("%w: %s holds an eval of another benchmark, teacher or setting (key %s, now %s): use another -o, or delete %s to start over",
+				ErrConfigChanged, out, prev.Key, key, out)
+		}
+	}
+	ei := evalInfo{Key: key, Bench: r.cfg.Bench, BenchHash: hash, Teacher: tc, Version: r.opts.Version, Started: prev.Started}
+	if ei.Started.IsZero() {
+		ei.Started = time.Now().UTC()
+	}
+	b, _ := json.MarshalIndent(ei, "", "  ")
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// samples is k, the rollouts per task.
+func (r *evalRun) samples() int { return max(1, r.cfg.Teacher.Samples) }
+
+// turnCap is the rollouts' turn cap, agent.Run's default when unset.
+func (r *evalRun) turnCap() int {
+	if r.cfg.Teacher.MaxTurns > 0 {
+		return r.cfg.Teacher.MaxTurns
+	}
+	return 10
+}
+
+func (r *evalRun) concurrency() int {
+	switch {
+	case r.cfg.Concurrency > 0:
+		return r.cfg.Concurrency
+	case r.cfg.Sandbox.Slots > 0:
+		return r.cfg.Sandbox.Slots
+	}
+	return max(2, runtime.NumCPU())
+}
+
+func (r *evalRun) infraRetries() int {
+	switch {
+	case r.cfg.InfraRetries < 0:
+		return 0
+	case r.cfg.InfraRetries == 0:
+		return 2
+	}
+	return r.cfg.InfraRetries
+}
+
+func (r *evalRun) jobs() []job {
+	var jobs []job
+	for i := range r.tasks {
+		t := &r.tasks[i]
+		for s := range r.samples() {
+			jobs = append(jobs, job{id: trajectoryID(t, s, r.teacher, r.format, r.cfg.Teacher), task: t, sample: s, teacher: r.teacher, format: r.format})
+		}
+	}
+	return jobs
+}
+
+func writeSummary(out string, s bench.Summary) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	tmp := filepath.Join(out, bench.SummaryFile+".tmp")
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	return os.Rename(tmp, filepath.Join(out, bench.SummaryFile))
+}
+
+func abbreviate(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
+}

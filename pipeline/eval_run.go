@@ -1,0 +1,242 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"synth/agent"
+	"synth/bench"
+	"synth/filters"
+	"synth/llm"
+	"synth/sandbox"
+	"synth/schemas"
+)
+
+// stopRecordingEnded ends a replayed rollout whose recording has no further
+// turn and no final answer; verification counts it as no_final_answer.
+// stopContextLength ends a rollout whose conversation outgrew the model's
+// context, which is the model's failure, not the endpoint's.
+const (
+	stopRecordingEnded = "recording_ended"
+	stopContextLength  = "context_length"
+)
+
+// errStopEval marks a rollout error after which the eval takes no more
+// work: a spent budget or an endpoint that refuses every request.
+var errStopEval = errors.New("eval stopped")
+
+// evalJob is a job and whether only its judgement is missing.
+type evalJob struct {
+	job
+	prev *bench.Result // a journaled result that only needs the judge
+}
+
+// runAll runs every job whose result is not journaled yet (or was an
+// infrastructure failure, retried on every run), and judges journaled
+// results that lack a judgement. It returns every job's result, in job
+// order, and how many rollouts and judgements it made.
+func (r *evalRun) runAll(ctx context.Context, jobs []job) ([]bench.Result, int, int, error) {
+	path := filepath.Join(r.opts.Out, EvalResultsFile)
+	done := map[string]bench.Result{}
+	err := ReadJournal(path, func(res bench.Result) error { done[res.ID] = res; return nil })
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("eval: %w", err)
+	}
+	var pending []evalJob
+	for _, jb := range jobs {
+		res, ok := done[jb.id]
+		switch {
+		case !ok || res.Infra:
+			pending = append(pending, evalJob{job: jb})
+		case r.judge != nil && res.Judge == nil:
+			pending = append(pending, evalJob{job: jb, prev: &res})
+		}
+	}
+	collect := func() []bench.Result {
+		out := make([]bench.Result, 0, len(jobs))
+		for _, jb := range jobs {
+			if res, ok := done[jb.id]; ok {
+				out = append(out, res)
+			}
+		}
+		return out
+	}
+	if len(pending) == 0 {
+		return collect(), 0, 0, nil
+	}
+	j, err := OpenJournal(path)
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("eval: %w", err)
+	}
+	prog := newEvalProgress(r.log, r.opts.Terminal, len(jobs), done, jobs)
+	results := make(chan bench.Result)
+	writeErr := make(chan error, 1)
+	ran, judged := 0, 0
+	go func() { // the journal's only writer
+		var err error
+		for res := range results {
+			if err == nil {
+				err = j.Append(res)
+			}
+			prev, had := done[res.ID]
+			done[res.ID] = res
+			prog.finished(prev, had, res)
+		}
+		if cerr := j.Close(); err == nil {
+			err = cerr
+		}
+		writeErr <- err
+	}()
+
+	// Rollouts in flight finish even after an interrupt or a stop; only new
+	// ones are not started.
+	work := context.WithoutCancel(ctx)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(r.concurrency())
+	for _, jb := range pending {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			if gctx.Err() != nil {
+				return nil
+			}
+			var res bench.Result
+			if jb.prev != nil {
+				res = *jb.prev
+			} else {
+				var err error
+				if res, err = r.rollout(work, jb.job); err != nil {
+					return err
+				}
+			}
+			if r.judge != nil && !res.Infra && res.Failure != bench.FailNotRecorded {
+				res.Judge = r.judge.judge(work, jb.task, res.Traj)
+			}
+			results <- res
+			return nil
+		})
+	}
+	gerr := g.Wait()
+	close(results)
+	werr := <-writeErr
+	prog.close()
+	ran, judged = prog.counts()
+	missing := 0
+	for _, jb := range jobs {
+		if _, ok := done[jb.id]; !ok {
+			missing++
+		}
+	}
+	switch {
+	case gerr != nil && errors.Is(gerr, errStopEval):
+		return nil, ran, judged, fmt.Errorf("eval: stopped after %d of %d rollouts (all finished ones are kept; fix the cause and run the same command again to continue): %w",
+			len(jobs)-missing, len(jobs), gerr)
+	case gerr != nil:
+		return nil, ran, judged, fmt.Errorf("eval: %w", gerr)
+	case werr != nil:
+		return nil, ran, judged, fmt.Errorf("eval: %w", werr)
+	case ctx.Err() != nil:
+		return nil, ran, judged, fmt.Errorf("eval: interrupted after %d of %d rollouts (all finished ones are kept; run the same command again to continue): %w",
+			len(jobs)-missing, len(jobs), ctx.Err())
+	}
+	return collect(), ran, judged, nil
+}
+
+// rollout runs one job, retrying infrastructure failures. The error is for
+// failures that stop the eval: a spent budget, an endpoint that refuses
+// every request, the artifact store.
+func (r *evalRun) rollout(ctx context.Context, jb job) (bench.Result, error) {
+	var res bench.Result
+	for attempt := 1; attempt <= r.infraRetries()+1; attempt++ {
+		t, err := r.rolloutOnce(ctx, jb)
+		if err != nil {
+			return res, err
+		}
+		res = bench.ResultOf(jb.task, t, attempt)
+		if !res.Infra {
+			break
+		}
+	}
+	return res, nil
+}
+
+// watch passes a teacher's replies through and keeps its last error, which
+// agent.Run only records as text.
+type watch struct {
+	agent.Teacher
+	err error
+}
+
+func (w *watch) Reply(ctx context.Context, req agent.Request) (agent.Reply, error) {
+	rep, err := w.Teacher.Reply(ctx, req)
+	if err != nil {
+		w.err = err
+	}
+	return rep, err
+}
+
+func (r *evalRun) rolloutOnce(ctx context.Context, jb job) (*schemas.Trajectory, error) {
+	base := func(reason, failure string, err error) *schemas.Trajectory {
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		return &schemas.Trajectory{
+			ID: jb.id, TaskID: jb.task.ID, Sample: jb.sample, Teacher: jb.teacher.Info(),
+			StopReason: reason, Error: msg, Messages: []schemas.Message{}, Steps: []schemas.Step{},
+			Verdict: &schemas.Verdict{Failure: failure, Checks: []schemas.CheckResult{}},
+		}
+	}
+	if r.replay != nil && r.replay.Recordings(jb.task) <= jb.sample {
+		return base(bench.FailNotRecorded, bench.FailNotRecorded,
+			fmt.Errorf("%s has no recording of task %s (index %s) sample %d", r.cfg.Teacher.Replay, jb.task.ID, jb.task.Index, jb.sample)), nil
+	}
+	inputs := make([]sandbox.Input, len(jb.task.Files))
+	for i, f := range jb.task.Files {
+		inputs[i] = sandbox.Input{Name: f.Name, Path: filepath.Join(r.benchDir, bench.DataDir, f.Name)}
+	}
+	sb, err := r.backend.Open(ctx, sandbox.Spec{Inputs: inputs, Seed: seedOf(jb.id)})
+	if err != nil {
+		return base(schemas.StopSandboxError, schemas.FailSandboxCrash, fmt.Errorf("open sandbox: %w", err)), nil
+	}
+	defer sb.Close()
+	w := &watch{Teacher: jb.teacher}
+	opts := agent.Options{
+		ID: jb.id, Sample: jb.sample, System: r.cfg.Teacher.SystemPromptFor(jb.id),
+		MaxTurns: r.turnCap(), MaxObservation: r.cfg.Teacher.MaxObservation, Nudge: r.cfg.Teacher.Nudge,
+	}
+	t, err := agent.Run(ctx, w, jb.format, sb, jb.task, opts)
+	if err != nil {
+		return base(schemas.StopTeacherError, schemas.FailTeacherError, err), nil
+	}
+	if w.err != nil {
+		var le *llm.Error
+		switch {
+		case llm.IsBudget(w.err):
+			return nil, fmt.Errorf("%w: %v", errStopEval, w.err)
+		case llm.IsFatal(w.err):
+			return nil, fmt.Errorf("%w: teacher: %v", errStopEval, w.err)
+		case errors.Is(w.err, agent.ErrNotRecorded):
+			t.StopReason = stopRecordingEnded
+		case errors.As(w.err, &le) && le.Status == 400:
+			t.StopReason = stopContextLength
+		}
+	}
+	t.Artifacts, err = sandbox.CollectArtifacts(sb.Workspace(), filepath.Join(r.opts.Out, artifactsDir))
+	if err != nil {
+		return nil, fmt.Errorf("rollout %s: artifacts: %w", jb.id, err)
+	}
+	v, err := filters.Verify(ctx, r.backend, jb.task, t, sb.Workspace())
+	if err != nil {
+		v = schemas.Verdict{Failure: schemas.FailSandboxCrash, Checks: []schemas.CheckResult{}}
+		t.Error = strings.TrimPrefix(t.Error+"; verify: "+err.Error(), "; ")
+	}
+	t.Verdict = &v
+	return t, nil
+}
