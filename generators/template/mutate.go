@@ -50,5 +50,9 @@ func mutateAnswer(t *schemas.Task) *schemas.Reference {
 		f, _ := strconv.ParseFloat(s, 64)
 		return strconv.FormatFloat(f*1.37+3, 'f', 2, 64)
 	})
-	return &schemas.Reference{Steps: t.Reference.Steps, Answer: a}
+	steps := t.Reference.Steps
+	if len(t.Outputs) == 0 {
+		steps = nil // only the answer is checked: no need to run the code again
+	}
+	return &schemas.Reference{Steps: steps, Answer: a}
 }

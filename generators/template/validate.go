@@ -88,7 +88,7 @@ func ValidateTask(ctx context.Context, b sandbox.Backend, t *schemas.Task, files
 		inputs = append(inputs, sandbox.Input{Name: f.Name, Path: p})
 	}
 	// The reference must pass, and print what it answers.
-	rs, out, failed, err := rollout(ctx, b, inputs, t, t.Reference)
+	rs, printed, failed, err := rollout(ctx, b, inputs, t, t.Reference, true)
 	if err != nil {
 		return "", "", err
 	}
@@ -98,17 +98,11 @@ func ValidateTask(ctx context.Context, b sandbox.Backend, t *schemas.Task, files
 	if msg := firstFailure(rs); msg != "" {
 		return DropReferenceFails, msg, nil
 	}
-	if ans := answerChecks(t.Checks); len(ans) > 0 {
-		rs, err := verifyIn(ctx, b, inputs, ans, out)
-		if err != nil {
-			return "", "", err
-		}
-		if msg := firstFailure(rs); msg != "" {
-			return DropReferenceMismatch, "the reference's output: " + msg, nil
-		}
+	if msg := firstFailure(printed); msg != "" {
+		return DropReferenceMismatch, "the reference's output: " + msg, nil
 	}
 	// A do-nothing rollout must fail.
-	rs, _, _, err = rollout(ctx, b, inputs, t, &schemas.Reference{})
+	rs, _, _, err = rollout(ctx, b, inputs, t, &schemas.Reference{}, false)
 	if err != nil {
 		return "", "", err
 	}
@@ -117,7 +111,7 @@ func ValidateTask(ctx context.Context, b sandbox.Backend, t *schemas.Task, files
 	}
 	// So must a wrong solution.
 	if m := Mutant(t); m != nil {
-		rs, _, _, err = rollout(ctx, b, inputs, t, m)
+		rs, _, _, err = rollout(ctx, b, inputs, t, m, false)
 		if err != nil {
 			return "", "", err
 		}
@@ -144,18 +138,19 @@ func Mutant(t *schemas.Task) *schemas.Reference {
 }
 
 // rollout runs a solution's steps in a fresh sandbox and then the task's
-// checks; failed says which step did not run cleanly.
-func rollout(ctx context.Context, b sandbox.Backend, inputs []sandbox.Input, t *schemas.Task, ref *schemas.Reference) (rs []schemas.CheckResult, out, failed string, err error) {
+// checks; failed says which step did not run cleanly. With printed, it also
+// runs the answer checks against what the steps printed.
+func rollout(ctx context.Context, b sandbox.Backend, inputs []sandbox.Input, t *schemas.Task, ref *schemas.Reference, printed bool) (rs, prs []schemas.CheckResult, failed string, err error) {
 	sb, err := b.Open(ctx, sandbox.Spec{Inputs: inputs})
 	if err != nil {
-		return nil, "", "", fmt.Errorf("task %s: open sandbox: %w", t.ID, err)
+		return nil, nil, "", fmt.Errorf("task %s: open sandbox: %w", t.ID, err)
 	}
 	defer sb.Close()
 	var all strings.Builder
 	for i, st := range ref.Steps {
 		res, err := sb.Exec(ctx, st.Code)
 		if err != nil {
-			return nil, "", "", fmt.Errorf("task %s: step %d: %w", t.ID, i, err)
+			return nil, nil, "", fmt.Errorf("task %s: step %d: %w", t.ID, i, err)
 		}
 		all.WriteString(res.Output + "\n")
 		if res.Status != schemas.StatusOK && failed == "" {
@@ -165,20 +160,15 @@ func rollout(ctx context.Context, b sandbox.Backend, inputs []sandbox.Input, t *
 	msgs := []schemas.Message{{Role: schemas.RoleAssistant, Content: "Finished: " + ref.Answer}}
 	rs, err = checks.Verify(ctx, sb, t.Checks, ref.Answer, msgs)
 	if err != nil {
-		return nil, "", "", fmt.Errorf("task %s: %w", t.ID, err)
+		return nil, nil, "", fmt.Errorf("task %s: %w", t.ID, err)
 	}
-	return rs, all.String(), failed, nil
-}
-
-// verifyIn runs checks against a text taken as the answer, in a fresh
-// sandbox.
-func verifyIn(ctx context.Context, b sandbox.Backend, inputs []sandbox.Input, cs []schemas.Check, answer string) ([]schemas.CheckResult, error) {
-	sb, err := b.Open(ctx, sandbox.Spec{Inputs: inputs})
-	if err != nil {
-		return nil, err
+	if ans := answerChecks(t.Checks); printed && len(ans) > 0 {
+		prs, err = checks.Verify(ctx, sb, ans, all.String(), nil)
+		if err != nil {
+			return nil, nil, "", fmt.Errorf("task %s: %w", t.ID, err)
+		}
 	}
-	defer sb.Close()
-	return checks.Verify(ctx, sb, cs, answer, nil)
+	return rs, prs, failed, nil
 }
 
 func answerChecks(cs []schemas.Check) []schemas.Check {
