@@ -30,7 +30,7 @@ func Report(s Summary, tasks []schemas.Task, results []Result) string {
 	}
 	fmt.Fprintf(&b, "| tasks scored | %d of %d |\n", s.Scored, s.Tasks)
 	fmt.Fprintf(&b, "| average turns, PyBench (failed = %d) | %.2f |\n", s.TurnCap, s.AvgTurnsPyBench)
-	fmt.Fprintf(&b, "| average turns, passed rollouts | %.2f |\n", s.AvgTurns)
+	fmt.Fprintf(&b, "| average turns, passed rollouts | %s |\n", turns(s.AvgTurns, s.Passed))
 	fmt.Fprintf(&b, "| tokens per task | %.0f |\n", s.TokensPerTask)
 	fmt.Fprintf(&b, "| cost per task | $%.4f (total $%.4f) |\n", s.CostPerTask, s.CostUSD)
 	fmt.Fprintf(&b, "| infrastructure failures (not scored) | %d |\n", s.InfraErrors)
@@ -95,7 +95,7 @@ func groupTable(m map[string]Group, order []string, title func(string) string, s
 		if samples > 1 {
 			fmt.Fprintf(&b, "%s | ", pct(g.PassAtK[fmt.Sprint(samples)]))
 		}
-		fmt.Fprintf(&b, "%d/%d | %.2f | %.2f | %d |\n", g.Passed, g.Rollouts, g.AvgTurnsPyBench, g.AvgTurns, g.InfraErrors)
+		fmt.Fprintf(&b, "%d/%d | %s | %s | %d |\n", g.Passed, g.Rollouts, turns(g.AvgTurnsPyBench, g.Rollouts), turns(g.AvgTurns, g.Passed), g.InfraErrors)
 	}
 	return b.String()
 }
@@ -181,6 +181,14 @@ func cell(s string, n int) string {
 		s = string(r[:n]) + "…"
 	}
 	return s
+}
+
+// turns shows an average of n rollouts, "–" when there are none.
+func turns(avg float64, n int) string {
+	if n == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", avg)
 }
 
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
