@@ -1,0 +1,349 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"synth/bench"
+	"synth/llm"
+	"synth/pipeline"
+	"synth/schemas"
+)
+
+func init() { register(newEvalCmd) }
+
+// evalFlags are the flags of synth eval.
+type evalFlags struct {
+	bench, out, config             string
+	model, baseURL, keyEnv         string
+	teacher, trajectories, format  string
+	samples, maxTurns, concurrency int
+	temperature                    float64
+	infraRetries                   int
+	tasks                          []string
+	maxCost                        float64
+	judge, judgeModel, judgeURL    string
+	judgeKeyEnv, judgeBaseline     string
+}
+
+const openAIURL = "https://api.openai.com/v1"
+
+func newEvalCmd() *cobra.Command {
+	var f evalFlags
+	cmd := &cobra.Command{
+		Use:   "eval --bench DIR (--model M [--base-url URL] | --teacher reference|empty | --trajectories FILE) [-o DIR]",
+		Short: "Score a model, or recorded trajectories, on a benchmark",
+		Long: `eval rolls out every task of a benchmark with a teacher, in the sandbox, prompt
+format and checks that made the training data, and scores the rollouts with the
+benchmark's unit tests, the way PyBench reports models:
+
+  pass rate     pass@1 overall, per category and per input file type; with
+                --samples k also pass@k (the unbiased estimator)
+  avg turns     as PyBench computes it (a failed task counts as the turn cap),
+                and over passed rollouts only
+  cost          tokens and dollars per task (prices from --config)
+  failures      why rollouts failed (check_failed, max_turns, no_final_answer, ...)
+
+Infrastructure failures (an endpoint that keeps failing, a sandbox that will not
+start) are retried, and if they persist reported apart: they never count as the
+model's failures, and the next run retries them.
+
+The results folder (-o) gets results.jsonl (one line per rollout: trajectory and
+verdict), summary.json (the figures: pass_rate, per_category, avg_turns,
+avg_turns_pybench, tasks, passed, infra_errors, ...), report.md, and the files
+the rollouts wrote. Runs resume: after Ctrl-C the same command continues, and a
+finished eval is not redone. A folder belongs to one benchmark, teacher and
+setting; use another -o for another.
+
+Teachers:
+  openai      any OpenAI-compatible endpoint: --model and --base-url (default)
+  reference   plays each task's reference solution: a valid benchmark scores 100%
+  empty       answers "Finished:" at once, with no code: a valid benchmark scores 0%
+  replay      re-executes the assistant turns of --trajectories FILE (synth's
+              trajectories.jsonl or PyBench's trajectory.jsonl, matched to tasks
+              by index) and grades them: scores outputs of another harness
+
+An optional LLM judge (--judge score|pairwise, with its own endpoint) adds
+pass/fail with reasoning and code-quality scores, or win/tie/lose against a
+baseline run, beside the unit-test figures and never instead of them.
+
+Compare runs with: synth eval compare RUN_A RUN_B ...`,
+		Example: `  # a model served by vLLM on this machine
+  synth eval --bench out/bench --model Qwen2.5-7B-Instruct --base-url http://127.0.0.1:8000/v1 -o results/qwen7b
+
+  # an OpenAI model, 5 samples per task for pass@5 ($OPENAI_API_KEY holds the key)
+  synth eval --bench out/bench --model gpt-4o-mini --samples 5 -o results/4o-mini
+
+  # the benchmark's self-test: 100% and 0% on a valid benchmark
+  synth eval --bench out/bench --teacher reference -o results/reference
+  synth eval --bench out/bench --teacher empty -o results/empty
+
+  # grade trajectories you already have (PyBench's format)
+  synth eval --bench out/bench --trajectories out/bench/reference_trajectories.jsonl -o results/replay
+
+  # with an LLM judge beside the unit tests
+  synth eval --bench out/bench --model gpt-4o-mini --judge score --judge-model gpt-4o -o results/4o-mini
+
+  # endpoints, prices, rate limits and sandbox limits from a synth.yaml
+  synth eval --bench out/bench --config synth.yaml -o results/run1
+
+  # the leaderboard
+  synth eval compare results/qwen7b results/4o-mini`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runEval(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.bench, "bench", "", "benchmark folder (tasks.jsonl and data/), e.g. out/bench")
+	fl.StringVarP(&f.out, "out", "o", "results", "results folder to write (and resume)")
+	fl.StringVarP(&f.config, "config", "c", "", "synth.yaml whose llm, sandbox and teacher sections (format, max_turns, temperature, ...) apply; flags override it")
+	fl.StringVar(&f.model, "model", "", "model to evaluate (served at --base-url)")
+	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible API root (default "+openAIURL+")")
+	fl.StringVar(&f.keyEnv, "api-key-env", "", "environment variable holding the API key (default "+llm.DefaultKeyEnv+"; unset: no key)")
+	fl.StringVar(&f.teacher, "teacher", "", "openai (default), reference, empty or replay")
+	fl.StringVar(&f.trajectories, "trajectories", "", "trajectory file to replay and grade (implies --teacher replay)")
+	fl.StringVar(&f.format, "format", "", "message format: pybench (default) or openai-tools")
+	fl.IntVar(&f.samples, "samples", 1, "rollouts per task (k of pass@k)")
+	fl.IntVar(&f.maxTurns, "max-turns", 0, "assistant turns per rollout at most (default 10; PyBench's turn cap)")
+	fl.Float64Var(&f.temperature, "temperature", 0, "sampling temperature (default 0 with one sample, 0.7 with more)")
+	fl.IntVar(&f.concurrency, "concurrency", 0, "rollouts in flight at most (default: the sandbox slots, one per CPU)")
+	fl.IntVar(&f.infraRetries, "infra-retries", 0, "retries of a rollout whose infrastructure failed (default 2; -1: none)")
+	fl.StringSliceVar(&f.tasks, "tasks", nil, "only these task indexes, e.g. 1,2,7")
+	fl.Float64Var(&f.maxCost, "max-cost", 0, "stop cleanly after spending this many US dollars (needs prices in --config)")
+	fl.StringVar(&f.judge, "judge", "", "LLM judge: score (pass/fail, reasoning and code quality) or pairwise (win/tie/lose)")
+	fl.StringVar(&f.judgeModel, "judge-model", "", "the judge's model")
+	fl.StringVar(&f.judgeURL, "judge-base-url", "", "the judge's API root (default "+openAIURL+")")
+	fl.StringVar(&f.judgeKeyEnv, "judge-api-key-env", "", "environment variable holding the judge's API key (default "+llm.DefaultKeyEnv+")")
+	fl.StringVar(&f.judgeBaseline, "judge-baseline", "reference", "pairwise baseline: reference (the benchmark's reference trajectories), a results folder or a trajectory file")
+	cmd.AddCommand(newEvalCompareCmd())
+	return cmd
+}
+
+// evalConfig turns the flags (and the config file, if any) into the
+// eval's config.
+func evalConfig(cmd *cobra.Command, f evalFlags) (pipeline.EvalConfig, error) {
+	set := cmd.Flags().Changed
+	if f.bench == "" {
+		return pipeline.EvalConfig{}, usagef("--bench is required: the benchmark folder, e.g. --bench out/bench")
+	}
+	base := pipeline.Default()
+	if f.config != "" {
+		var err error
+		if base, err = pipeline.Load(f.config); err != nil {
+			return pipeline.EvalConfig{}, err
+		}
+	}
+	cfg := pipeline.EvalConfig{Bench: f.bench, Teacher: base.Teacher, LLM: base.LLM, Sandbox: base.Sandbox,
+		Concurrency: base.Concurrency, InfraRetries: base.Filters.InfraRetries}
+	tc := &cfg.Teacher
+	tc.Kind, tc.Replay, tc.Samples = f.teacher, f.trajectories, f.samples
+	if tc.Kind == "" {
+		tc.Kind = pipeline.TeacherOpenAI
+		if f.trajectories != "" {
+			tc.Kind = pipeline.TeacherReplay
+		}
+	}
+	if f.trajectories != "" && tc.Kind != pipeline.TeacherReplay {
+		return cfg, usagef("--trajectories goes with --teacher replay, not %s", tc.Kind)
+	}
+	if f.samples < 1 {
+		return cfg, usagef("--samples %d: want 1 or more", f.samples)
+	}
+	if set("format") {
+		tc.Format = f.format
+	}
+	if set("max-turns") {
+		tc.MaxTurns = f.maxTurns
+	}
+	switch {
+	case set("temperature"):
+		tc.Temperature = &f.temperature
+	case tc.Temperature == nil && f.samples == 1:
+		zero := 0.0
+		tc.Temperature = &zero
+	}
+	if set("concurrency") {
+		cfg.Concurrency = f.concurrency
+	}
+	if set("infra-retries") {
+		cfg.InfraRetries = f.infraRetries
+	}
+	cfg.Tasks = f.tasks
+	if tc.Kind == pipeline.TeacherOpenAI {
+		if err := evalEndpoint(cmd, f, &cfg); err != nil {
+			return cfg, err
+		}
+	}
+	if f.judge != "" {
+		if f.judgeModel == "" {
+			return cfg, usagef("--judge %s needs --judge-model (and --judge-base-url unless it is %s)", f.judge, openAIURL)
+		}
+		url := f.judgeURL
+		if url == "" {
+			url = openAIURL
+		}
+		cfg.Judge = pipeline.JudgeConfig{Mode: f.judge, Model: f.judgeModel, Baseline: f.judgeBaseline,
+			LLM: llm.Config{Endpoints: []llm.Endpoint{{BaseURL: url, Model: f.judgeModel, KeyEnv: f.judgeKeyEnv}}, Prices: cfg.LLM.Prices}}
+	}
+	return cfg, nil
+}
+
+// evalEndpoint points the openai teacher at --model and --base-url, or
+// keeps the config's endpoints.
+func evalEndpoint(cmd *cobra.Command, f evalFlags, cfg *pipeline.EvalConfig) error {
+	set := cmd.Flags().Changed
+	if f.model == "" && len(cfg.LLM.Endpoints) == 0 {
+		return usagef("--model is required to evaluate a model (or give llm.endpoints in --config; for the self-test use --teacher reference or empty)")
+	}
+	if f.model != "" {
+		cfg.Teacher.Model = f.model
+		if set("base-url") || len(cfg.LLM.Endpoints) == 0 || !servesModel(cfg.LLM, f.model) {
+			url := f.baseURL
+			if url == "" {
+				url = openAIURL
+			}
+			cfg.LLM.Endpoints = []llm.Endpoint{{BaseURL: url, Model: f.model, KeyEnv: f.keyEnv}}
+		}
+	}
+	if set("max-cost") {
+		cfg.LLM.MaxCostUSD = f.maxCost
+	}
+	return nil
+}
+
+func servesModel(c llm.Config, model string) bool {
+	for _, e := range c.Endpoints {
+		if e.Model == model {
+			return true
+		}
+	}
+	return false
+}
+
+func runEval(cmd *cobra.Command, f evalFlags) error {
+	cfg, err := evalConfig(cmd, f)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(f.bench, bench.TasksFile)); err != nil {
+		return usagef("--bench %s: no %s there (give a benchmark folder made by synth build, e.g. out/bench)", f.bench, bench.TasksFile)
+	}
+	stderr := cmd.ErrOrStderr()
+	res, err := pipeline.Eval(cmd.Context(), cfg, pipeline.EvalOptions{
+		Out: f.out, Version: version, Log: stderr, Terminal: isTerminal(stderr),
+	})
+	if errors.Is(err, pipeline.ErrConfigChanged) {
+		return usageError{err}
+	}
+	if err != nil {
+		return err
+	}
+	printEval(cmd.OutOrStdout(), res)
+	return nil
+}
+
+func printEval(w io.Writer, res *pipeline.EvalResult) {
+	s := res.Summary
+	name := s.Model
+	if name == "" {
+		name = s.Teacher
+	}
+	if res.UpToDate {
+		fmt.Fprintf(w, "%s is up to date: nothing to run.\n", res.Out)
+	}
+	fmt.Fprintf(w, "%s on %s: pass rate %.1f%% (%d/%d rollouts", name, s.Bench, 100*s.PassRate, s.Passed, s.Rollouts)
+	if s.Samples > 1 {
+		fmt.Fprintf(w, ", pass@%d %.1f%%", s.Samples, 100*s.PassAtK[fmt.Sprint(s.Samples)])
+	}
+	fmt.Fprintf(w, "), avg turns %.2f (PyBench) / %.2f (passed)\n", s.AvgTurnsPyBench, s.AvgTurns)
+	for _, c := range schemas.Categories {
+		if g, ok := s.PerCategory[c]; ok {
+			fmt.Fprintf(w, "  %-22s %5.1f%%  (%d/%d)\n", bench.CategoryTitle(c), 100*g.PassRate, g.Passed, g.Rollouts)
+		}
+	}
+	if s.Tokens > 0 {
+		fmt.Fprintf(w, "tokens per task %.0f, cost per task $%.4f\n", s.TokensPerTask, s.CostPerTask)
+	}
+	if len(s.Failures) > 0 {
+		var parts []string
+		for k, v := range s.Failures {
+			parts = append(parts, fmt.Sprintf("%s %d", k, v))
+		}
+		fmt.Fprintf(w, "failed rollouts: %s\n", strings.Join(sortedStrings(parts), ", "))
+	}
+	if s.InfraErrors > 0 {
+		fmt.Fprintf(w, "infrastructure failures: %d rollouts, not scored (run the same command again to retry them)\n", s.InfraErrors)
+	}
+	if j := s.Judge; j != nil {
+		if j.Mode == pipeline.JudgePairwise {
+			fmt.Fprintf(w, "judge %s: %d win / %d tie / %d lose (%d not judged)\n", j.Model, j.Wins, j.Ties, j.Losses, j.Errors)
+		} else {
+			fmt.Fprintf(w, "judge %s: pass rate %.1f%%, reasoning %.1f, code quality %.1f (%d not judged)\n", j.Model, 100*j.PassRate, j.AvgReasoning, j.AvgCodeQuality, j.Errors)
+		}
+	}
+	fmt.Fprintf(w, "results:   %s\n", filepath.Join(res.Out, pipeline.EvalResultsFile))
+	fmt.Fprintf(w, "summary:   %s\n", filepath.Join(res.Out, bench.SummaryFile))
+	fmt.Fprintf(w, "report:    %s\n", res.Report)
+}
+
+func sortedStrings(s []string) []string {
+	sort.Strings(s)
+	return s
+}
+
+func newEvalCompareCmd() *cobra.Command {
+	var asJSON bool
+	var out string
+	cmd := &cobra.Command{
+		Use:   "compare RUN [RUN...]",
+		Short: "A leaderboard across eval results folders",
+		Long: `compare reads the summary.json of each results folder and prints a leaderboard
+like PyBench's table: pass rate per category and overall, average turns (as
+PyBench counts them and over passed rollouts), cost per task and infrastructure
+failures, best first. Runs on different benchmarks are flagged.`,
+		Example: `  synth eval compare results/qwen7b results/4o-mini
+  synth eval compare results/* --json > leaderboard.json
+  synth eval compare results/* -o leaderboard   # writes leaderboard.md and leaderboard.json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var runs []bench.Run
+			for _, a := range args {
+				r, err := bench.LoadRun(a)
+				if err != nil {
+					return usageError{err}
+				}
+				runs = append(runs, r)
+			}
+			lb := bench.Compare(runs)
+			js, _ := json.MarshalIndent(lb, "", "  ")
+			md := lb.Markdown()
+			if out != "" {
+				if err := os.MkdirAll(out, 0o755); err != nil {
+					return err
+				}
+				if err := os.WriteFile(filepath.Join(out, "leaderboard.md"), []byte(md), 0o644); err != nil {
+					return err
+				}
+				if err := os.WriteFile(filepath.Join(out, "leaderboard.json"), append(js, '\n'), 0o644); err != nil {
+					return err
+				}
+			}
+			if asJSON {
+				fmt.Fprintln(cmd.OutOrStdout(), string(js))
+			} else {
+				fmt.Fprint(cmd.OutOrStdout(), md)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the leaderboard as JSON instead of Markdown")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "also write leaderboard.md and leaderboard.json into this folder")
+	return cmd
+}
