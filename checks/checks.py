@@ -587,6 +587,44 @@ def check_python(c, answer, messages):
     return True, "python check ok"
 
 
+def html_elements(path):
+    """Every element of an HTML file as a dict: tag, attrs, and text (all
+    the text inside it)."""
+    from html.parser import HTMLParser
+    out, stack = [], []
+
+    class P(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            el = {"tag": tag, "attrs": dict(attrs), "text": ""}
+            out.append(el)
+            if tag not in ("br", "img", "input", "meta", "link", "hr", "source"):
+                stack.append(el)
+
+        def handle_endtag(self, tag):
+            for i in range(len(stack) - 1, -1, -1):
+                if stack[i]["tag"] == tag:
+                    del stack[i:]
+                    break
+
+        def handle_data(self, data):
+            for el in stack:
+                el["text"] += data
+
+    P().feed(read_text(path))
+    for el in out:
+        el["text"] = " ".join(el["text"].split())
+    return out
+
+
+def load_module(path, name="solution"):
+    """Import a Python file as a module."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 _CHECKS = {
     "answer": check_answer, "file": check_file, "table": check_table, "image": check_image,
     "audio": check_audio, "pickle": check_pickle, "text": check_text, "python": check_python,
@@ -598,6 +636,7 @@ _HELPERS = {
     "numbers_in": numbers_in, "number_close": number_close, "read_text": read_text,
     "brightness": brightness, "contrast": contrast, "sharpness": sharpness, "similarity": similarity,
     "open_image": _open_image, "apply_transform": apply_transform, "is_gray": is_gray,
+    "html_elements": html_elements, "load_module": load_module,
     "read_audio": read_audio, "duration": duration, "loudness_db": loudness_db, "sniff_type": sniff_type,
 }
 
