@@ -434,3 +434,54 @@ func copyEvalTree(t *testing.T, src, dst string) {
 		t.Fatal(err)
 	}
 }
+
+func TestEvalInterruptedResumes(t *testing.T) {
+	needEvalPython(t)
+	tasks := evalTasks(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	solve := refSolver(tasks, func(*schemas.Task) bool { return true })
+	// Ctrl-C arrives with the first request: the rollouts in flight finish
+	// and are kept, no new one starts.
+	srv := llmtest.NewServer(t, func(c llmtest.Call) llmtest.Reply {
+		cancel()
+		return solve(c)
+	})
+	cfg := evalConfig(TeacherOpenAI, srv.URL)
+	cfg.Concurrency = 1
+	out := t.TempDir()
+	_, err := Eval(ctx, cfg, EvalOptions{Out: out})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted eval: %v, want context.Canceled", err)
+	}
+	kept, _ := ReadAll[bench.Result](filepath.Join(out, EvalResultsFile))
+	if len(kept) != 1 || !kept[0].Passed {
+		t.Fatalf("%d results kept after the interrupt, want the 1 in flight, passed", len(kept))
+	}
+	res := runEval(t, cfg, out)
+	if res.Ran != 3 || res.Summary.Passed != 4 {
+		t.Errorf("resumed: ran %d, passed %d; want 3, 4", res.Ran, res.Summary.Passed)
+	}
+}
+
+func TestEvalStopsAtBudget(t *testing.T) {
+	needEvalPython(t)
+	tasks := evalTasks(t)
+	srv := llmtest.NewServer(t, refSolver(tasks, func(*schemas.Task) bool { return true }))
+	cfg := evalConfig(TeacherOpenAI, srv.URL)
+	cfg.Concurrency = 1
+	cfg.LLM.MaxTokens = 250 // task 1 spends 230 tokens; task 2 finds the budget spent at its second call
+	out := t.TempDir()
+	_, err := Eval(context.Background(), cfg, EvalOptions{Out: out})
+	if !errors.Is(err, errStopEval) || !strings.Contains(err.Error(), "budget") {
+		t.Fatalf("over budget: %v, want a stop naming the budget", err)
+	}
+	kept, _ := ReadAll[bench.Result](filepath.Join(out, EvalResultsFile))
+	if len(kept) != 1 || kept[0].Infra {
+		t.Fatalf("%d results kept (%+v), want the one finished before the budget", len(kept), kept)
+	}
+	cfg.LLM.MaxTokens = 0
+	if res := runEval(t, cfg, out); res.Ran != 3 || res.Summary.Passed != 4 {
+		t.Errorf("resumed with more budget: ran %d, passed %d; want 3, 4", res.Ran, res.Summary.Passed)
+	}
+}
