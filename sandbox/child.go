@@ -35,15 +35,19 @@ type ctlMsg struct {
 	bad    string // a line that did not parse
 }
 
-// forkRequest is what the zygote needs to make an interpreter.
+// forkRequest is what the zygote needs to fork an interpreter.
 type forkRequest struct {
+	NS      bool     `json:"ns"`
+	ROPaths []string `json:"ro_paths,omitempty"`
+}
+
+// assignment binds a forked interpreter to a sandbox.
+type assignment struct {
 	Workspace string           `json:"ws"`
 	UID       int              `json:"uid"`
 	Seed      int64            `json:"seed"`
-	NS        bool             `json:"ns"`
 	Token     string           `json:"token"`
 	TmpBytes  int64            `json:"tmp_bytes"`
-	ROPaths   []string         `json:"ro_paths,omitempty"`
 	Limits    map[string]int64 `json:"limits"`
 }
 
@@ -57,8 +61,9 @@ func limitsForDriver(l Limits) map[string]int64 {
 	}
 }
 
-// spawnChild asks z for an interpreter and waits until it is ready.
-func spawnChild(z *zygote, req forkRequest, wait time.Duration) (*child, error) {
+// forkChild asks z for an interpreter and waits until it is forked: it then
+// waits, as a spare, for its assignment.
+func forkChild(z *zygote, req forkRequest, wait time.Duration) (*child, error) {
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("socketpair: %w", err)
@@ -68,7 +73,6 @@ func spawnChild(z *zygote, req forkRequest, wait time.Duration) (*child, error) 
 	fc, err := net.FileConn(ours)
 	ours.Close()
 	if err != nil {
-		theirs.Close()
 		return nil, fmt.Errorf("control socket: %w", err)
 	}
 	pr, pw, err := os.Pipe()
@@ -84,40 +88,63 @@ func spawnChild(z *zygote, req forkRequest, wait time.Duration) (*child, error) 
 	go c.readOut(pr)
 	body, _ := json.Marshal(req)
 	if err := z.fork(body, theirs, pw); err != nil {
-		c.ctl.Close()
-		pr.Close()
+		c.close()
 		return nil, err
 	}
 	theirs.Close()
 	pw.Close()
-
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	for {
-		select {
-		case m, ok := <-c.msgs:
-			switch {
-			case !ok:
-				c.close()
-				return nil, fmt.Errorf("interpreter exited while starting%s", z.stderr.suffix())
-			case m.Error != "":
-				c.kill()
-				c.close()
-				return nil, fmt.Errorf("interpreter: %s", m.Error)
-			case m.Pid != 0:
-				c.pid = m.Pid
-				if fd, err := unix.PidfdOpen(m.Pid, 0); err == nil {
-					c.pidfd = fd
-				}
-			case m.Ready:
-				return c, nil
-			}
-		case <-timer.C:
-			c.kill()
-			c.close()
-			return nil, fmt.Errorf("interpreter not ready after %s", wait)
-		}
+	m, err := c.next(wait)
+	switch {
+	case err != nil:
+	case m.Error != "":
+		err = fmt.Errorf("interpreter: %s", m.Error)
+	case m.Pid == 0:
+		err = fmt.Errorf("interpreter: unexpected first message %+v", m)
 	}
+	if err != nil {
+		c.kill()
+		c.close()
+		return nil, err
+	}
+	c.pid = m.Pid
+	if fd, err := unix.PidfdOpen(m.Pid, 0); err == nil {
+		c.pidfd = fd
+	}
+	return c, nil
+}
+
+// next waits for the interpreter's next control message.
+func (c *child) next(wait time.Duration) (ctlMsg, error) {
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case m, ok := <-c.msgs:
+		if !ok {
+			return m, fmt.Errorf("interpreter exited while starting%s", c.z.stderr.suffix())
+		}
+		return m, nil
+	case <-t.C:
+		return ctlMsg{}, fmt.Errorf("interpreter did not answer within %s", wait)
+	}
+}
+
+// assign sends a spare its workspace and waits until it is ready.
+func (c *child) assign(a assignment, wait time.Duration) error {
+	body, _ := json.Marshal(a)
+	if _, err := c.ctl.Write(append(body, '\n')); err != nil {
+		return fmt.Errorf("assign interpreter: %w", err)
+	}
+	m, err := c.next(wait)
+	switch {
+	case err != nil:
+		return err
+	case m.Error != "":
+		return fmt.Errorf("interpreter: %s", m.Error)
+	case !m.Ready:
+		return fmt.Errorf("interpreter: unexpected message %+v", m)
+	}
+
+	return nil
 }
 
 func (c *child) readCtl() {
@@ -225,4 +252,10 @@ func (c *child) drainInto(out *cellOutput, wait time.Duration) {
 			return
 		}
 	}
+}
+
+// discard kills the interpreter and releases it without waiting.
+func (c *child) discard() {
+	c.kill()
+	c.close()
 }

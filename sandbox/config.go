@@ -9,6 +9,9 @@ type Config struct {
 	Isolation string `yaml:"isolation"`
 	// Slots is how many sandboxes may be open at once.
 	Slots int `yaml:"slots"`
+	// Spares is how many forked interpreters wait, ready to be bound to a
+	// sandbox, so that Open does not pay for a fork; 0 means 2, -1 none.
+	Spares int `yaml:"spares"`
 	// Preload lists modules the warm interpreter imports once.
 	Preload []string   `yaml:"preload"`
 	Limits  LimitsYAML `yaml:"limits"`

@@ -5,8 +5,10 @@ socket on fd 3. The zygote imports the configured modules once, then for every
 request (a JSON packet carrying a control socket and an output pipe) forks an
 interpreter that runs cells in its workspace:
 
-  Go -> child  (control socket, JSON lines)  {"seq": n, "code": "..."}
-  child -> Go                                {"pid": n} then {"ready": true}
+  child -> Go  (control socket, JSON lines)  {"pid": n}         once forked (a spare)
+  Go -> child                                {"ws": ..., "uid": n, "seed": n, "limits": {...}, "token": ...}
+  child -> Go                                {"ready": true}    set up in its workspace
+  Go -> child                                {"seq": n, "code": "..."}
                                              {"seq": n, "status": "ok"|"error", "cpu_ms": n}
 
 Everything a cell prints, at the file-descriptor level, goes to the output
@@ -157,8 +159,7 @@ def flush_all():
         pass
 
 
-def serve(ctl, out_fd, token):
-    rf = ctl.makefile("rb")
+def serve(rf, ctl, out_fd, token):
     g = {"__name__": "__main__", "__builtins__": builtins}
     me = os.getpid()
     for line in rf:
@@ -181,15 +182,14 @@ def serve(ctl, out_fd, token):
 # ---------------------------------------------------------------- child setup
 
 
-def build_root(ws, req):
-    """Makes a private root holding the system read-only, the workspace at
-    /workspace (data/ read-only), a private /tmp, /dev and /proc, then
-    pivots into it."""
+def prepare_root(req):
+    """Before the assignment (as a spare): makes a private root holding the
+    system read-only, /dev and /proc, and pivots into it, keeping the old
+    root at /oldroot until the workspace is bound."""
     mount(None, "/", None, MS_REC | MS_PRIVATE)
-    wsfd = os.open(ws, os.O_PATH | os.O_DIRECTORY)
     root = "/tmp"
     mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
-    for d in ("usr", "etc", "dev", "proc", "tmp", "workspace"):
+    for d in ("usr", "etc", "dev", "proc", "tmp", "workspace", "oldroot"):
         os.mkdir(os.path.join(root, d))
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         host = "/" + name
@@ -216,17 +216,8 @@ def build_root(ws, req):
     for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
                          ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
         os.symlink(target, root + "/dev/" + name)
-    mount("tmpfs", root + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV,
-          "size=%d,mode=1777" % req.get("tmp_bytes", 256 << 20))
-    mount("/proc/self/fd/%d" % wsfd, root + "/workspace", None, MS_BIND | MS_REC)
-    mount(None, root + "/workspace", None, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV)
-    os.close(wsfd)
-    data = root + "/workspace/data"
-    if os.path.isdir(data) and not os.path.islink(data):
-        bind(data, data, True)
     os.chdir(root)
-    _check(libc.syscall(SYS_PIVOT_ROOT, b".", b"."), "pivot_root")
-    _check(libc.umount2(b".", MNT_DETACH), "umount old root")
+    _check(libc.syscall(SYS_PIVOT_ROOT, b".", b"oldroot"), "pivot_root")
     os.chdir("/")
     mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     try:
@@ -234,6 +225,20 @@ def build_root(ws, req):
     except OSError:
         pass
     loopback_up()
+
+
+def finish_root(ws, req):
+    """At the assignment: binds the workspace at /workspace (data/
+    read-only), mounts a private /tmp and drops the old root."""
+    mount("/oldroot" + ws, "/workspace", None, MS_BIND | MS_REC)
+    mount(None, "/workspace", None, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV)
+    data = "/workspace/data"
+    if os.path.isdir(data) and not os.path.islink(data):
+        bind(data, data, True)
+    mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV,
+          "size=%d,mode=1777" % req.get("tmp_bytes", 256 << 20))
+    _check(libc.umount2(b"/oldroot", MNT_DETACH), "umount old root")
+    os.rmdir("/oldroot")
 
 
 def loopback_up():
@@ -297,36 +302,16 @@ def child_env(req, home):
 
 
 def become_child(req, ctl, out_fd, go_ahead):
-    """Turns a fresh fork into a cell interpreter; never returns."""
+    """Turns a fresh fork into a cell interpreter; never returns. What does
+    not depend on the sandbox is done first; then the fork waits, as a spare,
+    until Go assigns it a workspace, a uid, a seed and limits."""
     try:
         if go_ahead is not None:
             os.read(go_ahead, 1)
             os.close(go_ahead)
         os.setsid()
         if req["ns"]:
-            build_root(req["ws"], req)
-            ws = "/workspace"
-        else:
-            ws = req["ws"]
-        os.chdir(ws)
-        env = child_env(req, "/tmp" if req["ns"] else ws)
-        os.environ.clear()
-        os.environ.update(env)
-        os.makedirs(env["MPLCONFIGDIR"], exist_ok=True)
-        if "matplotlib" not in sys.modules:
-            for name, data in FONT_CACHE.items():
-                with open(os.path.join(env["MPLCONFIGDIR"], name), "wb") as f:
-                    f.write(data)
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-        signal.signal(signal.SIGXCPU, cpu_limit_reached)
-        set_limits(req.get("limits") or {})
-        uid = req.get("uid") or 0
-        if uid:
-            os.chown(env["MPLCONFIGDIR"], uid, uid)
-            os.setgroups([])
-            os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)
-        libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+            prepare_root(req)
         # Output: fds 1 and 2 share the pipe, so the order of writes is kept.
         null = os.open("/dev/null", os.O_RDONLY)
         os.dup2(null, 0)
@@ -345,9 +330,37 @@ def become_child(req, ctl, out_fd, go_ahead):
         sys.stderr.reconfigure(write_through=True)
         sys.__stdout__, sys.__stderr__, sys.__stdin__ = sys.stdout, sys.stderr, sys.stdin
         builtins.input = input_disabled
-        warnings.filterwarnings("ignore", message=".*non-interactive.*")
-        warnings.filterwarnings("ignore", message=".*FigureCanvasAgg.*")
         sys.argv = [""]
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        signal.signal(signal.SIGXCPU, cpu_limit_reached)
+
+        rf = ctl.makefile("rb")
+        line = rf.readline()
+        if not line:
+            os._exit(0)
+        req = dict(req, **json.loads(line))
+        if req["ns"]:
+            finish_root(req["ws"], req)
+            ws = "/workspace"
+        else:
+            ws = req["ws"]
+        os.chdir(ws)
+        env = child_env(req, "/tmp" if req["ns"] else ws)
+        os.environ.clear()
+        os.environ.update(env)
+        os.makedirs(env["MPLCONFIGDIR"], exist_ok=True)
+        if "matplotlib" not in sys.modules:
+            for name, data in FONT_CACHE.items():
+                with open(os.path.join(env["MPLCONFIGDIR"], name), "wb") as f:
+                    f.write(data)
+        set_limits(req.get("limits") or {})
+        uid = req.get("uid") or 0
+        if uid:
+            os.chown(env["MPLCONFIGDIR"], uid, uid)
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+        libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
         reseed(req["seed"])
         ctl.sendall(b'{"ready": true}\n')
     except BaseException as e:
@@ -356,7 +369,7 @@ def become_child(req, ctl, out_fd, go_ahead):
         finally:
             os._exit(70)
     try:
-        serve(ctl, marker_fd, req["token"])
+        serve(rf, ctl, marker_fd, req["token"])
     finally:
         os._exit(0)
 
@@ -452,6 +465,12 @@ def zygote(cfg):
     zsock = socket.socket(fileno=ZYGOTE_FD)
     os.set_inheritable(ZYGOTE_FD, False)
     report = preload(cfg.get("preload") or [])
+    # Set once here rather than in every fork (the filters compile regexes).
+    warnings.filterwarnings("ignore", message=".*non-interactive.*")
+    warnings.filterwarnings("ignore", message=".*FigureCanvasAgg.*")
+    import gc
+    gc.collect()
+    gc.freeze()  # forks then share the preloaded objects without the collector copying them
     if "matplotlib" not in sys.modules:
         try:
             import matplotlib.font_manager  # noqa: F401 -- builds the cache once

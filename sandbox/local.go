@@ -24,6 +24,10 @@ const (
 // DefaultPreload is what the zygote imports when Config.Preload is empty.
 var DefaultPreload = []string{"numpy", "pandas", "matplotlib", "matplotlib.pyplot"}
 
+// DefaultSpares is how many forked interpreters wait for a sandbox when
+// Config.Spares is zero.
+const DefaultSpares = 2
+
 // uidBase and uidSpan bound the unprivileged uids interpreters run as, one
 // per open sandbox.
 const (
@@ -40,6 +44,10 @@ type backend struct {
 	ns      bool   // namespaces, private root and uid drop per interpreter
 	roPaths []string
 	slots   chan struct{}
+
+	spares chan *child   // forked interpreters waiting for a sandbox
+	stop   chan struct{} // closed by Close
+	refill sync.Once
 
 	mu     sync.Mutex
 	z      *zygote
@@ -72,6 +80,14 @@ func newBackend(cfg Config) (*backend, error) {
 	if cfg.Slots == 0 {
 		cfg.Slots = runtime.NumCPU()
 	}
+	switch {
+	case cfg.Spares < -1:
+		return nil, fmt.Errorf("sandbox.spares: %d is not a count (0 for the default, %d; -1 for none)", cfg.Spares, DefaultSpares)
+	case cfg.Spares == 0:
+		cfg.Spares = DefaultSpares
+	case cfg.Spares == -1:
+		cfg.Spares = 0
+	}
 	if len(cfg.Preload) == 0 {
 		cfg.Preload = DefaultPreload
 	}
@@ -83,7 +99,7 @@ func newBackend(cfg Config) (*backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &backend{cfg: cfg, lim: lim.merge(DefaultLimits()), python: py, slots: make(chan struct{}, cfg.Slots), uids: map[int]bool{}, openWS: map[string]*wsUse{}}
+	b := &backend{cfg: cfg, lim: lim.merge(DefaultLimits()), python: py, slots: make(chan struct{}, cfg.Slots), spares: make(chan *child, cfg.Spares), stop: make(chan struct{}), uids: map[int]bool{}, openWS: map[string]*wsUse{}}
 	if cfg.Isolation != IsolationOff {
 		root := os.Geteuid() == 0
 		if bw, err := exec.LookPath("bwrap"); err == nil && root {
@@ -141,7 +157,91 @@ func (b *backend) zygote() (*zygote, error) {
 		b.ns = false
 	}
 	b.z = z
+	if cap(b.spares) > 0 {
+		b.refill.Do(func() { go b.keepSpares() })
+	}
 	return z, nil
+}
+
+// isolated reports whether interpreters get namespaces and their own uid.
+func (b *backend) isolated() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.ns
+}
+
+func (b *backend) forkRequest() forkRequest {
+	return forkRequest{NS: b.isolated(), ROPaths: b.roPaths}
+}
+
+// keepSpares keeps the spares channel full of forked interpreters, so that
+// Open does not wait for a fork.
+func (b *backend) keepSpares() {
+	pause := func(d time.Duration) bool {
+		select {
+		case <-b.stop:
+			return false
+		case <-time.After(d):
+			return true
+		}
+	}
+	for {
+		select {
+		case <-b.stop:
+			return
+		default:
+		}
+		z, err := b.zygote()
+		if err != nil {
+			if !pause(time.Second) {
+				return
+			}
+			continue
+		}
+		c, err := forkChild(z, b.forkRequest(), startWait)
+		if err != nil {
+			if !pause(200 * time.Millisecond) {
+				return
+			}
+			continue
+		}
+		select {
+		case b.spares <- c:
+		case <-b.stop:
+			c.discard()
+			return
+		}
+	}
+}
+
+// interpreter returns an interpreter set up for a: a spare if one is
+// waiting, else a fresh fork.
+func (b *backend) interpreter(a assignment) (*child, error) {
+	for tries := 0; ; tries++ {
+		var c *child
+		select {
+		case c = <-b.spares:
+		default:
+		}
+		spare := c != nil
+		if !spare {
+			z, err := b.zygote()
+			if err != nil {
+				return nil, err
+			}
+			if c, err = forkChild(z, b.forkRequest(), startWait); err != nil {
+				return nil, err
+			}
+		}
+		err := c.assign(a, startWait)
+		if err == nil {
+			return c, nil
+		}
+		c.discard()
+		if !spare || tries >= 3 {
+			return nil, err
+		}
+	}
 }
 
 // Warm starts the zygote now instead of at the first Open.
@@ -203,6 +303,9 @@ func (b *backend) open(spec Spec, ws string, use *wsUse) (*session, error) {
 	} else if st, err := os.Stat(s.ws); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("sandbox: workspace %s is not an existing directory", s.ws)
 	}
+	if real, err := filepath.EvalSymlinks(s.ws); err == nil {
+		s.ws = real // the interpreter binds it by path, from another root
+	}
 	fail := func(err error) (*session, error) {
 		if s.ownWS {
 			removeWorkspace(s.ws)
@@ -211,7 +314,7 @@ func (b *backend) open(spec Spec, ws string, use *wsUse) (*session, error) {
 	}
 	if use == nil {
 		use = &wsUse{n: 1}
-		if b.ns {
+		if b.isolated() {
 			use.uid = b.allocUID()
 		}
 	}
@@ -291,7 +394,19 @@ func (b *backend) release(ws string, use *wsUse) {
 func (b *backend) Close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.closed {
+		return nil
+	}
 	b.closed = true
+	close(b.stop)
+	for done := false; !done; {
+		select {
+		case c := <-b.spares:
+			c.discard()
+		default:
+			done = true
+		}
+	}
 	if b.z != nil {
 		b.z.kill()
 		b.z = nil

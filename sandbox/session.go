@@ -39,15 +39,13 @@ func newToken() string {
 
 func (s *session) Workspace() string { return s.ws }
 
-func (s *session) request() forkRequest {
-	return forkRequest{
+func (s *session) assignment() assignment {
+	return assignment{
 		Workspace: s.ws,
 		UID:       s.uid,
 		Seed:      s.spec.Seed,
-		NS:        s.b.ns,
 		Token:     s.token,
 		TmpBytes:  max(64<<20, min(s.lim.FileBytes, 512<<20)),
-		ROPaths:   s.b.roPaths,
 		Limits:    limitsForDriver(s.lim),
 	}
 }
@@ -57,11 +55,7 @@ func (s *session) start() error {
 	if s.c != nil {
 		return nil
 	}
-	z, err := s.b.zygote()
-	if err != nil {
-		return err
-	}
-	c, err := spawnChild(z, s.request(), startWait)
+	c, err := s.b.interpreter(s.assignment())
 	if err != nil {
 		return fmt.Errorf("sandbox %s: %w", s.ws, err)
 	}

@@ -1,0 +1,206 @@
+package sandbox
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"synth/schemas"
+)
+
+// The benchmarks measure the default configuration (isolation auto, the
+// default preload: numpy, pandas, matplotlib) and report medians, which
+// scripts/bench-sandbox.sh puts beside a Jupyter kernel's.
+
+var (
+	benchOnce sync.Once
+	benchB    *backend
+	benchErr  error
+)
+
+func benchBackend(b *testing.B) *backend {
+	b.Helper()
+	if _, err := os.Stat(testPython); err != nil {
+		b.Skipf("needs %s", testPython)
+	}
+	benchOnce.Do(func() {
+		benchB, benchErr = newBackend(Config{Python: testPython, Slots: 64})
+		if benchErr == nil {
+			benchErr = benchB.Warm()
+		}
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	return benchB
+}
+
+func reportMedian(b *testing.B, ds []time.Duration, unit string) {
+	slices.Sort(ds)
+	med := ds[len(ds)/2]
+	switch unit {
+	case "ms":
+		b.ReportMetric(float64(med.Microseconds())/1000, "median-ms")
+	case "us":
+		b.ReportMetric(float64(med.Nanoseconds())/1000, "median-us")
+	}
+}
+
+// BenchmarkOpen: time to a ready interpreter with the heavy modules
+// imported, from a warm pool (a spare is waiting, as between rollouts).
+func BenchmarkOpen(b *testing.B) {
+	benchOpen(b, true)
+}
+
+// BenchmarkOpenBackToBack: Open right after Open, faster than spares are
+// forked, so most opens wait for a fork of the zygote.
+func BenchmarkOpenBackToBack(b *testing.B) {
+	benchOpen(b, false)
+}
+
+func benchOpen(b *testing.B, warm bool) {
+	be := benchBackend(b)
+	ctx := context.Background()
+	var ds []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if warm {
+			b.StopTimer()
+			for deadline := time.Now().Add(5 * time.Second); len(be.spares) < cap(be.spares) && time.Now().Before(deadline); {
+				time.Sleep(time.Millisecond)
+			}
+			b.StartTimer()
+		}
+		t0 := time.Now()
+		s, err := be.Open(ctx, Spec{Seed: int64(i)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Since(t0))
+		b.StopTimer()
+		s.Close()
+		b.StartTimer()
+	}
+	reportMedian(b, ds, "ms")
+}
+
+// BenchmarkRoundTrip: `1+1` from Exec to Result.
+func BenchmarkRoundTrip(b *testing.B) {
+	benchCell(b, "1+1", "us")
+}
+
+// BenchmarkPrint1MiB: a cell printing 1 MiB (with a 2 MiB output limit, so
+// nothing is cut).
+func BenchmarkPrint1MiB(b *testing.B) {
+	benchCell(b, "print('x' * (1 << 20))", "ms")
+}
+
+func benchCell(b *testing.B, code, unit string) {
+	be := benchBackend(b)
+	ctx := context.Background()
+	s, err := be.Open(ctx, Spec{Limits: Limits{OutputBytes: 2 << 20}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	var ds []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		r, err := s.Exec(ctx, code)
+		ds = append(ds, time.Since(t0))
+		if err != nil || r.Status != schemas.StatusOK || r.Truncated {
+			b.Fatalf("%v %+v", err, r)
+		}
+	}
+	reportMedian(b, ds, unit)
+}
+
+// BenchmarkIdlePSS: proportional set size of 1 and of 10 idle interpreters,
+// counting the zygote (and bubblewrap) they share, after each has run a cell.
+func BenchmarkIdlePSS(b *testing.B) {
+	for _, n := range []int{1, 10} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			be := benchBackend(b)
+			for i := 0; i < b.N; i++ {
+				var ss []*session
+				for j := 0; j < n; j++ {
+					s, err := be.Open(context.Background(), Spec{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if r, err := s.Exec(context.Background(), "import pandas as pd, numpy as np\npd.DataFrame(np.zeros((3, 3))).sum().sum()"); err != nil || r.Status != schemas.StatusOK {
+						b.Fatal(err, r)
+					}
+					ss = append(ss, s.(*session))
+				}
+				time.Sleep(200 * time.Millisecond)
+				children := int64(0)
+				for _, s := range ss {
+					children += pssKiB(s.c.pid)
+				}
+				b.ReportMetric(float64(treePSSKiB(be.z.cmd.Process.Pid))/1024, "PSS-MiB")
+				b.ReportMetric(float64(children)/1024, "children-PSS-MiB")
+				for _, s := range ss {
+					s.Close()
+				}
+			}
+		})
+	}
+}
+
+// treePSSKiB sums the PSS of pid and all its descendants: bubblewrap, the
+// zygote, spares and interpreters.
+func treePSSKiB(pid int) int64 {
+	parent := map[int]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so cut at the last ')'.
+		f := strings.Fields(string(st[strings.LastIndexByte(string(st), ')')+1:]))
+		if len(f) > 1 {
+			parent[p], _ = strconv.Atoi(f[1])
+		}
+	}
+	var sum int64
+	for p := range parent {
+		for q := p; q > 1; q = parent[q] {
+			if q == pid {
+				sum += pssKiB(p)
+				break
+			}
+		}
+	}
+	return sum
+}
+
+// pssKiB reads a process's proportional set size.
+func pssKiB(pid int) int64 {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) >= 2 && f[0] == "Pss:" {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			return n
+		}
+	}
+	return 0
+}
