@@ -52,6 +52,9 @@ type EvalOptions struct {
 	// LLMOptions are passed to the teacher's and the judge's llm clients
 	// (tests shorten the retry backoff with llm.WithBackoff).
 	LLMOptions []llm.Option
+	// Backend, if set, runs the sandboxes instead of a new backend made from
+	// the config's sandbox section; the caller closes it.
+	Backend sandbox.Backend
 }
 
 // EvalResult is what an eval wrote.
@@ -139,11 +142,12 @@ func Eval(ctx context.Context, cfg EvalConfig, opts EvalOptions) (*EvalResult, e
 	if cfg.Concurrency > 0 && cfg.Sandbox.Slots == 0 {
 		r.cfg.Sandbox.Slots = cfg.Concurrency
 	}
-	r.backend, err = sandbox.New(r.cfg.Sandbox)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err)
+	if r.backend = opts.Backend; r.backend == nil {
+		if r.backend, err = sandbox.New(r.cfg.Sandbox); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		defer r.backend.Close()
 	}
-	defer r.backend.Close()
 
 	jobs := r.jobs()
 	results, ran, judged, err := r.runAll(ctx, jobs)

@@ -17,6 +17,7 @@ import (
 	"synth/bench"
 	"synth/llm"
 	"synth/llm/llmtest"
+	"synth/sandbox"
 	"synth/schemas"
 )
 
@@ -30,6 +31,23 @@ func needEvalPython(t *testing.T) {
 	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
 		t.Skip("needs /usr/bin/python3 with pandas (apt-get install python3-pandas)")
 	}
+}
+
+var (
+	evalBackendOnce sync.Once
+	evalBackendErr  error
+	evalBackendB    sandbox.Backend
+)
+
+// sharedEvalBackend is one sandbox backend for the eval tests, so that each
+// eval does not start its own warm interpreter.
+func sharedEvalBackend(t *testing.T) sandbox.Backend {
+	t.Helper()
+	evalBackendOnce.Do(func() { evalBackendB, evalBackendErr = sandbox.New(sandbox.Config{Slots: 4}) })
+	if evalBackendErr != nil {
+		t.Fatal(evalBackendErr)
+	}
+	return evalBackendB
 }
 
 func evalTasks(t *testing.T) []schemas.Task {
@@ -80,7 +98,7 @@ func evalConfig(kind string, url string) EvalConfig {
 
 func runEval(t *testing.T, cfg EvalConfig, out string) *EvalResult {
 	t.Helper()
-	res, err := Eval(context.Background(), cfg, EvalOptions{Out: out, LLMOptions: []llm.Option{llm.WithBackoff(time.Millisecond, 5*time.Millisecond)}})
+	res, err := Eval(context.Background(), cfg, EvalOptions{Out: out, Backend: sharedEvalBackend(t), LLMOptions: []llm.Option{llm.WithBackoff(time.Millisecond, 5*time.Millisecond)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +304,7 @@ func TestEvalResumes(t *testing.T) {
 	}
 	// Another teacher in the same folder is refused.
 	other := evalConfig(TeacherEmpty, "")
-	if _, err := Eval(context.Background(), other, EvalOptions{Out: out}); !errors.Is(err, ErrConfigChanged) {
+	if _, err := Eval(context.Background(), other, EvalOptions{Out: out, Backend: sharedEvalBackend(t)}); !errors.Is(err, ErrConfigChanged) {
 		t.Errorf("another teacher in the same folder: %v, want ErrConfigChanged", err)
 	}
 }
@@ -324,7 +342,7 @@ func TestEvalStopsOnFatalEndpointError(t *testing.T) {
 	needEvalPython(t)
 	srv := llmtest.NewServer(t, llmtest.Status(401, 0))
 	out := t.TempDir()
-	_, err := Eval(context.Background(), evalConfig(TeacherOpenAI, srv.URL), EvalOptions{Out: out})
+	_, err := Eval(context.Background(), evalConfig(TeacherOpenAI, srv.URL), EvalOptions{Out: out, Backend: sharedEvalBackend(t)})
 	if err == nil || !strings.Contains(err.Error(), "401") {
 		t.Fatalf("401: %v, want an error naming it", err)
 	}
@@ -450,7 +468,7 @@ func TestEvalInterruptedResumes(t *testing.T) {
 	cfg := evalConfig(TeacherOpenAI, srv.URL)
 	cfg.Concurrency = 1
 	out := t.TempDir()
-	_, err := Eval(ctx, cfg, EvalOptions{Out: out})
+	_, err := Eval(ctx, cfg, EvalOptions{Out: out, Backend: sharedEvalBackend(t)})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted eval: %v, want context.Canceled", err)
 	}
@@ -472,7 +490,7 @@ func TestEvalStopsAtBudget(t *testing.T) {
 	cfg.Concurrency = 1
 	cfg.LLM.MaxTokens = 250 // task 1 spends 230 tokens; task 2 finds the budget spent at its second call
 	out := t.TempDir()
-	_, err := Eval(context.Background(), cfg, EvalOptions{Out: out})
+	_, err := Eval(context.Background(), cfg, EvalOptions{Out: out, Backend: sharedEvalBackend(t)})
 	if !errors.Is(err, errStopEval) || !strings.Contains(err.Error(), "budget") {
 		t.Fatalf("over budget: %v, want a stop naming the budget", err)
 	}
