@@ -1,6 +1,9 @@
 package dataset
 
-import "fmt"
+import (
+	"fmt"
+	"runtime"
+)
 
 // Config is the dataset section of synth.yaml: how the dataset is emitted.
 // A zero field takes the default named in its comment.
@@ -14,6 +17,10 @@ type Config struct {
 	// group is buffered in memory until it is full, so this bounds the
 	// writer's memory: about RowGroupRows times the size of a row.
 	RowGroupRows int `yaml:"row_group_rows"`
+	// Workers is how many row groups are encoded and compressed at once
+	// (default: the number of CPUs, at most 4). Memory grows by a row group
+	// per worker.
+	Workers int `yaml:"workers"`
 	// ZstdLevel is the zstd level of the Parquet pages, 1 to 22 (default 3).
 	// The encoder maps it onto its four speeds: 1 fastest, 2-5 default,
 	// 6-9 better, 10 and up best.
@@ -53,6 +60,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.RowGroupRows <= 0 {
 		c.RowGroupRows = DefaultRowGroupRows
+	}
+	if c.Workers <= 0 {
+		c.Workers = min(runtime.GOMAXPROCS(0), 4)
 	}
 	if c.ZstdLevel <= 0 {
 		c.ZstdLevel = DefaultZstdLevel

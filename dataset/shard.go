@@ -7,14 +7,12 @@ import (
 	"os"
 	"path/filepath"
 
-	kzstd "github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/zstd"
 
 	"synth/schemas"
 )
 
-// batchRows is how many rows a shard hands parquet-go at a time.
+// batchRows is how many rows a worker hands parquet-go at a time.
 const batchRows = 64
 
 // shard is one shard being written: a Parquet file and, when on, a JSONL
@@ -120,13 +118,25 @@ func rowBytes(r *schemas.Row) int64 {
 	return n
 }
 
-// parquetSink writes rows converted to layout T.
+// parquetSink writes rows converted to layout T. It buffers a row group's
+// rows and encodes and compresses each full group in its own goroutine
+// (at most Config.Workers at once), committing the groups to the file in
+// order from the owner goroutine.
 type parquetSink[T any] struct {
-	f     *os.File
-	w     *parquet.GenericWriter[T]
-	conv  func(*schemas.Row) T
-	batch []T
-	path  string
+	f         *os.File
+	w         *parquet.GenericWriter[T]
+	conv      func(*schemas.Row) T
+	group     []T
+	groupRows int
+	inflight  []*groupJob
+	workers   int
+	path      string
+}
+
+// groupJob is a row group being encoded by a worker.
+type groupJob struct {
+	rg   *parquet.ConcurrentRowGroupWriter
+	done chan error
 }
 
 func newParquetSink[T any](path string, cfg Config, conv func(*schemas.Row) T) (*parquetSink[T], error) {
@@ -135,39 +145,82 @@ func newParquetSink[T any](path string, cfg Config, conv func(*schemas.Row) T) (
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	w := parquet.NewGenericWriter[T](f,
-		parquet.Compression(&zstd.Codec{Level: kzstd.EncoderLevelFromZstd(cfg.ZstdLevel)}),
+		parquet.Compression(newZstdCodec(cfg.ZstdLevel)),
 		parquet.MaxRowsPerRowGroup(int64(cfg.RowGroupRows)),
 		parquet.WriteBufferSize(1<<20),
 		parquet.CreatedBy("synth", "", ""),
 	)
 	w.SetKeyValueMetadata("synth.format", cfg.Format)
-	return &parquetSink[T]{f: f, w: w, conv: conv, batch: make([]T, 0, batchRows), path: path}, nil
+	return &parquetSink[T]{
+		f: f, w: w, conv: conv, path: path,
+		groupRows: cfg.RowGroupRows, group: make([]T, 0, cfg.RowGroupRows), workers: cfg.Workers,
+	}, nil
 }
 
 func (p *parquetSink[T]) write(r *schemas.Row) error {
-	p.batch = append(p.batch, p.conv(r))
-	if len(p.batch) == cap(p.batch) {
-		return p.flushBatch()
+	p.group = append(p.group, p.conv(r))
+	if len(p.group) == p.groupRows {
+		return p.submit()
 	}
 	return nil
 }
 
-func (p *parquetSink[T]) flushBatch() error {
-	if len(p.batch) == 0 {
+// submit hands the buffered rows to a worker as one row group, first
+// committing the oldest group when all workers are busy.
+func (p *parquetSink[T]) submit() error {
+	if len(p.group) == 0 {
 		return nil
 	}
-	_, err := p.w.Write(p.batch)
-	clear(p.batch) // drop references to the rows' strings
-	p.batch = p.batch[:0]
-	if err != nil {
+	if len(p.inflight) == p.workers {
+		if err := p.commitOldest(); err != nil {
+			return err
+		}
+	}
+	rows := p.group
+	p.group = make([]T, 0, p.groupRows)
+	job := &groupJob{rg: p.w.BeginRowGroup(), done: make(chan error, 1)}
+	p.inflight = append(p.inflight, job)
+	schema := p.w.Schema()
+	go func() { job.done <- encodeGroup(job.rg, schema, rows) }()
+	return nil
+}
+
+// encodeGroup deconstructs rows into rg's columns and flushes its pages,
+// compressing them.
+func encodeGroup[T any](rg *parquet.ConcurrentRowGroupWriter, schema *parquet.Schema, rows []T) error {
+	buf := make([]parquet.Row, batchRows)
+	for start := 0; start < len(rows); start += batchRows {
+		end := min(start+batchRows, len(rows))
+		batch := buf[:end-start]
+		for i := range batch {
+			batch[i] = schema.Deconstruct(batch[i][:0], &rows[start+i])
+		}
+		if _, err := rg.WriteRows(batch); err != nil {
+			return err
+		}
+	}
+	return rg.Flush()
+}
+
+func (p *parquetSink[T]) commitOldest() error {
+	job := p.inflight[0]
+	p.inflight = p.inflight[1:]
+	if err := <-job.done; err != nil {
+		return fmt.Errorf("%s: %w", p.path, err)
+	}
+	if _, err := job.rg.Commit(); err != nil {
 		return fmt.Errorf("%s: %w", p.path, err)
 	}
 	return nil
 }
 
 func (p *parquetSink[T]) close() error {
-	if err := p.flushBatch(); err != nil {
-		p.f.Close()
+	err := p.submit()
+	for err == nil && len(p.inflight) > 0 {
+		err = p.commitOldest()
+	}
+	if err != nil {
+		p.abandon()
 		return err
 	}
 	if err := p.w.Close(); err != nil {
@@ -184,7 +237,14 @@ func (p *parquetSink[T]) close() error {
 	return nil
 }
 
-func (p *parquetSink[T]) abandon() { p.f.Close() }
+// abandon waits for the workers and closes the file unfinished.
+func (p *parquetSink[T]) abandon() {
+	for _, job := range p.inflight {
+		<-job.done
+	}
+	p.inflight = nil
+	p.f.Close()
+}
 
 // jsonlFile writes one JSON row per line.
 type jsonlFile struct {

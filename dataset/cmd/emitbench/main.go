@@ -15,7 +15,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strings"
+	"syscall"
 	"time"
 
 	"synth/dataset"
@@ -26,15 +28,27 @@ func main() {
 	n := flag.Int("n", 100_000, "trajectories to emit")
 	size := flag.Int("size", 8192, "approximate bytes of message text per trajectory")
 	offline := flag.Bool("offline-tokens", false, "report no usage, so tokens are counted offline")
+	level := flag.Int("zstd-level", 0, "zstd level (default: dataset's default)")
 	dir := flag.String("o", "", "output directory (default: a temporary one, removed afterwards)")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the emit to `file`")
+	flag.StringVar(&memprofile, "memprofile", "", "write a heap profile halfway through the emit to `file`")
 	flag.Parse()
-	if err := run(*n, *size, *offline, *dir); err != nil {
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "emitbench:", err)
+			os.Exit(1)
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
+	if err := run(*n, *size, *offline, *dir, dataset.Config{ZstdLevel: *level}); err != nil {
 		fmt.Fprintln(os.Stderr, "emitbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n, size int, offline bool, dir string) error {
+func run(n, size int, offline bool, dir string, cfg dataset.Config) error {
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "emitbench-")
 		if err != nil {
@@ -46,7 +60,7 @@ func run(n, size int, offline bool, dir string) error {
 	gen := newGenerator(size)
 	task := &schemas.Task{ID: "task", Category: schemas.CategoryData, Subcategory: "dedup",
 		Files: []schemas.TaskFile{{Name: "a.csv", Type: "csv"}}}
-	w, err := dataset.NewWriter(dir, dataset.Config{})
+	w, err := dataset.NewWriter(dir, cfg)
 	if err != nil {
 		return err
 	}
@@ -57,6 +71,7 @@ func run(n, size int, offline bool, dir string) error {
 		pool[i] = gen.trajectory(i, offline)
 	}
 	var raw int64
+	cpu0 := cpuTime()
 	start := time.Now()
 	for i := range n {
 		tr := *pool[i%len(pool)]
@@ -67,12 +82,18 @@ func run(n, size int, offline bool, dir string) error {
 		if err := w.Write(dataset.RowOf(task, &tr, nil)); err != nil {
 			return err
 		}
+		if i == n/2 && memprofile != "" {
+			if err := writeHeapProfile(memprofile); err != nil {
+				return err
+			}
+		}
 	}
 	paths, err := w.Close()
 	if err != nil {
 		return err
 	}
 	elapsed := time.Since(start)
+	cpu := cpuTime() - cpu0
 	var disk int64
 	for _, p := range paths {
 		if fi, err := os.Stat(p); err == nil {
@@ -83,7 +104,8 @@ func run(n, size int, offline bool, dir string) error {
 	fmt.Printf("raw text        %.1f MB (%.0f B/row)\n", float64(raw)/1e6, float64(raw)/float64(n))
 	fmt.Printf("on disk         %.1f MB (zstd, %.1fx)\n", float64(disk)/1e6, float64(raw)/float64(disk))
 	fmt.Printf("elapsed         %.2f s\n", elapsed.Seconds())
-	fmt.Printf("throughput      %.1f MB/s of raw text\n", float64(raw)/1e6/elapsed.Seconds())
+	fmt.Printf("throughput      %.1f MB/s of raw text (wall clock)\n", float64(raw)/1e6/elapsed.Seconds())
+	fmt.Printf("CPU time        %.2f s: %.1f MB of raw text per CPU-second\n", cpu.Seconds(), float64(raw)/1e6/cpu.Seconds())
 	fmt.Printf("peak RSS        %s (VmHWM)\n", vmHWM())
 	fmt.Printf("GOMAXPROCS      %d\n", runtime.GOMAXPROCS(0))
 	return nil
@@ -92,6 +114,30 @@ func run(n, size int, offline bool, dir string) error {
 // poolSize is how many distinct trajectories are generated: enough that no
 // two copies share a Parquet page, so compression sees realistic text.
 const poolSize = 2000
+
+var memprofile string
+
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// cpuTime returns the user and system CPU time of the process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
 
 // vmHWM returns the VmHWM line of /proc/self/status.
 func vmHWM() string {
