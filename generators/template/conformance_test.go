@@ -23,8 +23,16 @@ func TestConformance(t *testing.T) {
 		t.Skipf("no sandbox: %v", err)
 	}
 	defer b.Close()
+	have, err := ProbeModules(context.Background(), "/usr/bin/python3", Modules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, skipped := Available(have)
+	for _, s := range skipped {
+		t.Log(s)
+	}
 	ins, paths := corpus(t)
-	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}}).Generate(context.Background(), ins)
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, PythonModules: have}).Generate(context.Background(), ins)
 	if err != nil {
 		t.Fatal(err)
 	}
