@@ -57,7 +57,8 @@ type ReasonTotal struct {
 
 // ReadStats computes the statistics of a PyInstruct-style dataset at path:
 // a Parquet, JSONL or JSON file, or a directory of them (a synth dataset
-// directory, its data/ folder, or a run directory with dataset/ inside).
+// directory, its data/ folder, or a run directory with dataset/data inside).
+// A run's trajectories.jsonl works too (its verdicts give the pass rate).
 // Messages are read from a messages or conversations column, as
 // {role, content} or ShareGPT's {from, value}; category and passed columns
 // are used when present. tokensFrom is TokensSourceOffline (default) or
@@ -96,7 +97,9 @@ func findDataFiles(path string) (files []string, statsJSON string, err error) {
 		}
 		return []string{path}, "", nil
 	}
-	for _, dir := range []string{path, filepath.Join(path, "data"), filepath.Join(path, "dataset"), filepath.Join(path, "dataset", "data")} {
+	// A run directory's own .jsonl files are journals, not rows: look in
+	// its dataset first, then in a dataset directory's data/, then in path.
+	for _, dir := range []string{filepath.Join(path, "dataset", "data"), filepath.Join(path, "data"), path} {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			continue
@@ -154,6 +157,10 @@ type statsRow struct {
 	Category      string         `parquet:"category,optional" json:"category"`
 	Passed        *bool          `parquet:"passed,optional" json:"passed"`
 	Tokens        *int64         `parquet:"tokens,optional" json:"tokens"`
+	// Verdict is a trajectories.jsonl record's verdict.
+	Verdict *struct {
+		Passed bool `json:"passed"`
+	} `parquet:"-" json:"verdict"`
 }
 
 type statsMessage struct {
@@ -341,6 +348,9 @@ func (c *tokenCounter) add(r *statsRow, fromJSON bool) {
 		msgs = r.Conversations
 	}
 	s := Sample{Category: r.Category, Passed: r.Passed}
+	if s.Passed == nil && r.Verdict != nil {
+		s.Passed = &r.Verdict.Passed
+	}
 	text := make([]string, 0, len(msgs))
 	for i := range msgs {
 		m := &msgs[i]

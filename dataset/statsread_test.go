@@ -36,6 +36,30 @@ func TestReadStatsSynthDataset(t *testing.T) {
 	}
 }
 
+func TestReadStatsRunDirectory(t *testing.T) {
+	run := t.TempDir()
+	os.WriteFile(filepath.Join(run, "tasks.jsonl"), []byte(`{"id": "t1", "query": "q"}`+"\n"), 0o644)
+	traj := `{"id": "r1", "messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": "Finished: a"}], "verdict": {"passed": true}}
+{"id": "r2", "messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}], "verdict": {"passed": false, "failure": "max_turns"}}
+`
+	os.WriteFile(filepath.Join(run, "trajectories.jsonl"), []byte(traj), 0o644)
+	writeRows(t, filepath.Join(run, "dataset", "data"), Config{}, 3)
+	rep, err := ReadStats(run, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Stats.Trajectories != 3 || len(rep.Files) != 1 {
+		t.Errorf("run directory: %d trajectories from %v, want the dataset's 3", rep.Stats.Trajectories, rep.Files)
+	}
+	rep, err = ReadStats(filepath.Join(run, "trajectories.jsonl"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Stats.Trajectories != 2 || rep.Stats.PassRate == nil || *rep.Stats.PassRate != 0.5 {
+		t.Errorf("trajectories.jsonl: %+v", rep.Stats.Tally)
+	}
+}
+
 func TestReadStatsOtherLayouts(t *testing.T) {
 	dir := t.TempDir()
 	jsonl := `{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": [{"type": "text", "text": "hello there"}]}, {"role": "assistant", "content": null}]}
