@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"hash/maphash"
 	"sync"
 
 	"github.com/tiktoken-go/tokenizer"
@@ -37,7 +38,28 @@ func Count(s string) int {
 // Messages returns the tokens of the messages' contents and tool-call
 // arguments. Role markers and chat-template tokens are not counted: the figure
 // is comparable across datasets, not the length a given template produces.
+//
+// Counting is slow (a few MB of text per second), and a trajectory is
+// counted twice on its way to the dataset (quality gate, then row), so the
+// last results are remembered by a hash of the text.
 func Messages(msgs []schemas.Message) int64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	for _, m := range msgs {
+		h.WriteString(m.Content)
+		h.WriteByte(0)
+		for _, c := range m.ToolCalls {
+			h.WriteString(c.Name)
+			h.WriteByte(0)
+			h.WriteString(c.Arguments)
+			h.WriteByte(0)
+		}
+		h.WriteByte(1)
+	}
+	key := h.Sum64()
+	if n, ok := recent.get(key); ok {
+		return n
+	}
 	var n int64
 	for _, m := range msgs {
 		n += int64(Count(m.Content))
@@ -45,7 +67,44 @@ func Messages(msgs []schemas.Message) int64 {
 			n += int64(Count(c.Name) + Count(c.Arguments))
 		}
 	}
+	recent.put(key, n)
 	return n
+}
+
+var (
+	seed   = maphash.MakeSeed()
+	recent = &memo{m: map[uint64]int64{}}
+)
+
+// memoSize is how many counts memo keeps.
+const memoSize = 4096
+
+// memo remembers the last memoSize counts, oldest out first.
+type memo struct {
+	mu    sync.Mutex
+	m     map[uint64]int64
+	order []uint64
+}
+
+func (c *memo) get(k uint64) (int64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, ok := c.m[k]
+	return n, ok
+}
+
+func (c *memo) put(k uint64, n int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[k]; ok {
+		return
+	}
+	if len(c.order) == memoSize {
+		delete(c.m, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.m[k] = n
+	c.order = append(c.order, k)
 }
 
 // RowMessages is Messages for the messages of a dataset row.

@@ -37,3 +37,29 @@ func BenchmarkCount(b *testing.B) {
 		Count(s)
 	}
 }
+
+func TestMessagesMemo(t *testing.T) {
+	msgs := []schemas.Message{{Role: "user", Content: strings.Repeat("count me ", 50)}}
+	first := Messages(msgs)
+	if again := Messages(msgs); again != first {
+		t.Errorf("second count %d, first %d", again, first)
+	}
+	other := []schemas.Message{{Role: "user", Content: strings.Repeat("count me ", 51)}}
+	if Messages(other) == first {
+		t.Error("a different text got the remembered count")
+	}
+	// Splitting the same text differently is a different trajectory.
+	split := []schemas.Message{{Content: "ab"}, {Content: "c"}}
+	joined := []schemas.Message{{Content: "a"}, {Content: "bc"}}
+	Messages(split)
+	if Messages(joined) != int64(Count("a")+Count("bc")) {
+		t.Error("memo key ignores message boundaries")
+	}
+	c := &memo{m: map[uint64]int64{}}
+	for i := range memoSize + 10 {
+		c.put(uint64(i), int64(i))
+	}
+	if _, ok := c.get(0); ok || len(c.m) != memoSize {
+		t.Errorf("memo holds %d entries, oldest kept: %v", len(c.m), ok)
+	}
+}
