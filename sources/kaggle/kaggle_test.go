@@ -123,6 +123,23 @@ func (f *fakeKaggle) file(w http.ResponseWriter, name string) {
 	w.Write(b)
 }
 
+// archives are built once per test binary: the bomb takes a moment.
+var (
+	archivesMu sync.Mutex
+	archives   = map[string][]byte{}
+)
+
+func archive(t *testing.T, ref string, build func() []byte) []byte {
+	archivesMu.Lock()
+	defer archivesMu.Unlock()
+	if b, ok := archives[ref]; ok {
+		return b
+	}
+	b := build()
+	archives[ref] = b
+	return b
+}
+
 func (f *fakeKaggle) download(w http.ResponseWriter, r *http.Request, ref string) {
 	png, _ := os.ReadFile(filepath.Join("..", "testdata", "files", "red.png"))
 	jpeg, _ := os.ReadFile(filepath.Join("..", "testdata", "files", "photo.jpeg"))
@@ -146,9 +163,11 @@ func (f *fakeKaggle) download(w http.ResponseWriter, r *http.Request, ref string
 		}
 		body = zipOf(f.t, []zipEntry{{name: "sales.csv", body: "day,store,units\n1,A,3\n1,B,4\n2,A,5\n"}})
 	case "carol/compressed-logs":
-		body = zipOf(f.t, []zipEntry{
-			{name: "bomb.log", body: strings.Repeat("\x00", 20<<20)},
-			{name: "readme.txt", body: "Logs of a web server, one line per request.\n"},
+		body = archive(f.t, ref, func() []byte {
+			return zipOf(f.t, []zipEntry{
+				{name: "bomb.log", body: strings.Repeat("\x00", 8<<20)},
+				{name: "readme.txt", body: "Logs of a web server, one line per request.\n"},
+			})
 		})
 	case "dave/weather-stations":
 		body = zipOf(f.t, []zipEntry{{name: "stations.tsv", body: "id\tname\ttemp\n1\tOslo\t3.5\n2\tRome\t18.0\n"}})
