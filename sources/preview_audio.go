@@ -100,7 +100,7 @@ func previewMP3(path string) (*schemas.Preview, error) {
 	}
 	start := 0
 	if len(b) >= 10 && string(b[:3]) == "ID3" {
-		start = 10 + int(b[6])<<21 | int(b[7])<<14 | int(b[8])<<7 | int(b[9])
+		start = 10 + (int(b[6])<<21 | int(b[7])<<14 | int(b[8])<<7 | int(b[9]))
 		if start+4 > len(b) {
 			buf := make([]byte, 4096)
 			n, _ := f.ReadAt(buf, int64(start))

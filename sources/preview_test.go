@@ -84,6 +84,16 @@ func TestPreviewAudioHeaders(t *testing.T) {
 		t.Errorf("mp3 preview = %+v, want 44100 Hz, 2 ch, about 2.61 s", p)
 	}
 
+	// An ID3v2 tag of 6 bytes (size 6 is not a multiple of the header's 10).
+	tagged := append([]byte("ID3\x04\x00\x00\x00\x00\x00\x06TAGTAG"), mp3Frames(100)...)
+	p, err = Preview(write("tagged.mp3", tagged), "mp3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.SampleRate != 44100 || p.DurationS < 2.6 || p.DurationS > 2.62 {
+		t.Errorf("tagged mp3 preview = %+v", p)
+	}
+
 	si := make([]byte, 42)
 	copy(si, "fLaC")
 	si[4] = 0x80 // last metadata block, STREAMINFO
