@@ -39,6 +39,9 @@ type ctlMsg struct {
 type forkRequest struct {
 	NS      bool     `json:"ns"`
 	ROPaths []string `json:"ro_paths,omitempty"`
+	// KeepOldroot: the kernel cannot clone the workspace as a detached
+	// mount (open_tree), so the spare keeps the old root to bind it from.
+	KeepOldroot bool `json:"keep_oldroot,omitempty"`
 }
 
 // assignment binds a forked interpreter to a sandbox.
@@ -128,10 +131,21 @@ func (c *child) next(wait time.Duration) (ctlMsg, error) {
 	}
 }
 
-// assign sends a spare its workspace and waits until it is ready.
-func (c *child) assign(a assignment, wait time.Duration) error {
+// assign sends a spare its workspace and waits until it is ready. With
+// namespaces and a kernel that has open_tree, the workspace travels with it
+// as a detached mount.
+func (c *child) assign(a assignment, tree bool, wait time.Duration) error {
 	body, _ := json.Marshal(a)
-	if _, err := c.ctl.Write(append(body, '\n')); err != nil {
+	var rights []byte
+	if tree {
+		fd, err := unix.OpenTree(unix.AT_FDCWD, a.Workspace, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+		if err != nil {
+			return fmt.Errorf("assign interpreter: clone workspace mount: %w", err)
+		}
+		defer unix.Close(fd)
+		rights = unix.UnixRights(fd)
+	}
+	if _, _, err := c.ctl.WriteMsgUnix(append(body, '\n'), rights, nil); err != nil {
 		return fmt.Errorf("assign interpreter: %w", err)
 	}
 	m, err := c.next(wait)

@@ -53,6 +53,9 @@ MS_REC = 16384
 MS_PRIVATE = 1 << 18
 MNT_DETACH = 2
 SYS_PIVOT_ROOT = 155  # x86_64
+SYS_MOVE_MOUNT = 429
+AT_FDCWD = -100
+MOVE_MOUNT_F_EMPTY_PATH = 0x4
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
 
@@ -184,8 +187,10 @@ def serve(rf, ctl, out_fd, token):
 
 def prepare_root(req):
     """Before the assignment (as a spare): makes a private root holding the
-    system read-only, /dev and /proc, and pivots into it, keeping the old
-    root at /oldroot until the workspace is bound."""
+    system read-only, /dev and /proc, and pivots into it. The old root is
+    dropped now (its lazy unmount can take milliseconds) unless the kernel
+    cannot hand over the workspace as a detached mount, in which case it
+    stays at /oldroot until the workspace is bound from it."""
     mount(None, "/", None, MS_REC | MS_PRIVATE)
     root = "/tmp"
     mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
@@ -219,6 +224,8 @@ def prepare_root(req):
     os.chdir(root)
     _check(libc.syscall(SYS_PIVOT_ROOT, b".", b"oldroot"), "pivot_root")
     os.chdir("/")
+    if not req.get("keep_oldroot"):
+        drop_oldroot()
     mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     try:
         socket.sethostname("sandbox")
@@ -227,18 +234,30 @@ def prepare_root(req):
     loopback_up()
 
 
-def finish_root(ws, req):
-    """At the assignment: binds the workspace at /workspace (data/
-    read-only), mounts a private /tmp and drops the old root."""
-    mount("/oldroot" + ws, "/workspace", None, MS_BIND | MS_REC)
+def drop_oldroot():
+    _check(libc.umount2(b"/oldroot", MNT_DETACH), "umount old root")
+    os.rmdir("/oldroot")
+
+
+def finish_root(ws, tree_fd, req):
+    """At the assignment: attaches the workspace at /workspace (data/
+    read-only) and mounts a private /tmp. tree_fd is the workspace as a
+    detached mount made by Go (open_tree); without it, the workspace is bound
+    from the old root, which is then dropped."""
+    if tree_fd is not None:
+        _check(libc.syscall(SYS_MOVE_MOUNT, tree_fd, b"", AT_FDCWD, b"/workspace", MOVE_MOUNT_F_EMPTY_PATH),
+               "move_mount workspace")
+        os.close(tree_fd)
+    else:
+        mount("/oldroot" + ws, "/workspace", None, MS_BIND | MS_REC)
     mount(None, "/workspace", None, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV)
     data = "/workspace/data"
     if os.path.isdir(data) and not os.path.islink(data):
         bind(data, data, True)
     mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV,
           "size=%d,mode=1777" % req.get("tmp_bytes", 256 << 20))
-    _check(libc.umount2(b"/oldroot", MNT_DETACH), "umount old root")
-    os.rmdir("/oldroot")
+    if tree_fd is None:
+        drop_oldroot()
 
 
 def loopback_up():
@@ -301,6 +320,18 @@ def child_env(req, home):
     return env
 
 
+def read_assignment(ctl):
+    """Reads the assignment line and the file descriptors sent with it."""
+    buf, fds = b"", []
+    while not buf.endswith(b"\n"):
+        msg, got, _, _ = socket.recv_fds(ctl, 1 << 16, 2)
+        if not msg:
+            os._exit(0)
+        buf += msg
+        fds += got
+    return buf, fds
+
+
 def become_child(req, ctl, out_fd, go_ahead):
     """Turns a fresh fork into a cell interpreter; never returns. What does
     not depend on the sandbox is done first; then the fork waits, as a spare,
@@ -334,13 +365,11 @@ def become_child(req, ctl, out_fd, go_ahead):
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         signal.signal(signal.SIGXCPU, cpu_limit_reached)
 
-        rf = ctl.makefile("rb")
-        line = rf.readline()
-        if not line:
-            os._exit(0)
+        line, fds = read_assignment(ctl)
         req = dict(req, **json.loads(line))
+        rf = ctl.makefile("rb")
         if req["ns"]:
-            finish_root(req["ws"], req)
+            finish_root(req["ws"], fds[0] if fds else None, req)
             ws = "/workspace"
         else:
             ws = req["ws"]

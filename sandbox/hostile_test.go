@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -223,4 +224,26 @@ func processesOf(uid int) int {
 		}
 	}
 	return n
+}
+
+// TestInteractivePrograms: event loops waiting for a key or a window event
+// never end on their own; they hit the cell's time limit.
+func TestInteractivePrograms(t *testing.T) {
+	b := testBackend(t)
+	for _, tc := range []struct{ module, code string }{
+		{"pygame", "import pygame\npygame.init()\nscreen = pygame.display.set_mode((100, 100))\nrunning = True\nwhile running:\n    for event in pygame.event.get():\n        if event.type == pygame.QUIT:\n            running = False"},
+		{"cv2", "import cv2, numpy as np\ncv2.imshow('w', np.zeros((10, 10), np.uint8))\nwhile cv2.waitKey(10) != ord('q'):\n    pass"},
+	} {
+		t.Run(tc.module, func(t *testing.T) {
+			if err := exec.Command(testPython, "-c", "import "+tc.module).Run(); err != nil {
+				t.Skipf("needs the Python module %s (Debian python3-%s)", tc.module, map[string]string{"cv2": "opencv", "pygame": "pygame"}[tc.module])
+			}
+			s := open(t, b, Spec{Limits: Limits{CellTimeout: 2 * time.Second}})
+			r := run(t, s, tc.code)
+			if r.Status != schemas.StatusTimeout && r.Status != schemas.StatusError {
+				t.Fatalf("status %s: %q", r.Status, r.Output)
+			}
+			healthy(t, b, s)
+		})
+	}
 }

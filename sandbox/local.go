@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Isolation modes of Config.Isolation.
@@ -42,6 +44,7 @@ type backend struct {
 	python  string
 	bwrap   string // "" when not used
 	ns      bool   // namespaces, private root and uid drop per interpreter
+	tree    bool   // the kernel clones mounts (open_tree): workspaces travel as mount fds
 	roPaths []string
 	slots   chan struct{}
 
@@ -106,6 +109,10 @@ func newBackend(cfg Config) (*backend, error) {
 			b.bwrap = bw
 		}
 		b.ns = root
+		if fd, err := unix.OpenTree(unix.AT_FDCWD, "/", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC); err == nil {
+			unix.Close(fd)
+			b.tree = true
+		}
 		if cfg.Isolation == IsolationStrict {
 			var missing []string
 			if !root {
@@ -171,7 +178,8 @@ func (b *backend) isolated() bool {
 }
 
 func (b *backend) forkRequest() forkRequest {
-	return forkRequest{NS: b.isolated(), ROPaths: b.roPaths}
+	ns := b.isolated()
+	return forkRequest{NS: ns, ROPaths: b.roPaths, KeepOldroot: ns && !b.tree}
 }
 
 // keepSpares keeps the spares channel full of forked interpreters, so that
@@ -233,7 +241,7 @@ func (b *backend) interpreter(a assignment) (*child, error) {
 				return nil, err
 			}
 		}
-		err := c.assign(a, startWait)
+		err := c.assign(a, c.ns && b.tree, startWait)
 		if err == nil {
 			return c, nil
 		}

@@ -3,6 +3,9 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -92,5 +95,44 @@ func TestCancelledExec(t *testing.T) {
 	want(t, r, schemas.StatusOK, "2")
 	if !r.StateLost {
 		t.Errorf("the cell after an interrupted one does not say state was lost")
+	}
+}
+
+func TestStrictRunsWhereLayersExist(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts its own zygote")
+	}
+	if _, err := exec.LookPath("bwrap"); err != nil || os.Geteuid() != 0 {
+		t.Skip("needs root and bubblewrap (apt-get install bubblewrap)")
+	}
+	b, err := New(Config{Python: testPython, Isolation: IsolationStrict, Preload: []string{"json"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	s := open(t, b, Spec{})
+	want(t, run(t, s, "import os\nos.getuid() != 0 and os.getpid() == 1"), schemas.StatusOK, "True")
+}
+
+// TestWithoutOpenTree runs the path for kernels without open_tree: the
+// spare keeps the old root and binds the workspace from it.
+func TestWithoutOpenTree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts its own zygote")
+	}
+	b, err := newBackend(Config{Python: testPython, Preload: []string{"json"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	b.tree = false
+	if !b.ns {
+		t.Skip("needs namespaces (root)")
+	}
+	s := open(t, b, Spec{})
+	want(t, run(t, s, "open('output/x.txt', 'w').write('abc')"), schemas.StatusOK, "3")
+	want(t, run(t, s, "import os\nos.path.exists('/oldroot'), open('data/x', 'w') if False else 0"), schemas.StatusOK, "(False, 0)")
+	if got, _ := os.ReadFile(filepath.Join(s.Workspace(), "output", "x.txt")); string(got) != "abc" {
+		t.Fatalf("host sees %q", got)
 	}
 }
