@@ -29,15 +29,33 @@ func Split(tasks []schemas.Task, fraction float64, seed int64) (benchmark, train
 	for c, gs := range byCat {
 		sort.Slice(gs, func(i, j int) bool { return gs[i].rank < gs[j].rank })
 		want := int(math.Round(fraction * float64(total[c])))
+		// Take groups in rank order, skipping one that would overshoot the
+		// target by more than it is missing.
 		took := 0
 		for _, g := range gs {
 			if took >= want {
 				break
 			}
+			if n := len(g.members); took+n-want >= want-took {
+				continue
+			}
 			for _, m := range g.members {
 				inBench[m] = true
 			}
 			took += len(g.members)
+		}
+		if took == 0 && want > 0 && len(gs) > 1 {
+			// Every group overshoots: take the smallest, so the category is
+			// in the benchmark at all, but never all of its tasks.
+			small := gs[0]
+			for _, g := range gs[1:] {
+				if len(g.members) < len(small.members) {
+					small = g
+				}
+			}
+			for _, m := range small.members {
+				inBench[m] = true
+			}
 		}
 	}
 	for i, t := range tasks {

@@ -70,3 +70,19 @@ func TestSplitDeterministic(t *testing.T) {
 		t.Fatal("another seed gave the same split: the seed is not used")
 	}
 }
+
+func TestSplitNearTheFraction(t *testing.T) {
+	// Ten files with 1..10 tasks each: 55 tasks, want about 16 in the benchmark.
+	var tasks []schemas.Task
+	for f := 1; f <= 10; f++ {
+		for i := range f {
+			tasks = append(tasks, schemas.Task{ID: fmt.Sprintf("t%d-%d", f, i), Category: schemas.CategoryData, Files: []schemas.TaskFile{{ID: fmt.Sprintf("f%d", f)}}})
+		}
+	}
+	for seed := int64(1); seed <= 20; seed++ {
+		b, _ := Split(tasks, 0.3, seed)
+		if len(b) < 12 || len(b) > 20 {
+			t.Errorf("seed %d: %d benchmark tasks of 55, want about 16", seed, len(b))
+		}
+	}
+}
