@@ -49,7 +49,7 @@ func New(dir string, opts Options) sources.Source {
 // Kind returns "local".
 func (s *Source) Kind() string { return sources.KindLocal }
 
-// Planned lists what Collect would yield, with sizes, reading no content.
+// Plan lists what Collect would yield, with sizes, reading no content.
 func (s *Source) Plan(ctx context.Context) ([]sources.Planned, error) {
 	var out []sources.Planned
 	err := s.walk(ctx, func(rel, abs string, info fs.FileInfo) error {
