@@ -6,7 +6,7 @@
 // BIGINT and DECIMAL values are printed as JSON numbers when they are exact
 // in a double, else as strings; lists are arrays and structs are objects.
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 
 const modules = process.argv[2];
@@ -14,7 +14,7 @@ if (!modules) {
   console.error('usage: node query.mjs NODE_MODULES_DIR < query.sql');
   process.exit(2);
 }
-const require = createRequire(join(modules, 'query.cjs'));
+const require = createRequire(join(resolve(modules), 'query.cjs'));
 const { DuckDBInstance } = require('@duckdb/node-api');
 
 const sql = readFileSync(0, 'utf8');
