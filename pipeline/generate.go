@@ -26,7 +26,7 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]schemas.Task, error)
 		r.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)", countCategories(tasks))
 		return tasks, nil
 	}
-	gen, err := r.generator()
+	gen, err := r.generator(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -75,11 +75,21 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]schemas.Task, error)
 	return tasks, nil
 }
 
-func (r *run) generator() (generators.Generator, error) {
+func (r *run) generator(ctx context.Context) (generators.Generator, error) {
 	tc := r.cfg.Tasks
 	switch tc.Writer {
 	case "", "template":
-		return template.New(template.Options{Seed: r.cfg.Seed, Langs: tc.Langs, Include: tc.Templates, PerFile: tc.PerFile}), nil
+		// Templates whose Python modules the sandbox lacks are skipped, each
+		// with a line that says what to install.
+		have, err := template.ProbeModules(ctx, pythonOf(r.cfg), template.Modules())
+		if err != nil {
+			return nil, fmt.Errorf("generate: %w (install Debian's python3, or set sandbox.python)", err)
+		}
+		_, skipped := template.Available(have)
+		for _, s := range skipped {
+			r.logf("generate: %s", s)
+		}
+		return template.New(template.Options{Seed: r.cfg.Seed, Langs: tc.Langs, Include: tc.Templates, PerFile: tc.PerFile, PythonModules: have}), nil
 	case "llm":
 		c, err := r.client()
 		if err != nil {
