@@ -59,10 +59,43 @@ func BenchmarkOpen(b *testing.B) {
 	benchOpen(b, true)
 }
 
-// BenchmarkOpenBackToBack: Open right after Open, faster than spares are
-// forked, so most opens wait for a fork of the zygote.
+// BenchmarkOpenBackToBack: Open right after the previous sandbox's Close,
+// without waiting for the spares to be refilled.
 func BenchmarkOpenBackToBack(b *testing.B) {
 	benchOpen(b, false)
+}
+
+// BenchmarkOpenFirstCell: Open and the first `1+1`, from a warm pool: the
+// time until a new rollout has its first result.
+func BenchmarkOpenFirstCell(b *testing.B) {
+	be := benchBackend(b)
+	ctx := context.Background()
+	var ds []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		waitSpares(be)
+		b.StartTimer()
+		t0 := time.Now()
+		s, err := be.Open(ctx, Spec{Seed: int64(i)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r, err := s.Exec(ctx, "1+1"); err != nil || r.Status != schemas.StatusOK {
+			b.Fatal(err, r)
+		}
+		ds = append(ds, time.Since(t0))
+		b.StopTimer()
+		s.Close()
+		b.StartTimer()
+	}
+	reportMedian(b, ds, "ms")
+}
+
+func waitSpares(be *backend) {
+	for deadline := time.Now().Add(5 * time.Second); len(be.spares) < cap(be.spares) && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
 }
 
 func benchOpen(b *testing.B, warm bool) {
@@ -73,9 +106,7 @@ func benchOpen(b *testing.B, warm bool) {
 	for i := 0; i < b.N; i++ {
 		if warm {
 			b.StopTimer()
-			for deadline := time.Now().Add(5 * time.Second); len(be.spares) < cap(be.spares) && time.Now().Before(deadline); {
-				time.Sleep(time.Millisecond)
-			}
+			waitSpares(be)
 			b.StartTimer()
 		}
 		t0 := time.Now()
