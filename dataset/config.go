@@ -17,6 +17,10 @@ type Config struct {
 	// group is buffered in memory until it is full, so this bounds the
 	// writer's memory: about RowGroupRows times the size of a row.
 	RowGroupRows int `yaml:"row_group_rows"`
+	// RowGroupBytes ends a row group early when its rows hold this many
+	// bytes of message text (default 32 MiB), so rows with long
+	// observations cannot make a group, or the writer's memory, large.
+	RowGroupBytes int64 `yaml:"row_group_bytes"`
 	// Workers is how many row groups are encoded and compressed at once
 	// (default: the number of CPUs, at most 4). Memory grows by a row group
 	// per worker.
@@ -44,10 +48,11 @@ const (
 
 // Defaults of Config.
 const (
-	DefaultShardRows    = 100_000
-	DefaultShardBytes   = 256 << 20
-	DefaultRowGroupRows = 1000
-	DefaultZstdLevel    = 3
+	DefaultShardRows     = 100_000
+	DefaultShardBytes    = 256 << 20
+	DefaultRowGroupRows  = 1000
+	DefaultRowGroupBytes = 32 << 20
+	DefaultZstdLevel     = 3
 )
 
 // withDefaults returns c with every zero field set to its default.
@@ -60,6 +65,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.RowGroupRows <= 0 {
 		c.RowGroupRows = DefaultRowGroupRows
+	}
+	if c.RowGroupBytes <= 0 {
+		c.RowGroupBytes = DefaultRowGroupBytes
 	}
 	if c.Workers <= 0 {
 		c.Workers = min(runtime.GOMAXPROCS(0), 4)

@@ -27,7 +27,7 @@ type shard struct {
 
 // rowSink is the Parquet side of a shard in one row layout.
 type rowSink interface {
-	write(r *schemas.Row) error
+	write(r *schemas.Row, size int64) error
 	close() error // flushes, writes the footer, fsyncs and closes the file
 	abandon()     // closes the file without finishing it
 }
@@ -57,7 +57,8 @@ func openShard(dir string, i int, cfg Config) (*shard, error) {
 }
 
 func (s *shard) write(r *schemas.Row) error {
-	if err := s.pq.write(r); err != nil {
+	size := rowBytes(r)
+	if err := s.pq.write(r, size); err != nil {
 		return err
 	}
 	if s.js != nil {
@@ -66,7 +67,7 @@ func (s *shard) write(r *schemas.Row) error {
 		}
 	}
 	s.rows++
-	s.bytes += rowBytes(r)
+	s.bytes += size
 	return nil
 }
 
@@ -128,6 +129,8 @@ type parquetSink[T any] struct {
 	conv      func(*schemas.Row) T
 	group     []T
 	groupRows int
+	groupMax  int64 // bytes of text that end a group early
+	groupSize int64
 	inflight  []*groupJob
 	workers   int
 	path      string
@@ -153,13 +156,14 @@ func newParquetSink[T any](path string, cfg Config, conv func(*schemas.Row) T) (
 	w.SetKeyValueMetadata("synth.format", cfg.Format)
 	return &parquetSink[T]{
 		f: f, w: w, conv: conv, path: path,
-		groupRows: cfg.RowGroupRows, group: make([]T, 0, cfg.RowGroupRows), workers: cfg.Workers,
+		groupRows: cfg.RowGroupRows, groupMax: cfg.RowGroupBytes, group: make([]T, 0, cfg.RowGroupRows), workers: cfg.Workers,
 	}, nil
 }
 
-func (p *parquetSink[T]) write(r *schemas.Row) error {
+func (p *parquetSink[T]) write(r *schemas.Row, size int64) error {
 	p.group = append(p.group, p.conv(r))
-	if len(p.group) == p.groupRows {
+	p.groupSize += size
+	if len(p.group) == p.groupRows || p.groupSize >= p.groupMax {
 		return p.submit()
 	}
 	return nil
@@ -178,6 +182,7 @@ func (p *parquetSink[T]) submit() error {
 	}
 	rows := p.group
 	p.group = make([]T, 0, p.groupRows)
+	p.groupSize = 0
 	job := &groupJob{rg: p.w.BeginRowGroup(), done: make(chan error, 1)}
 	p.inflight = append(p.inflight, job)
 	schema := p.w.Schema()

@@ -168,6 +168,16 @@ func TestWriterShardBytes(t *testing.T) {
 	}
 }
 
+func TestWriterRowGroupBytes(t *testing.T) {
+	dir := t.TempDir()
+	one := rowBytes(new(testRow(0)))
+	paths := writeRows(t, dir, Config{RowGroupBytes: 4 * one}, 10)
+	groups := duckdbtest.Query(t, "SELECT count(*) AS n FROM parquet_metadata("+duckdbtest.Quote(paths[0])+") WHERE column_id = 0")
+	if groups[0]["n"] != float64(3) {
+		t.Errorf("%v row groups, want 3 (4 rows each by bytes)", groups[0]["n"])
+	}
+}
+
 func TestWriterJSONL(t *testing.T) {
 	dir := t.TempDir()
 	paths := writeRows(t, dir, Config{ShardRows: 5, JSONL: true}, 7)
