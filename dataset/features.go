@@ -78,3 +78,12 @@ func featureJSON(f Feature) []byte {
 	}
 	return []byte(`{"dtype": "` + f.Dtype + `", "_type": "Value"}`)
 }
+
+// huggingfaceMetadata is the "huggingface" key-value metadata of a shard:
+// datasets reads the features from it, so a loaded dataset has exactly the
+// card's types (int32 turns, a Sequence of file types) rather than ones
+// inferred from the Parquet schema.
+func huggingfaceMetadata(format string) string {
+	b, _ := json.Marshal(map[string]any{"info": map[string]any{"features": FeaturesJSON(Features(format))}})
+	return string(b)
+}

@@ -154,6 +154,7 @@ func newParquetSink[T any](path string, cfg Config, conv func(*schemas.Row) T) (
 		parquet.CreatedBy("synth", "", ""),
 	)
 	w.SetKeyValueMetadata("synth.format", cfg.Format)
+	w.SetKeyValueMetadata("huggingface", huggingfaceMetadata(cfg.Format))
 	return &parquetSink[T]{
 		f: f, w: w, conv: conv, path: path,
 		groupRows: cfg.RowGroupRows, groupMax: cfg.RowGroupBytes, group: make([]T, 0, cfg.RowGroupRows), workers: cfg.Workers,

@@ -125,6 +125,10 @@ func TestWriterShardsAndDuckDB(t *testing.T) {
 	if !slices.Equal(ng, []float64{6, 6, 3}) {
 		t.Errorf("row groups per shard %v, want [6 6 3]", ng)
 	}
+	kv := duckdbtest.Query(t, "SELECT decode(value) AS v FROM parquet_kv_metadata("+duckdbtest.Quote(paths[0])+") WHERE decode(key) = 'huggingface'")
+	if len(kv) != 1 || !strings.Contains(kv[0]["v"].(string), `"messages":[{"role":{"dtype":"string","_type":"Value"}`) {
+		t.Errorf("huggingface metadata %v", kv)
+	}
 	codecs := duckdbtest.Query(t, "SELECT DISTINCT compression FROM parquet_metadata("+glob+")")
 	if len(codecs) != 1 || codecs[0]["compression"] != "ZSTD" {
 		t.Errorf("compression %v, want ZSTD", codecs)
