@@ -62,7 +62,7 @@ type pybenchTrajectory struct {
 // meta/task.json, data/, unit_test/tests.py (one test_task_<index> per task,
 // compiled from its checks), synth's tasks.jsonl, the reference
 // trajectories in PyBench's trajectory format, and BENCHMARK.md. Tasks are
-// numbered from 1 in the order given. Files go to data/ under the names the
+// numbered from 1 in the order given, unless they carry an index already. Files go to data/ under the names the
 // queries use; two different files with one name make an error.
 func Write(dir string, entries []Entry, info Info) error {
 	tmp := dir + ".tmp"
@@ -95,9 +95,16 @@ func write(dir string, entries []Entry, info Info) error {
 		tasks []schemas.Task
 		names = map[string]string{} // data name -> file id
 	)
+	seenIndex := map[string]bool{}
 	for i, e := range entries {
 		t := e.Task
-		t.Index = strconv.Itoa(i + 1)
+		if t.Index == "" { // an imported benchmark keeps its own numbers
+			t.Index = strconv.Itoa(i + 1)
+		}
+		if seenIndex[t.Index] {
+			return fmt.Errorf("bench: task %s: index %s is used twice", t.ID, t.Index)
+		}
+		seenIndex[t.Index] = true
 		var paths, attach []string
 		for _, f := range t.Files {
 			if prev, ok := names[f.Name]; ok && prev != f.ID {
@@ -255,6 +262,9 @@ func nonNil(s []string) []string {
 }
 
 func copyFile(src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
 	in, err := os.Open(src)
 	if err != nil {
 		return err
@@ -292,8 +302,8 @@ func writeJSONL[T any](path string, items []T) error {
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
-// Load reads a benchmark's tasks (tasks.jsonl) and checks that their input
-// files are there.
+// Load reads a benchmark's tasks (tasks.jsonl). Use Usable to tell which of
+// them can run.
 func Load(dir string) ([]schemas.Task, error) {
 	f, err := os.Open(filepath.Join(dir, TasksFile))
 	if err != nil {
@@ -307,12 +317,22 @@ func Load(dir string) ([]schemas.Task, error) {
 		if err := dec.Decode(&t); err != nil {
 			return nil, fmt.Errorf("bench %s: %s task %d: %w", dir, TasksFile, len(tasks)+1, err)
 		}
-		for _, in := range t.Files {
-			if _, err := os.Stat(filepath.Join(dir, DataDir, in.Name)); err != nil {
-				return nil, fmt.Errorf("bench %s: task %s: input data/%s is missing", dir, t.Index, in.Name)
-			}
-		}
 		tasks = append(tasks, t)
 	}
 	return tasks, nil
+}
+
+// Usable says why a benchmark task cannot run, or nil: an input file is
+// missing, or its checks do not validate (an imported benchmark may hold such
+// tasks so that its numbering stays its own).
+func Usable(dir string, t *schemas.Task) error {
+	for _, in := range t.Files {
+		if _, err := os.Stat(filepath.Join(dir, DataDir, in.Name)); err != nil {
+			return fmt.Errorf("task %s: input data/%s is missing", t.Index, in.Name)
+		}
+	}
+	if err := checks.Validate(t); err != nil {
+		return fmt.Errorf("task %s: %w", t.Index, err)
+	}
+	return nil
 }

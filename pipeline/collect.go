@@ -3,19 +3,27 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"synth/schemas"
 	"synth/sources"
+	_ "synth/sources/arrowpreview" // previews of Parquet and Arrow inputs
+	"synth/sources/open"
 )
 
 // collect gathers the files of every source into the content-addressed store
-// and the files.jsonl manifest. A finished collection is read back, not
-// redone.
+// and the files.jsonl manifest, applying the sources section's limits and
+// license allow-list. A finished collection is read back, not redone.
 func (r *run) collect(ctx context.Context) (*fileSet, error) {
-	store, err := sources.OpenStore(filepath.Join(r.dir, filesDir))
+	opt, err := sources.StoreOptionsFrom(r.cfg.Sources)
+	if err != nil {
+		return nil, fmt.Errorf("collect: %w", err)
+	}
+	store, err := sources.OpenStoreWith(filepath.Join(r.dir, filesDir), opt)
 	if err != nil {
 		return nil, fmt.Errorf("collect: %w", err)
 	}
@@ -25,40 +33,34 @@ func (r *run) collect(ctx context.Context) (*fileSet, error) {
 		return nil, fmt.Errorf("collect: %w", err)
 	}
 	for _, f := range known {
-		fs.add(f, store.Path(f))
+		store.Seed(f) // later duplicates add their provenance to it
+		fs.set(f, store.Path(f))
 	}
 	if r.info.done(stageCollect) {
 		r.sum.add("collect", 0, len(fs.order), "files (%s)", typeCounts(fs))
 		return fs, nil
+	}
+	srcs, err := open.OpenAll(r.cfg.Sources.Specs, r.cfg.Sources, open.Env{
+		Seed: r.cfg.Seed, CacheDir: filepath.Join(r.dir, "cache", "sources"), Log: logger(r.log),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("collect: %w", err)
 	}
 	j, err := OpenJournal(filepath.Join(r.dir, filesJournal))
 	if err != nil {
 		return nil, fmt.Errorf("collect: %w", err)
 	}
 	defer j.Close()
-	for _, spec := range r.cfg.Sources.Specs {
-		src, err := openSource(spec, r.cfg)
-		if err != nil {
-			return nil, fmt.Errorf("collect: %w", err)
-		}
-		n := 0
-		err = src.Collect(ctx, func(it sources.Item) error {
-			f, err := store.Put(it)
-			if err != nil {
-				r.logf("collect: %s: skipped %s: %v", spec, it.Name, err)
-				return nil
-			}
-			n++
-			if _, seen := fs.byID[f.ID]; seen {
-				return nil
-			}
-			fs.add(f, store.Path(f))
-			return j.Append(f)
+	for i, src := range srcs {
+		spec := r.cfg.Sources.Specs[i]
+		st, err := sources.Collect(ctx, src, store, sources.LimitsFrom(r.cfg.Sources), logger(r.log), func(f schemas.File) error {
+			fs.set(f, store.Path(f))
+			return j.Append(f) // a duplicate's record, with its new provenance, replaces the earlier one
 		})
 		if err != nil {
 			return nil, fmt.Errorf("collect: source %s: %w", spec, err)
 		}
-		r.logf("collect: %s: %d files", spec, n)
+		r.logf("collect: %s: %d files, %d duplicates%s", spec, st.Stored, st.Duplicates, skippedNote(st.Skipped))
 	}
 	if err := j.Sync(); err != nil {
 		return nil, err
@@ -70,13 +72,41 @@ func (r *run) collect(ctx context.Context) (*fileSet, error) {
 	return fs, nil
 }
 
-func (fs *fileSet) add(f schemas.File, path string) {
-	if _, ok := fs.byID[f.ID]; ok {
-		return
+// logger writes a library's structured log lines into the run's log,
+// without timestamps.
+func logger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+		if len(groups) == 0 && a.Key == slog.TimeKey {
+			return slog.Attr{}
+		}
+		return a
+	}}))
+}
+
+func skippedNote(skipped map[string]int) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(skipped))
+	for k := range skipped {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, skipped[k])
+	}
+	return ", skipped: " + strings.Join(parts, ", ")
+}
+
+// set records a file; a later record of the same content replaces the
+// earlier one (it carries more provenance) but keeps its place.
+func (fs *fileSet) set(f schemas.File, path string) {
+	if _, ok := fs.byID[f.ID]; !ok {
+		fs.order = append(fs.order, f.ID)
 	}
 	fs.byID[f.ID] = f
 	fs.path[f.ID] = path
-	fs.order = append(fs.order, f.ID)
 }
 
 func typeCounts(fs *fileSet) string {

@@ -17,7 +17,6 @@ import (
 
 	"synth/agent"
 	"synth/bench"
-	"synth/checks"
 	"synth/llm"
 	"synth/sandbox"
 	"synth/schemas"
@@ -188,12 +187,18 @@ func (r *evalRun) loadTasks() error {
 	if len(tasks) == 0 {
 		return fmt.Errorf("bench %s: %s has no tasks", r.cfg.Bench, bench.TasksFile)
 	}
+	usable := tasks[:0]
 	for i := range tasks {
-		if err := checks.Validate(&tasks[i]); err != nil {
-			return fmt.Errorf("bench %s: %w", r.cfg.Bench, err)
+		if err := bench.Usable(r.cfg.Bench, &tasks[i]); err != nil {
+			fmt.Fprintf(r.log, "eval: skipped %v\n", err)
+			continue
 		}
+		usable = append(usable, tasks[i])
 	}
-	r.tasks = tasks
+	if len(usable) == 0 {
+		return fmt.Errorf("bench %s: none of its %d tasks can run (see the lines above)", r.cfg.Bench, len(tasks))
+	}
+	r.tasks = usable
 	return nil
 }
 

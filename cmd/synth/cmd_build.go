@@ -29,6 +29,7 @@ type buildFlags struct {
 	concurrency int
 	benchFrac   float64
 	templates   []string
+	licenses    []string
 	model       string
 	baseURL     string
 	keyEnv      string
@@ -74,10 +75,7 @@ A run directory belongs to one config; use another -o for another config.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runBuild(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&f.out, "out", "o", "out", "run directory to write (and resume)")
-	fl.StringVarP(&f.config, "config", "c", "", "config file (synth.yaml); flags override it")
-	fl.Int64Var(&f.seed, "seed", 0, "seed of the corpus, task parameters and split (config: seed)")
-	fl.StringArrayVar(&f.sources, "source", nil, "where files come from, repeatable: sample, local:PATH (config: sources.specs)")
+	addSourceFlags(cmd, &f)
 	fl.StringVar(&f.teacher, "teacher", "", "who writes the turns: reference, openai, replay or empty (config: teacher.kind)")
 	fl.StringVar(&f.format, "format", "", "message format: pybench or openai-tools (config: teacher.format)")
 	fl.StringVar(&f.model, "model", "", "model name at the endpoint (config: llm.endpoints[0].model)")
@@ -97,6 +95,16 @@ A run directory belongs to one config; use another -o for another config.`,
 	return cmd
 }
 
+// addSourceFlags adds the flags build and collect share.
+func addSourceFlags(cmd *cobra.Command, f *buildFlags) {
+	fl := cmd.Flags()
+	fl.StringVarP(&f.out, "out", "o", "out", "run directory to write (and resume)")
+	fl.StringVarP(&f.config, "config", "c", "", "config file (synth.yaml); flags override it")
+	fl.Int64Var(&f.seed, "seed", 0, "seed of the corpus, task parameters and split (config: seed)")
+	fl.StringArrayVar(&f.sources, "source", nil, "where files come from, repeatable: sample, local:PATH, kaggle:QUERY, arxiv:QUERY (config: sources.specs)")
+	fl.StringSliceVar(&f.licenses, "license", nil, "keep only files under these licenses, e.g. CC0-1.0,CC-BY-4.0,MIT (config: sources.licenses)")
+}
+
 // resolveConfig reads the config file, if any, and applies the flags that
 // were set.
 func resolveConfig(cmd *cobra.Command, f buildFlags) (pipeline.Config, error) {
@@ -113,6 +121,9 @@ func resolveConfig(cmd *cobra.Command, f buildFlags) (pipeline.Config, error) {
 	}
 	if set("source") {
 		cfg.Sources.Specs = f.sources
+	}
+	if set("license") {
+		cfg.Sources.Licenses = f.licenses
 	}
 	if set("teacher") {
 		cfg.Teacher.Kind = f.teacher

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"synth/pipeline"
+)
+
+func init() { register(newCollectCmd) }
+
+func newCollectCmd() *cobra.Command {
+	var f buildFlags
+	var dryRun bool
+	cmd := &cobra.Command{
+		Use:   "collect",
+		Short: "Collect files from sources into a run directory, or list what would be collected",
+		Long: `collect runs only the first stage of synth build: it fetches files from each
+source into the run directory's content-addressed store and its manifest
+(files.jsonl), with where each came from and under what license. A later
+synth build with the same settings and -o goes on from there.
+
+Sources:
+  sample          the built-in corpus (no network)
+  local:PATH      a folder; follows no symlink out of it
+  kaggle:QUERY    Kaggle datasets matching QUERY (credentials: ~/.kaggle/kaggle.json
+                  or KAGGLE_USERNAME and KAGGLE_KEY)
+  arxiv:QUERY     arXiv papers, e.g. "arxiv:cat:cs.CL AND ti:agent" (PDFs; 3 s between requests)
+
+The sources section of synth.yaml (synth init) sets limits, file types, globs
+and per-source options.`,
+		Example: `  synth collect --source kaggle:titanic --license CC0-1.0 --dry-run
+  synth collect --source local:./files --source sample -o out
+  synth build -o out --source local:./files --source sample    # goes on from the collection`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := resolveConfig(cmd, f)
+			if err != nil {
+				return err
+			}
+			if dryRun {
+				return pipeline.Plan(cmd.Context(), cfg, cmd.OutOrStdout())
+			}
+			sum, err := pipeline.Collect(cmd.Context(), cfg, pipeline.Options{Out: f.out, Version: version, Log: cmd.ErrOrStderr()})
+			if err != nil {
+				return err
+			}
+			printSummary(cmd.OutOrStdout(), sum)
+			return nil
+		},
+	}
+	addSourceFlags(cmd, &f)
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list what would be collected, with sizes and licenses; download nothing")
+	return cmd
+}

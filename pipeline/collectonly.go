@@ -1,0 +1,47 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"synth/sources"
+	"synth/sources/open"
+)
+
+// Collect runs only the collect stage into the run directory opts.Out; a
+// later Build with the same config goes on from there.
+func Collect(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
+	r := &run{cfg: cfg, opts: opts, dir: opts.Out, log: opts.Log, sum: &Summary{Out: opts.Out, Failures: map[string]int{}}}
+	if r.log == nil {
+		r.log = io.Discard
+	}
+	if err := r.open(ctx); err != nil {
+		return nil, err
+	}
+	if _, err := r.collect(ctx); err != nil {
+		return r.sum, err
+	}
+	return r.sum, nil
+}
+
+// Plan lists what the sources would collect, with sizes and licenses,
+// without downloading anything.
+func Plan(ctx context.Context, cfg Config, w io.Writer) error {
+	srcs, err := open.OpenAll(cfg.Sources.Specs, cfg.Sources, open.Env{Seed: cfg.Seed, Log: logger(io.Discard)})
+	if err != nil {
+		return err
+	}
+	for i, src := range srcs {
+		plan, err := sources.Plan(ctx, src)
+		if err != nil {
+			return fmt.Errorf("source %s: %w", cfg.Sources.Specs[i], err)
+		}
+		fmt.Fprintf(w, "# %s: %d files\n", cfg.Sources.Specs[i], len(plan))
+		if err := sources.WritePlan(w, plan); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
