@@ -1,0 +1,149 @@
+package template
+
+import (
+	"fmt"
+
+	"synth/schemas"
+)
+
+func init() {
+	for _, t := range []struct {
+		name  string
+		build func(*bctx) []spec
+	}{
+		{"chart.line", buildLine}, {"chart.pie", buildPie}, {"chart.scatter", buildScatter}, {"chart.hist", buildHist},
+		{"chart.heatmap", buildHeatmap}, {"chart.radar", buildRadar}, {"chart.box", buildBox},
+	} {
+		register(&tmpl{Info: Info{Name: t.name, Version: 1, Category: schemas.CategoryData, Subcategory: GroupVisualization, FileTypes: tableTypes},
+			inputs: 1, build: t.build, mutate: mutateBlankImage})
+	}
+}
+
+const pltHead = "import os\nimport matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
+const pltSave = "\nfig.tight_layout()\nos.makedirs('./output', exist_ok=True)\nfig.savefig('{OUT}.png')\nprint('saved')"
+
+func chartSpec(c *bctx, params string, en, zh []string, code, what, whatZh string) []spec {
+	return []spec{{
+		params: params, en: en, zh: zh,
+		steps:  []schemas.RefStep{loadStep(c, 0), step("Draw the chart with matplotlib and save it.", pltHead+code+pltSave)},
+		answer: fmt.Sprintf("The %s is saved to {OUT}.png.", what), answerZh: fmt.Sprintf("%s已保存到 {OUT}.png。", whatZh),
+		checks: chartChecks(), outputs: []string{"{out}.png"},
+	}}
+}
+
+func buildLine(c *bctx) []spec {
+	t := c.table(0)
+	d, ok1 := c.pickCol(t.ofKind(kindDate))
+	nc, ok2 := c.pickCol(t.ofKind(kindNum))
+	if !ok1 || !ok2 {
+		return nil
+	}
+	return chartSpec(c, fmt.Sprintf("line:%s:%s", d.name, nc.name),
+		[]string{fmt.Sprintf("Plot a line chart of the monthly average %s over time (using %s) and save it as {OUT}.png.", nc.name, d.name), fmt.Sprintf("Show how %s changes month by month with a line plot; save the figure to {OUT}.png.", nc.name)},
+		[]string{fmt.Sprintf("请根据 %s 绘制 %s 月平均值随时间变化的折线图，保存为 {OUT}.png。", d.name, nc.name), fmt.Sprintf("用折线图展示 %s 每月的变化趋势，图片存为 {OUT}.png。", nc.name)},
+		fmt.Sprintf("s = df.groupby(pd.to_datetime(df[%s]).dt.to_period('M'))[%s].mean()\nfig, ax = plt.subplots(figsize=(9, 5))\nax.plot(s.index.astype(str), s.values, marker='o')\nax.set_xlabel('month')\nax.set_ylabel(%s)\nax.set_title('Monthly average ' + %s)\nplt.xticks(rotation=45)", py(d.name), py(nc.name), py(nc.name), py(nc.name)),
+		"line chart", "折线图")
+}
+
+func buildPie(c *bctx) []spec {
+	t := c.table(0)
+	cat, ok := c.pickCol(t.ofKind(kindCat))
+	if !ok {
+		return nil
+	}
+	return chartSpec(c, "pie:"+cat.name,
+		[]string{fmt.Sprintf("Draw a pie chart showing the share of rows for each %s and save it to {OUT}.png.", cat.name), fmt.Sprintf("Make a pie chart of the %s distribution (with percentages) and save it as {OUT}.png.", cat.name)},
+		[]string{fmt.Sprintf("请绘制饼图，展示各个 %s 所占的比例，保存到 {OUT}.png。", cat.name), fmt.Sprintf("画一个 %s 分布的饼图（显示百分比），存为 {OUT}.png。", cat.name)},
+		fmt.Sprintf("s = df[%s].value_counts()\nfig, ax = plt.subplots(figsize=(7, 7))\nax.pie(s.values, labels=s.index, autopct='%%1.1f%%%%')\nax.set_title(%s)", py(cat.name), py(cat.name)),
+		"pie chart", "饼图")
+}
+
+func buildScatter(c *bctx) []spec {
+	t := c.table(0)
+	nums := t.ofKind(kindNum)
+	if len(nums) < 2 {
+		return nil
+	}
+	i := c.rng.IntN(len(nums))
+	j := (i + 1 + c.rng.IntN(len(nums)-1)) % len(nums)
+	a, b := nums[i], nums[j]
+	return chartSpec(c, fmt.Sprintf("scatter:%s:%s", a.name, b.name),
+		[]string{fmt.Sprintf("Make a scatter plot of %s (x axis) against %s (y axis) and save it to {OUT}.png.", a.name, b.name), fmt.Sprintf("Is there a relationship between %s and %s? Draw a scatter plot and save it as {OUT}.png.", a.name, b.name)},
+		[]string{fmt.Sprintf("请以 %s 为横轴、%s 为纵轴绘制散点图，保存到 {OUT}.png。", a.name, b.name), fmt.Sprintf("%s 和 %s 之间有关系吗？画一个散点图，存为 {OUT}.png。", a.name, b.name)},
+		fmt.Sprintf("fig, ax = plt.subplots(figsize=(7, 5))\nax.scatter(df[%s], df[%s], alpha=0.6)\nax.set_xlabel(%s)\nax.set_ylabel(%s)", py(a.name), py(b.name), py(a.name), py(b.name)),
+		"scatter plot", "散点图")
+}
+
+func buildHist(c *bctx) []spec {
+	t := c.table(0)
+	nc, ok := c.pickCol(t.ofKind(kindNum))
+	if !ok {
+		return nil
+	}
+	return chartSpec(c, "hist:"+nc.name,
+		[]string{fmt.Sprintf("Plot a histogram of %s with 20 bins and save it to {OUT}.png.", nc.name), fmt.Sprintf("What does the distribution of %s look like? Draw a histogram (20 bins) and save it as {OUT}.png.", nc.name)},
+		[]string{fmt.Sprintf("请绘制 %s 的直方图（20 个区间），保存到 {OUT}.png。", nc.name), fmt.Sprintf("%s 的分布是什么样的？画一个 20 组的直方图，存为 {OUT}.png。", nc.name)},
+		fmt.Sprintf("fig, ax = plt.subplots(figsize=(8, 5))\nax.hist(df[%s].dropna(), bins=20, color='teal', edgecolor='black')\nax.set_xlabel(%s)\nax.set_ylabel('count')", py(nc.name), py(nc.name)),
+		"histogram", "直方图")
+}
+
+func buildHeatmap(c *bctx) []spec {
+	t := c.table(0)
+	if len(t.ofKind(kindNum)) < 3 {
+		return nil
+	}
+	return chartSpec(c, "heatmap",
+		[]string{"Draw a heatmap of the correlation matrix of the numeric columns (annotated with the values) and save it to {OUT}.png.", "Visualize how the numeric variables correlate with each other as a heatmap; save it as {OUT}.png."},
+		[]string{"请绘制数值列相关系数矩阵的热力图（标注数值），保存到 {OUT}.png。", "用热力图展示各数值变量之间的相关性，存为 {OUT}.png。"},
+		"corr = df.select_dtypes('number').corr()\nfig, ax = plt.subplots(figsize=(8, 7))\nim = ax.imshow(corr, cmap='coolwarm', vmin=-1, vmax=1)\nax.set_xticks(range(len(corr)))\nax.set_xticklabels(corr.columns, rotation=45, ha='right')\nax.set_yticks(range(len(corr)))\nax.set_yticklabels(corr.columns)\nfor i in range(len(corr)):\n    for j in range(len(corr)):\n        ax.text(j, i, '%.2f' % corr.iloc[i, j], ha='center', va='center', fontsize=8)\nfig.colorbar(im)",
+		"correlation heatmap", "相关性热力图")
+}
+
+func buildRadar(c *bctx) []spec {
+	t := c.table(0)
+	nums := t.ofKind(kindNum)
+	cat, ok := c.pickCol(t.ofKind(kindCat))
+	if len(nums) < 3 || !ok || cat.distinct > 6 {
+		return nil
+	}
+	if len(nums) > 6 {
+		nums = nums[:6]
+	}
+	var names []string
+	for _, n := range nums {
+		names = append(names, n.name)
+	}
+	return chartSpec(c, "radar:"+cat.name,
+		[]string{fmt.Sprintf("Draw a radar (spider) chart comparing the average %s for each %s, and save it to {OUT}.png.", joinAnd(names), cat.name), fmt.Sprintf("Compare the %s groups on %s with a radar chart of their means; save it as {OUT}.png.", cat.name, joinAnd(names))},
+		[]string{fmt.Sprintf("请绘制雷达图，比较每个 %s 的 %s 平均值，保存到 {OUT}.png。", cat.name, joinAnd(names)), fmt.Sprintf("用雷达图对比不同 %s 在 %s 上的均值，存为 {OUT}.png。", cat.name, joinAnd(names))},
+		fmt.Sprintf("import numpy as np\ncols = %s\nm = df.groupby(%s)[cols].mean()\nangles = np.linspace(0, 2 * np.pi, len(cols), endpoint=False).tolist()\nangles += angles[:1]\nfig = plt.figure(figsize=(7, 7))\nax = fig.add_subplot(polar=True)\nfor name, row in m.iterrows():\n    v = row.tolist() + row.tolist()[:1]\n    ax.plot(angles, v, label=str(name))\n    ax.fill(angles, v, alpha=0.1)\nax.set_xticks(angles[:-1])\nax.set_xticklabels(cols)\nax.legend(loc='upper right')", pyList(names), py(cat.name)),
+		"radar chart", "雷达图")
+}
+
+func joinAnd(xs []string) string {
+	if len(xs) < 2 {
+		return fmt.Sprint(xs)
+	}
+	s := ""
+	for i, x := range xs[:len(xs)-1] {
+		if i > 0 {
+			s += ", "
+		}
+		s += x
+	}
+	return s + " and " + xs[len(xs)-1]
+}
+
+func buildBox(c *bctx) []spec {
+	t := c.table(0)
+	cat, ok1 := c.pickCol(t.ofKind(kindCat))
+	nc, ok2 := c.pickCol(t.ofKind(kindNum))
+	if !ok1 || !ok2 {
+		return nil
+	}
+	return chartSpec(c, fmt.Sprintf("box:%s:%s", cat.name, nc.name),
+		[]string{fmt.Sprintf("Draw box plots of %s for each %s side by side and save the figure to {OUT}.png.", nc.name, cat.name), fmt.Sprintf("Compare the spread of %s across %s groups with a box plot; save it as {OUT}.png.", nc.name, cat.name)},
+		[]string{fmt.Sprintf("请按 %s 分组绘制 %s 的箱线图，保存到 {OUT}.png。", cat.name, nc.name), fmt.Sprintf("用箱线图比较不同 %s 下 %s 的分布，存为 {OUT}.png。", cat.name, nc.name)},
+		fmt.Sprintf("groups = [(str(k), g[%s].dropna()) for k, g in df.groupby(%s)]\nfig, ax = plt.subplots(figsize=(8, 5))\nax.boxplot([g for _, g in groups])\nax.set_xticks(range(1, len(groups) + 1))\nax.set_xticklabels([k for k, _ in groups])\nax.set_xlabel(%s)\nax.set_ylabel(%s)", py(nc.name), py(cat.name), py(cat.name), py(nc.name)),
+		"box plot", "箱线图")
+}

@@ -1,0 +1,189 @@
+package template
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+
+	"synth/schemas"
+)
+
+func init() {
+	reg := func(name string, types []string, b func(*bctx) []spec) {
+		register(&tmpl{Info: Info{Name: name, Version: 1, Category: schemas.CategoryData, Subcategory: GroupStatistics, FileTypes: types},
+			inputs: 1, build: b, mutate: mutateAnswer})
+	}
+	reg("table.corr", tableTypes, buildCorr)
+	reg("table.shape", tableTypes, buildShape)
+	reg("table.nunique", tableTypes, buildNUnique)
+	reg("table.missing", tableTypes, buildMissing)
+	register(&tmpl{Info: Info{Name: "xlsx.sheets", Version: 1, Category: schemas.CategoryData, Subcategory: GroupStatistics, FileTypes: []string{"xlsx"}},
+		inputs: 1, build: buildSheets, mutate: mutateWrongGroup})
+	register(&tmpl{Info: Info{Name: "table.describe", Version: 1, Category: schemas.CategoryData, Subcategory: GroupStatistics, FileTypes: tableTypes},
+		inputs: 1, build: buildDescribe, mutate: mutateCopyInput})
+}
+
+// pairs returns the rows where both columns are numbers.
+func (t *table) pairs(a, b int) (xs, ys []float64) {
+	for _, r := range t.rows {
+		if r[a] == "" || r[b] == "" {
+			continue
+		}
+		x, e1 := strconv.ParseFloat(r[a], 64)
+		y, e2 := strconv.ParseFloat(r[b], 64)
+		if e1 == nil && e2 == nil {
+			xs, ys = append(xs, x), append(ys, y)
+		}
+	}
+	return xs, ys
+}
+
+func pearson(xs, ys []float64) float64 {
+	mx, my := mean(xs), mean(ys)
+	var sxy, sxx, syy float64
+	for i := range xs {
+		sxy += (xs[i] - mx) * (ys[i] - my)
+		sxx += (xs[i] - mx) * (xs[i] - mx)
+		syy += (ys[i] - my) * (ys[i] - my)
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
+
+func buildCorr(c *bctx) []spec {
+	t := c.table(0)
+	nums := t.ofKind(kindNum)
+	if len(nums) < 2 {
+		return nil
+	}
+	i := c.rng.IntN(len(nums))
+	j := (i + 1 + c.rng.IntN(len(nums)-1)) % len(nums)
+	a, b := nums[i], nums[j]
+	r := pearson(t.pairs(a.idx, b.idx))
+	if math.IsNaN(r) {
+		return nil
+	}
+	return []spec{{
+		params: fmt.Sprintf("corr:%s:%s", a.name, b.name),
+		en:     []string{fmt.Sprintf("What is the Pearson correlation coefficient between %s and %s? Give it to 3 decimals.", a.name, b.name), fmt.Sprintf("How strongly are '%s' and '%s' correlated? Report Pearson's r.", a.name, b.name)},
+		zh:     []string{fmt.Sprintf("%s 和 %s 之间的皮尔逊相关系数是多少？保留 3 位小数。", a.name, b.name), fmt.Sprintf("“%s”与“%s”的相关性有多强？请给出皮尔逊相关系数 r。", a.name, b.name)},
+		steps:  []schemas.RefStep{loadStep(c, 0), step("pandas corr uses the rows where both are present.", fmt.Sprintf("print(round(df[%s].corr(df[%s]), 3))", py(a.name), py(b.name)))},
+		answer: fmt.Sprintf("The Pearson correlation between %s and %s is %.3f.", a.name, b.name, r), answerZh: fmt.Sprintf("%s 与 %s 的皮尔逊相关系数为 %.3f。", a.name, b.name, r),
+		checks: []schemas.Check{{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(r, 6), AbsTol: 0.002}}},
+	}}
+}
+
+func buildShape(c *bctx) []spec {
+	t := c.table(0)
+	if len(t.rows) == len(t.header) {
+		return nil
+	}
+	return []spec{{
+		params: "shape",
+		en:     []string{"How many rows and columns does this dataset have?", "What's the size of the table: number of rows and number of columns?"},
+		zh:     []string{"这个数据集有多少行、多少列？", "表格的规模是多少：行数和列数各是多少？"},
+		steps:  []schemas.RefStep{loadStep(c, 0)},
+		answer: fmt.Sprintf("It has %d rows and %d columns.", len(t.rows), len(t.header)), answerZh: fmt.Sprintf("共有 %d 行、%d 列。", len(t.rows), len(t.header)),
+		checks: []schemas.Check{answerInt(len(t.rows)), answerInt(len(t.header))},
+	}}
+}
+
+func buildNUnique(c *bctx) []spec {
+	t := c.table(0)
+	col, ok := c.pickCol(append(t.ofKind(kindCat), t.ofKind(kindText)...))
+	if !ok {
+		return nil
+	}
+	return []spec{{
+		params: "nunique:" + col.name,
+		en:     []string{fmt.Sprintf("How many distinct values does the %s column have?", col.name), fmt.Sprintf("Count the unique entries in '%s' (ignoring missing values).", col.name)},
+		zh:     []string{fmt.Sprintf("%s 列有多少个不同的取值？", col.name), fmt.Sprintf("统计“%s”列中不重复值的个数（忽略缺失值）。", col.name)},
+		steps:  []schemas.RefStep{loadStep(c, 0), step("nunique skips missing values.", fmt.Sprintf("print(df[%s].nunique())", py(col.name)))},
+		answer: fmt.Sprintf("%s has %d distinct values.", col.name, col.distinct), answerZh: fmt.Sprintf("%s 列共有 %d 个不同的取值。", col.name, col.distinct),
+		checks: []schemas.Check{answerInt(col.distinct)},
+	}}
+}
+
+func buildMissing(c *bctx) []spec {
+	t := c.table(0)
+	var with []column
+	total := 0
+	for _, col := range t.columns() {
+		total += col.nulls
+		if col.nulls > 0 {
+			with = append(with, col)
+		}
+	}
+	if total == 0 {
+		return nil
+	}
+	var names []string
+	for _, col := range with {
+		names = append(names, col.name)
+	}
+	return []spec{{
+		params: "missing",
+		en:     []string{"How many missing values are there in the whole dataset, and which columns have them?", "Check the data for empty cells: give the total number of missing values and the columns that contain any."},
+		zh:     []string{"整个数据集中一共有多少个缺失值？哪些列有缺失？", "检查数据中的空值：缺失值总数是多少，分布在哪些列？"},
+		steps:  []schemas.RefStep{loadStep(c, 0), step("Count nulls per column.", "na = df.isna().sum()\nprint(int(na.sum()))\nprint(na[na > 0])")},
+		answer: fmt.Sprintf("There are %d missing values, in %s.", total, strings.Join(names, ", ")), answerZh: fmt.Sprintf("共有 %d 个缺失值，分布在 %s 列。", total, strings.Join(names, "、")),
+		checks: []schemas.Check{answerInt(total), answerHas(names...)},
+	}}
+}
+
+func buildSheets(c *bctx) []spec {
+	f, err := excelize.OpenFile(c.files[0].Path)
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	names := f.GetSheetList()
+	if len(names) < 2 {
+		return nil
+	}
+	var parts []string
+	for _, n := range names {
+		rows, err := f.GetRows(n)
+		if err != nil {
+			panic(err)
+		}
+		parts = append(parts, fmt.Sprintf("%s (%d rows)", n, max(0, len(rows)-1)))
+	}
+	return []spec{{
+		params: "sheets",
+		en:     []string{"What sheets does this Excel workbook contain, and how many data rows does each have?", "List the worksheets in the file with their row counts (not counting the header)."},
+		zh:     []string{"这个 Excel 工作簿包含哪些工作表？每个表有多少行数据？", "列出文件中的所有工作表及其数据行数（不含表头）。"},
+		steps:  []schemas.RefStep{step("Read every sheet at once.", fmt.Sprintf("import pandas as pd\nsheets = pd.read_excel(%s, sheet_name=None)\nfor name, d in sheets.items():\n    print(name, len(d))", py(c.dpath(0))))},
+		answer: "The workbook has these sheets: " + strings.Join(parts, ", ") + ".", answerZh: "工作簿包含以下工作表：" + strings.Join(parts, "，") + "。",
+		checks: []schemas.Check{answerHas(names...)},
+	}}
+}
+
+func buildDescribe(c *bctx) []spec {
+	t := c.table(0)
+	col, ok := c.pickCol(t.ofKind(kindNum))
+	if !ok {
+		return nil
+	}
+	m := mean(t.floats(col.idx))
+	return []spec{{
+		params: "describe",
+		en:     []string{"Compute summary statistics (count, mean, std, min, quartiles, max) for the numeric columns and save them to {OUT}.csv, with the statistic names in the first column.", "Produce a describe()-style table of the numeric columns and write it to {OUT}.csv (statistics as rows, first column naming them)."},
+		zh:     []string{"请计算数值列的描述性统计（count、mean、std、min、四分位数、max），保存到 {OUT}.csv，第一列为统计量名称。", "生成数值列的 describe() 统计表，写入 {OUT}.csv（每行一个统计量，第一列是名称）。"},
+		steps:  []schemas.RefStep{loadStep(c, 0), step("describe() and keep its index as a column.", "df = df.describe().reset_index().rename(columns={'index': 'stat'})\n"+saveCSV+"\nprint(df)")},
+		answer: "The summary statistics are saved to {OUT}.csv.", answerZh: "描述性统计已保存到 {OUT}.csv。",
+		checks: []schemas.Check{pyCheck(`
+df = read_table('{out}.csv')
+first = df.columns[0]
+labels = df[first].astype(str).str.lower().tolist()
+assert 'mean' in labels, '{out}.csv has no mean row (first column: %%s)' %% labels[:8]
+col = find_column(df, %[1]q)
+assert col is not None, '{out}.csv has no column %[1]s'
+v = float(df[df[first].astype(str).str.lower() == 'mean'][col].iloc[0])
+assert number_close(v, %[2]v, 1e-3, 0.01), 'the mean of %[1]s is %%s, expected %[3]s' %% v
+`, col.name, m, num(m))},
+		outputs: []string{"{out}.csv"},
+	}}
+}
