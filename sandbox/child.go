@@ -15,18 +15,20 @@ import (
 // child is one running interpreter: its control socket, its output pipe and
 // a handle to kill it.
 type child struct {
-	pid   int
-	pidfd int // -1 when pidfd_open is unavailable
-	ns    bool
-	ctl   *net.UnixConn
-	msgs  chan ctlMsg // closed on control EOF
-	out   chan []byte // closed on output EOF
-	z     *zygote
+	pid    int
+	waiter int // the process whose end the zygote reports (pid itself without namespaces)
+	pidfd  int // -1 when pidfd_open is unavailable
+	ns     bool
+	ctl    *net.UnixConn
+	msgs   chan ctlMsg // closed on control EOF
+	out    chan []byte // closed on output EOF
+	z      *zygote
 }
 
 // ctlMsg is a message from the interpreter on its control socket.
 type ctlMsg struct {
 	Pid    int    `json:"pid"`
+	Waiter int    `json:"waiter"`
 	Ready  bool   `json:"ready"`
 	Error  string `json:"error"`
 	Seq    int    `json:"seq"`
@@ -39,6 +41,9 @@ type ctlMsg struct {
 type forkRequest struct {
 	NS      bool     `json:"ns"`
 	ROPaths []string `json:"ro_paths,omitempty"`
+	// Hide lists files inside the read-only system that interpreters must
+	// not read (the synth binary when installed under /usr).
+	Hide []string `json:"hide,omitempty"`
 	// KeepOldroot: the kernel cannot clone the workspace as a detached
 	// mount (open_tree), so the spare keeps the old root to bind it from.
 	KeepOldroot bool `json:"keep_oldroot,omitempty"`
@@ -109,7 +114,10 @@ func forkChild(z *zygote, req forkRequest, wait time.Duration) (*child, error) {
 		c.close()
 		return nil, err
 	}
-	c.pid = m.Pid
+	c.pid, c.waiter = m.Pid, m.Waiter
+	if c.waiter == 0 {
+		c.waiter = c.pid
+	}
 	if fd, err := unix.PidfdOpen(m.Pid, 0); err == nil {
 		c.pidfd = fd
 	}

@@ -56,6 +56,7 @@ SYS_PIVOT_ROOT = 155  # x86_64
 SYS_MOVE_MOUNT = 429
 AT_FDCWD = -100
 MOVE_MOUNT_F_EMPTY_PATH = 0x4
+PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
 
@@ -210,6 +211,10 @@ def prepare_root(req):
             target = root + extra
             os.makedirs(target, exist_ok=True)
             bind(extra, target, True)
+    for path in req.get("hide") or []:
+        target = root + path
+        if os.path.isfile(target):
+            mount("/dev/null", target, None, MS_BIND)
     # /dev: a few harmless devices.
     mount("tmpfs", root + "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,mode=0755")
     for dev in ("null", "zero", "full", "random", "urandom"):
@@ -338,8 +343,7 @@ def become_child(req, ctl, out_fd, go_ahead):
     until Go assigns it a workspace, a uid, a seed and limits."""
     try:
         if go_ahead is not None:
-            os.read(go_ahead, 1)
-            os.close(go_ahead)
+            os.read(go_ahead, 1)  # the waiter keeps its end open while it lives
         os.setsid()
         if req["ns"]:
             prepare_root(req)
@@ -390,6 +394,14 @@ def become_child(req, ctl, out_fd, go_ahead):
             os.setresgid(uid, uid, uid)
             os.setresuid(uid, uid, uid)
         libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        if uid and go_ahead is not None:
+            # Changing uid cleared the parent-death signal: set it again, and
+            # make sure the waiter did not die in between.
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            p = select.poll()
+            p.register(go_ahead, select.POLLIN | select.POLLHUP)
+            if p.poll(0):
+                os._exit(0)
         reseed(req["seed"])
         ctl.sendall(b'{"ready": true}\n')
     except BaseException as e:
@@ -403,17 +415,29 @@ def become_child(req, ctl, out_fd, go_ahead):
         os._exit(0)
 
 
+def die_with_parent(parent):
+    """SIGKILL this process when its parent dies (so that no interpreter
+    outlives synth); exits at once if the parent is already gone."""
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if parent is not None and os.getppid() != parent:
+        os._exit(0)
+
+
 def spawn(req, fds, zsock, wake_fds):
-    """Forks the interpreter for one request. With namespaces, an
-    intermediate process unshares and forks the interpreter as pid 1 of a new
-    pid namespace, reports its pid, and exits."""
+    """Forks the interpreter for one request. With namespaces, a waiter
+    process unshares and forks the interpreter as pid 1 of a new pid
+    namespace, reports both pids, and waits for it, exiting with its status
+    (128 + signal when killed); the zygote reports the waiter's end. Each
+    dies with its parent, so killing the zygote ends every interpreter."""
     ctl_fd, out_fd = fds
+    zygote_pid = os.getpid()
     pid = os.fork()
     if pid:
         os.close(ctl_fd)
         os.close(out_fd)
         return pid
     try:
+        die_with_parent(zygote_pid)
         zsock.close()
         for fd in wake_fds:
             os.close(fd)
@@ -430,16 +454,23 @@ def spawn(req, fds, zsock, wake_fds):
         child = os.fork()
         if child == 0:
             os.close(w)
+            die_with_parent(None)
             become_child(req, ctl, out_fd, r)
-        ctl.sendall((json.dumps({"pid": child}) + "\n").encode())
+        os.close(r)
+        ctl.sendall((json.dumps({"pid": child, "waiter": os.getpid()}) + "\n").encode())
+        ctl.close()
+        os.close(out_fd)
         os.write(w, b"x")
+        _, status = os.waitpid(child, 0)
     except BaseException as e:
         try:
             ctl.sendall((json.dumps({"error": "sandbox fork: %s" % e}) + "\n").encode())
         except Exception:
             pass
         os._exit(71)
-    os._exit(0)
+    if os.WIFSIGNALED(status):
+        os._exit(128 + os.WTERMSIG(status))
+    os._exit(os.WEXITSTATUS(status))
 
 
 # ---------------------------------------------------------------- the zygote
@@ -491,6 +522,7 @@ def remember_font_cache():
 
 
 def zygote(cfg):
+    os.closerange(ZYGOTE_FD + 1, 1 << 16)  # nothing else from the launcher reaches a cell
     zsock = socket.socket(fileno=ZYGOTE_FD)
     os.set_inheritable(ZYGOTE_FD, False)
     report = preload(cfg.get("preload") or [])

@@ -247,3 +247,16 @@ func TestInteractivePrograms(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenFilesOfACell: a cell inherits nothing from the zygote or its
+// launcher: stdio, the control socket and the interpreter's own pipes only.
+func TestOpenFilesOfACell(t *testing.T) {
+	b := testBackend(t)
+	needIsolation(t, b)
+	s := open(t, b, Spec{})
+	r := run(t, s, "import os\nout = os.readlink('/proc/self/fd/1')\nfds = {}\nfor fd in os.listdir('/proc/self/fd'):\n    try:\n        fds[int(fd)] = os.readlink('/proc/self/fd/' + fd)\n    except OSError:\n        pass\nsorted((fd, 'out' if t == out else t.split(':')[0]) for fd, t in fds.items())")
+	want(t, r, schemas.StatusOK, "(0, '/dev/null'), (1, 'out'), (2, 'out')")
+	if strings.Count(r.Output, "socket") != 1 || strings.Count(r.Output, "pipe") > 1 || strings.Count(r.Output, "/dev/null") != 1 {
+		t.Fatalf("unexpected open files: %s", r.Output)
+	}
+}

@@ -46,6 +46,7 @@ type backend struct {
 	ns      bool   // namespaces, private root and uid drop per interpreter
 	tree    bool   // the kernel clones mounts (open_tree): workspaces travel as mount fds
 	roPaths []string
+	hide    []string
 	slots   chan struct{}
 
 	spares chan *child   // forked interpreters waiting for a sandbox
@@ -126,6 +127,11 @@ func newBackend(cfg Config) (*backend, error) {
 			}
 		}
 	}
+	if exe, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			b.hide = append(b.hide, real)
+		}
+	}
 	if real, err := filepath.EvalSymlinks(py); err == nil {
 		if prefix := filepath.Dir(filepath.Dir(real)); !strings.HasPrefix(real, "/usr/") && prefix != "/" {
 			b.roPaths = append(b.roPaths, prefix)
@@ -179,7 +185,7 @@ func (b *backend) isolated() bool {
 
 func (b *backend) forkRequest() forkRequest {
 	ns := b.isolated()
-	return forkRequest{NS: ns, ROPaths: b.roPaths, KeepOldroot: ns && !b.tree}
+	return forkRequest{NS: ns, ROPaths: b.roPaths, Hide: b.hide, KeepOldroot: ns && !b.tree}
 }
 
 // keepSpares keeps the spares channel full of forked interpreters, so that

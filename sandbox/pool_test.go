@@ -59,8 +59,16 @@ func TestZygoteReplaced(t *testing.T) {
 	want(t, run(t, s, "x = 5\nx"), schemas.StatusOK, "5")
 	syscall.Kill(-b.z.cmd.Process.Pid, syscall.SIGKILL)
 	<-b.z.done
-	// The open sandbox keeps its interpreter; new ones come from a new zygote.
-	want(t, run(t, s, "x + 1"), schemas.StatusOK, "6")
+	// Interpreters die with their zygote (none outlives synth); the next
+	// cell gets one from a new zygote.
+	if r := run(t, s, "x + 1"); b.isolated() && r.Status != schemas.StatusCrash {
+		t.Fatalf("the interpreter outlived its zygote: %+v", r)
+	}
+	r := run(t, s, "'x' in globals()")
+	want(t, r, schemas.StatusOK, "False")
+	if !r.StateLost {
+		t.Errorf("state lost is not said")
+	}
 	fresh := open(t, b, Spec{})
 	want(t, run(t, fresh, "'fresh'"), schemas.StatusOK, "fresh")
 }

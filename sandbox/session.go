@@ -172,7 +172,7 @@ func (s *session) finishCrash(res Result, out *cellOutput, t0 time.Time, why str
 	s.c = nil
 	if why == "" {
 		why = "the interpreter died"
-		if d, ok := c.z.deathOf(c.pid, 500*time.Millisecond); ok {
+		if d, ok := c.z.deathOf(c.waiter, 500*time.Millisecond); ok {
 			why = "the interpreter " + d.String() + describeSignal(d)
 		}
 	}

@@ -152,6 +152,9 @@ func (z *zygote) readNotes() {
 		if json.Unmarshal(buf[:n], &d) != nil || d.Pid == 0 {
 			continue
 		}
+		if d.Signal == 0 && d.Exit > 128 && d.Exit < 128+65 && d.Exit != exitCPULimit {
+			d.Signal, d.Exit = d.Exit-128, 0 // a waiter's report of a killed interpreter
+		}
 		z.mu.Lock()
 		if ch, ok := z.waiters[d.Pid]; ok {
 			ch <- d
