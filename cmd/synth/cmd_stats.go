@@ -28,8 +28,9 @@ paper's data table: trajectories, assistant turns in buckets (<=3, 4-6, 7-9,
 >=10), average turns and tokens per trajectory, overall and per category.
 
 PATH is a Parquet, JSONL or JSON file, or a directory of them: a synth dataset
-(out/dataset), its data/ folder, a run directory (out), or a download of
-PyInstruct or CodeActInstruct. Messages are read from a "messages" or
+(out/dataset), its data/ folder, a run directory (out), a run's
+trajectories.jsonl (every rollout, passed or not), or a download of PyInstruct
+or CodeActInstruct. Messages are read from a "messages" or
 "conversations" column, as {role, content} or ShareGPT's {from, value}; a
 "category" column splits the table, a "passed" column gives pass rates.
 
@@ -42,6 +43,7 @@ compare across datasets; --tokens column uses synth's tokens column instead
 		Example: `  synth stats out/dataset                         # a synth dataset
   synth stats out/dataset --html stats.html       # a report with charts for people
   synth stats PyInstruct/data/train.parquet --json  # machines: one JSON object
+  synth stats out/trajectories.jsonl              # every rollout, with its verdict
   synth stats codeact.jsonl`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
