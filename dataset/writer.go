@@ -23,7 +23,9 @@ import (
 // directory see the previous dataset, if any.
 //
 // A Writer is not safe for concurrent use: one goroutine owns it, calls Write
-// for each row and then Close (or Abort) exactly once.
+// for each row and then Close (or Abort) exactly once. Internally it encodes
+// and compresses full row groups on up to Config.Workers goroutines and
+// commits them to the file in order, so rows keep their order.
 type Writer struct {
 	dir    string
 	cfg    Config
