@@ -275,4 +275,3 @@ func shareGPTRole(from string) string {
 	}
 	return from
 }
-
