@@ -59,14 +59,18 @@ type assignment struct {
 	Limits    map[string]int64 `json:"limits"`
 }
 
-func limitsForDriver(l Limits) map[string]int64 {
-	return map[string]int64{
+func limitsForDriver(l Limits, ownUID bool) map[string]int64 {
+	m := map[string]int64{
 		"memory":     l.MemoryBytes,
 		"cpu":        int64((l.CPUTime + time.Second - 1) / time.Second),
 		"file":       l.FileBytes,
 		"open_files": int64(l.OpenFiles),
 		"processes":  int64(l.Processes),
 	}
+	if ownUID {
+		m["own_uid"] = 1
+	}
+	return m
 }
 
 // forkChild asks z for an interpreter and waits until it is forked: it then

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"sort"
 	"strings"
@@ -37,12 +38,12 @@ func Doctor(cfg Config) []Layer {
 		switch {
 		case on(k):
 			return what
-		case cfg.Isolation == IsolationOff:
+		case b.cfg.Isolation == IsolationOff:
 			return "off: sandbox.isolation is off"
-		case !z.ready.Layers[k]:
-			return "off: this kernel or container does not allow it"
+		case os.Geteuid() != 0:
+			return "off: synth is not running as root"
 		}
-		return "off: needs root"
+		return "off: this kernel or container does not allow it"
 	}
 	layers := []Layer{
 		{Name: "python", On: true, Detail: fmt.Sprintf("%s (Python %s)", b.python, z.ready.Python)},
@@ -54,12 +55,20 @@ func Doctor(cfg Config) []Layer {
 		{Name: "ipc namespace", On: on("ipc"), Detail: nsDetail("ipc", "private System V IPC")},
 		{Name: "uts namespace", On: on("uts"), Detail: nsDetail("uts", "private hostname")},
 		{Name: "unprivileged uid", On: on("uid"), Detail: nsDetail("uid", fmt.Sprintf("each sandbox runs as its own uid in %d..%d, no new privileges", uidBase, uidBase+uidSpan-1))},
-		{Name: "rlimits", On: true, Detail: fmt.Sprintf("memory %s, CPU %s, file %s, %d open files, %d processes (per sandbox: %v)",
-			humanBytes(b.lim.MemoryBytes), b.lim.CPUTime, humanBytes(b.lim.FileBytes), b.lim.OpenFiles, b.lim.Processes, on("uid"))},
+		{Name: "rlimits", On: true, Detail: rlimitDetail(b, on("uid"))},
 		preloadLayer(z),
 		probeLayer(b),
 	}
 	return layers
+}
+
+func rlimitDetail(b *backend, ownUID bool) string {
+	procs := fmt.Sprintf("%d processes", b.lim.Processes)
+	if !ownUID {
+		procs = "no process limit (it needs a uid of the sandbox's own)"
+	}
+	return fmt.Sprintf("address space %s, CPU %s, file size %s, %d open files, %s",
+		humanBytes(b.lim.MemoryBytes), b.lim.CPUTime, humanBytes(b.lim.FileBytes), b.lim.OpenFiles, procs)
 }
 
 func bwrapLayer(b *backend) Layer {

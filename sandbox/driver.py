@@ -291,7 +291,10 @@ def set_limits(lim):
         setl(resource.RLIMIT_CPU, cpu, cpu + 1)
     setl(resource.RLIMIT_FSIZE, lim.get("file"))
     setl(resource.RLIMIT_NOFILE, lim.get("open_files"))
-    setl(resource.RLIMIT_NPROC, lim.get("processes"))
+    if lim.get("own_uid"):
+        # RLIMIT_NPROC counts every process of the uid: only with a uid of
+        # the interpreter's own is it a per-sandbox limit.
+        setl(resource.RLIMIT_NPROC, lim.get("processes"))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 

@@ -46,7 +46,7 @@ func (s *session) assignment() assignment {
 		Seed:      s.spec.Seed,
 		Token:     s.token,
 		TmpBytes:  max(64<<20, min(s.lim.FileBytes, 512<<20)),
-		Limits:    limitsForDriver(s.lim),
+		Limits:    limitsForDriver(s.lim, s.uid != 0),
 	}
 }
 
