@@ -132,6 +132,8 @@ func readTable(path, typ string) (*table, error) {
 		header, rows = all[0], all[1:]
 	case "json":
 		return readJSONTable(path)
+	case "parquet":
+		return readParquetTable(path)
 	default:
 		return nil, fmt.Errorf("type %s is not a table", typ)
 	}

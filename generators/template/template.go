@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"synth/checks"
 	"synth/generators"
@@ -65,6 +67,10 @@ func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]s
 				task, err := g.task(t, s, c.files, lang)
 				if err != nil {
 					return false, err
+				}
+				if m := missing(task.Requires, g.opts.PythonModules); m != "" {
+					skipOnce(m, "tasks skipped", "file_types", filesOf(task), "needs", m, "install", Install[m])
+					continue
 				}
 				out = append(out, task)
 			}
@@ -122,6 +128,29 @@ func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]s
 	return out, nil
 }
 
+var (
+	skipMu   sync.Mutex
+	skipSeen = map[string]bool{}
+)
+
+func filesOf(t schemas.Task) string {
+	var ts []string
+	for _, f := range t.Files {
+		ts = append(ts, f.Type)
+	}
+	return strings.Join(ts, ",")
+}
+
+// skipOnce logs a skip reason once per process.
+func skipOnce(key, msg string, args ...any) {
+	skipMu.Lock()
+	defer skipMu.Unlock()
+	if !skipSeen[key] {
+		skipSeen[key] = true
+		slog.Info(msg, args...)
+	}
+}
+
 // safeBuild runs a template's builder; a builder that panics on an odd file
 // writes no task for it rather than stopping the stage.
 func safeBuild(t *tmpl, c *bctx) (specs []spec) {
@@ -161,6 +190,9 @@ func hashHex(parts ...string) string {
 	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
 	return hex.EncodeToString(h[:])
 }
+
+// typeModule is the Python module reading a file type needs beyond the core.
+var typeModule = map[string]string{"parquet": "pyarrow"}
 
 // task turns a spec into a task in one language.
 func (g *generator) task(t *tmpl, s spec, files []generators.Input, lang string) (schemas.Task, error) {
@@ -209,6 +241,11 @@ func (g *generator) task(t *tmpl, s spec, files []generators.Input, lang string)
 	req := t.Requires
 	if s.requires != nil {
 		req = s.requires
+	}
+	for _, f := range files {
+		if m := typeModule[f.File.Type]; m != "" && !slices.Contains(req, m) {
+			req = append(slices.Clone(req), m)
+		}
 	}
 	task := schemas.Task{
 		ID: id, Category: t.Category, Subcategory: t.Subcategory, Files: tfs, Query: query, Lang: lang,

@@ -2,6 +2,7 @@ package template
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,7 +37,7 @@ func TestGenerateDeterministic(t *testing.T) {
 		if !strings.HasPrefix(task.Generator, "template:") || !strings.Contains(task.Generator, "@") {
 			t.Errorf("%s: generator %q", task.ID, task.Generator)
 		}
-		if strings.Contains(task.Query, "{") || strings.Contains(task.Reference.Answer, "{") {
+		if strings.Contains(task.Query, "{out") || strings.Contains(task.Query, "{OUT") || strings.Contains(task.Reference.Answer, "{OUT") {
 			t.Errorf("%s: unreplaced placeholder in %q", task.ID, task.Query)
 		}
 		for _, o := range task.Outputs {
@@ -114,5 +115,53 @@ func TestReport(t *testing.T) {
 		if !strings.Contains(r, want) {
 			t.Errorf("report lacks %q:\n%s", want, r)
 		}
+	}
+}
+
+func TestParquetNeedsPyarrow(t *testing.T) {
+	tasks := generate(t, Options{Seed: 1, Langs: []string{"en"}})
+	n := 0
+	for _, task := range tasks {
+		if len(task.Files) == 1 && task.Files[0].Type == "parquet" {
+			n++
+			if !slices.Contains(task.Requires, "pyarrow") {
+				t.Errorf("%s on parquet does not require pyarrow", task.Generator)
+			}
+		}
+	}
+	if n < 5 {
+		t.Fatalf("only %d tasks on the parquet file", n)
+	}
+	without := generate(t, Options{Seed: 1, Langs: []string{"en"}, PythonModules: map[string]bool{"pandas": true}})
+	for _, task := range without {
+		if len(task.Files) == 1 && task.Files[0].Type == "parquet" {
+			t.Fatalf("%s kept without pyarrow", task.Generator)
+		}
+	}
+}
+
+func TestCoverage(t *testing.T) {
+	tasks := generate(t, Options{Seed: 1, Langs: []string{"en"}})
+	cats, types, groups := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, task := range tasks {
+		cats[task.Category] = true
+		groups[task.Subcategory] = true
+		for _, f := range task.Files {
+			types[f.Type] = true
+		}
+	}
+	for _, c := range schemas.Categories {
+		if !cats[c] {
+			t.Errorf("no task in category %s", c)
+		}
+	}
+	if len(types) < 10 {
+		t.Errorf("tasks cover %d file types, want at least 10: %v", len(types), types)
+	}
+	if len(groups) < 12 {
+		t.Errorf("tasks cover %d groups, want 12: %v", len(groups), groups)
+	}
+	if n := len(Templates()); n < 60 {
+		t.Errorf("%d templates, want at least 60", n)
 	}
 }

@@ -293,3 +293,30 @@ assert any(number_close(x, n) for x in numbers_in(answer)), 'the answer does not
 		outputs: []string{"{out}/"},
 	}}
 }
+
+func init() {
+	register(&tmpl{Info: Info{Name: "image.qrcode", Version: 1, Category: schemas.CategoryMedia, Subcategory: GroupImage, Requires: []string{"qrcode"}},
+		inputs: 0, build: repeat(1, buildQR), mutate: mutateEmptyFile})
+}
+
+func buildQR(c *bctx) []spec {
+	urls := []string{"https://github.com", "https://www.python.org", "https://example.com/menu", "https://openlibrary.org"}
+	u := urls[c.rng.IntN(len(urls))]
+	return []spec{{
+		params: u,
+		en:     []string{fmt.Sprintf("Create a QR code that links to %s and save it as {OUT}.png.", u), fmt.Sprintf("Generate a QR code image for the URL %s; save it to {OUT}.png.", u)},
+		zh:     []string{fmt.Sprintf("请生成一个指向 %s 的二维码，保存为 {OUT}.png。", u), fmt.Sprintf("为网址 %s 生成二维码图片，存到 {OUT}.png。", u)},
+		steps:  []schemas.RefStep{step("Use the qrcode package.", fmt.Sprintf("import os, qrcode\nos.makedirs('./output', exist_ok=True)\nimg = qrcode.make(%s)\nimg.save('{OUT}.png')\nprint(img.size)", py(u)))},
+		answer: fmt.Sprintf("The QR code for %s is saved to {OUT}.png.", u), answerZh: fmt.Sprintf("指向 %s 的二维码已保存到 {OUT}.png。", u),
+		checks: []schemas.Check{pyCheck(`
+import numpy as np
+im = open_image('{out}.png')
+w, h = im.size
+assert abs(w - h) <= 2 and w >= 21, '{out}.png is %%dx%%d, not a square QR code' %% (w, h)
+a = np.asarray(im.convert('L'), dtype=float)
+dark = (a < 128).mean()
+assert 0.2 < dark < 0.8 and ((a < 64) | (a > 192)).mean() > 0.9, '{out}.png does not look like a black-and-white QR code'
+`)},
+		outputs: []string{"{out}.png"},
+	}}
+}

@@ -134,12 +134,13 @@ func buildDerivative(c *bctx) []spec {
 	}
 	n, a := 1+c.rng.IntN(3), 1+c.rng.IntN(3)
 	x0 := []float64{0.5, 1, 1.5, 2}[c.rng.IntN(4)]
+	ax := kx(a)
 	v := float64(n)*math.Pow(x0, float64(n-1))*math.Sin(float64(a)*x0) + float64(a)*math.Pow(x0, float64(n))*math.Cos(float64(a)*x0)
 	return mathSpec(fmt.Sprintf("xsin:%d:%d:%v", n, a, x0),
-		fmt.Sprintf("Find the derivative of f(x) = x^%d · sin(%dx) and evaluate it at x = %v (radians). Give 4 decimals.", n, a, x0),
-		fmt.Sprintf("What is d/dx [x^%d sin(%dx)] at x = %v? Round to four decimal places.", n, a, x0),
-		fmt.Sprintf("求 f(x) = x^%d · sin(%dx) 的导数，并计算 x = %v（弧度）时的值，保留 4 位小数。", n, a, x0),
-		fmt.Sprintf("计算 x^%d sin(%dx) 在 x = %v 处的导数值（保留四位小数）。", n, a, x0),
+		fmt.Sprintf("Find the derivative of f(x) = x^%d · sin(%s) and evaluate it at x = %v (radians). Give 4 decimals.", n, ax, x0),
+		fmt.Sprintf("What is d/dx [x^%d sin(%s)] at x = %v? Round to four decimal places.", n, ax, x0),
+		fmt.Sprintf("求 f(x) = x^%d · sin(%s) 的导数，并计算 x = %v（弧度）时的值，保留 4 位小数。", n, ax, x0),
+		fmt.Sprintf("计算 x^%d sin(%s) 在 x = %v 处的导数值（保留四位小数）。", n, ax, x0),
 		fmt.Sprintf("import sympy as sp\nx = sp.symbols('x')\nd = sp.diff(x**%d * sp.sin(%d*x), x)\nprint(d, sp.N(d.subs(x, %v)))", n, a, x0),
 		fmt.Sprintf("The derivative at x = %v is %.4f.", x0, v), fmt.Sprintf("x = %v 处的导数值为 %.4f。", x0, v),
 		schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(v, 6), RelTol: 1e-3, AbsTol: 1e-3}})
@@ -167,10 +168,10 @@ func buildIntegral(c *bctx) []spec {
 	K := float64(k)
 	v := math.Exp(K)*(1/K-1/(K*K)) + 1/(K*K)
 	return mathSpec(fmt.Sprintf("xexp:%d", k),
-		fmt.Sprintf("Evaluate the integral of x·e^(%dx) from 0 to 1. Give the result to 4 decimals.", k),
-		fmt.Sprintf("Compute ∫₀¹ x e^{%dx} dx numerically (4 decimal places).", k),
-		fmt.Sprintf("计算 x·e^(%dx) 在 0 到 1 上的定积分，保留 4 位小数。", k),
-		fmt.Sprintf("求 ∫₀¹ x e^{%dx} dx 的值（保留四位小数）。", k),
+		fmt.Sprintf("Evaluate the integral of x·e^(%s) from 0 to 1. Give the result to 4 decimals.", kx(k)),
+		fmt.Sprintf("Compute ∫₀¹ x e^{%s} dx numerically (4 decimal places).", kx(k)),
+		fmt.Sprintf("计算 x·e^(%s) 在 0 到 1 上的定积分，保留 4 位小数。", kx(k)),
+		fmt.Sprintf("求 ∫₀¹ x e^{%s} dx 的值（保留四位小数）。", kx(k)),
 		fmt.Sprintf("import sympy as sp\nx = sp.symbols('x')\nv = sp.integrate(x * sp.exp(%d*x), (x, 0, 1))\nprint(v, sp.N(v))", k),
 		fmt.Sprintf("The integral is %.4f.", v), fmt.Sprintf("积分值约为 %.4f。", v),
 		schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(v, 6), RelTol: 1e-3, AbsTol: 1e-3}})
@@ -323,11 +324,12 @@ func buildLimit(c *bctx) []spec {
 	a, b := 1+c.rng.IntN(6), 1+c.rng.IntN(6)
 	if c.rng.IntN(2) == 0 {
 		v := float64(a) / float64(b)
+		ax, bx := kx(a), kx(b)
 		return mathSpec(fmt.Sprintf("sin:%d:%d", a, b),
-			fmt.Sprintf("Evaluate the limit of sin(%dx) / (%dx) as x approaches 0.", a, b),
-			fmt.Sprintf("What is lim_{x→0} sin(%dx)/(%dx)?", a, b),
-			fmt.Sprintf("求极限：当 x 趋近于 0 时，sin(%dx) / (%dx) 的值。", a, b),
-			fmt.Sprintf("计算 lim_{x→0} sin(%dx)/(%dx)。", a, b),
+			fmt.Sprintf("Evaluate the limit of sin(%s) / (%s) as x approaches 0.", ax, bx),
+			fmt.Sprintf("What is lim_{x→0} sin(%s)/(%s)?", ax, bx),
+			fmt.Sprintf("求极限：当 x 趋近于 0 时，sin(%s) / (%s) 的值。", ax, bx),
+			fmt.Sprintf("计算 lim_{x→0} sin(%s)/(%s)。", ax, bx),
 			fmt.Sprintf("import sympy as sp\nx = sp.symbols('x')\nv = sp.limit(sp.sin(%d*x) / (%d*x), x, 0)\nprint(v, float(v))", a, b),
 			fmt.Sprintf("The limit is %s ≈ %.4f.", ratString(v), v), fmt.Sprintf("极限值为 %s（约 %.4f）。", ratString(v), v),
 			schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(v, 6), RelTol: 1e-3, AbsTol: 1e-3}})
@@ -414,4 +416,12 @@ func buildGCD(c *bctx) []spec {
 		fmt.Sprintf("import math\nprint(math.gcd(%d, %d), math.lcm(%d, %d))", a, b, a, b),
 		fmt.Sprintf("gcd = %s, lcm = %s.", ga, l), fmt.Sprintf("最大公约数为 %s，最小公倍数为 %s。", ga, l),
 		answerInt(int(ga.Int64())), bigAnswer(l))
+}
+
+// kx writes k·x the way a person does: x for 1, 3x for 3.
+func kx(k int) string {
+	if k == 1 {
+		return "x"
+	}
+	return fmt.Sprintf("%dx", k)
 }

@@ -37,6 +37,7 @@ var makers = []maker{
 	{"scores.tsv", "tsv", makeScores},
 	{"flowers.csv", "csv", makeFlowers},
 	{"housing.csv", "csv", makeHousing},
+	{"metrics.parquet", "parquet", makeMetrics},
 	{"handbook.md", "md", makeMarkdown},
 	{"parks.html", "html", makeHTML},
 	{"report.pdf", "pdf", makePDF},
