@@ -8,30 +8,26 @@ import (
 	"testing"
 
 	"synth/sandbox"
-	"synth/schemas"
 )
 
 const python = "/usr/bin/python3"
 
-// pySandbox runs each cell in a fresh /usr/bin/python3 in its workspace: no
-// isolation and no state, which is all Verify needs.
-type pySandbox struct{ dir string }
-
-func (s pySandbox) Exec(ctx context.Context, code string) (sandbox.Result, error) {
-	cmd := exec.CommandContext(ctx, python, "-c", code)
-	cmd.Dir = s.dir
-	out, err := cmd.CombinedOutput()
-	status := schemas.StatusOK
+// openSandbox opens the real sandbox on dir; the test skips when no
+// backend can start here.
+func openSandbox(t testing.TB, dir string) sandbox.Sandbox {
+	t.Helper()
+	b, err := sandbox.New(sandbox.Config{})
 	if err != nil {
-		if _, ok := err.(*exec.ExitError); !ok {
-			return sandbox.Result{}, err
-		}
-		status = schemas.StatusError
+		t.Skipf("no sandbox backend: %v", err)
 	}
-	return sandbox.Result{Status: status, Output: string(out)}, nil
+	t.Cleanup(func() { b.Close() })
+	sb, err := b.Open(context.Background(), sandbox.Spec{Workspace: dir})
+	if err != nil {
+		t.Skipf("sandbox does not open: %v", err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	return sb
 }
-func (s pySandbox) Workspace() string { return s.dir }
-func (s pySandbox) Close() error      { return nil }
 
 // needPython skips when the core Python stack is missing.
 func needPython(t testing.TB) {

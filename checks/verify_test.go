@@ -73,7 +73,7 @@ var verifyCases = []verifyCase{
 
 func TestVerify(t *testing.T) {
 	dir := workspace(t)
-	sb := pySandbox{dir: dir}
+	sb := openSandbox(t, dir)
 	for _, tc := range verifyCases {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := ValidateCheck(&tc.check); err != nil {
