@@ -86,6 +86,7 @@ func py(s string) string { return strconv.Quote(s) }
 type table struct {
 	header []string
 	rows   [][]string
+	cols   []column // columns(), computed once
 }
 
 // naValues are the cells pandas reads as missing by default.
@@ -218,6 +219,13 @@ var idName = regexp.MustCompile(`(?i)(^id$|_id$|^id_|code$|number$|^no$)`)
 
 // columns infers each column's kind from its cells.
 func (t *table) columns() []column {
+	if t.cols == nil {
+		t.cols = t.inferColumns()
+	}
+	return t.cols
+}
+
+func (t *table) inferColumns() []column {
 	var out []column
 	for i, h := range t.header {
 		c := column{name: h, idx: i, isInt: true}

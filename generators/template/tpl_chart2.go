@@ -2,6 +2,7 @@ package template
 
 import (
 	"fmt"
+	"strings"
 
 	"synth/schemas"
 )
@@ -115,7 +116,7 @@ func buildRadar(c *bctx) []spec {
 	}
 	return chartSpec(c, "radar:"+cat.name,
 		[]string{fmt.Sprintf("Draw a radar (spider) chart comparing the average %s for each %s, and save it to {OUT}.png.", joinAnd(names), cat.name), fmt.Sprintf("Compare the %s groups on %s with a radar chart of their means; save it as {OUT}.png.", cat.name, joinAnd(names))},
-		[]string{fmt.Sprintf("请绘制雷达图，比较每个 %s 的 %s 平均值，保存到 {OUT}.png。", cat.name, joinAnd(names)), fmt.Sprintf("用雷达图对比不同 %s 在 %s 上的均值，存为 {OUT}.png。", cat.name, joinAnd(names))},
+		[]string{fmt.Sprintf("请绘制雷达图，比较每个 %s 的 %s 平均值，保存到 {OUT}.png。", cat.name, joinZh(names)), fmt.Sprintf("用雷达图对比不同 %s 在 %s 上的均值，存为 {OUT}.png。", cat.name, joinZh(names))},
 		fmt.Sprintf("import numpy as np\ncols = %s\nm = df.groupby(%s)[cols].mean()\nangles = np.linspace(0, 2 * np.pi, len(cols), endpoint=False).tolist()\nangles += angles[:1]\nfig = plt.figure(figsize=(7, 7))\nax = fig.add_subplot(polar=True)\nfor name, row in m.iterrows():\n    v = row.tolist() + row.tolist()[:1]\n    ax.plot(angles, v, label=str(name))\n    ax.fill(angles, v, alpha=0.1)\nax.set_xticks(angles[:-1])\nax.set_xticklabels(cols)\nax.legend(loc='upper right')", pyList(names), py(cat.name)),
 		"radar chart", "雷达图")
 }
@@ -146,4 +147,12 @@ func buildBox(c *bctx) []spec {
 		[]string{fmt.Sprintf("请按 %s 分组绘制 %s 的箱线图，保存到 {OUT}.png。", cat.name, nc.name), fmt.Sprintf("用箱线图比较不同 %s 下 %s 的分布，存为 {OUT}.png。", cat.name, nc.name)},
 		fmt.Sprintf("groups = [(str(k), g[%s].dropna()) for k, g in df.groupby(%s)]\nfig, ax = plt.subplots(figsize=(8, 5))\nax.boxplot([g for _, g in groups])\nax.set_xticks(range(1, len(groups) + 1))\nax.set_xticklabels([k for k, _ in groups])\nax.set_xlabel(%s)\nax.set_ylabel(%s)", py(nc.name), py(cat.name), py(cat.name), py(nc.name)),
 		"box plot", "箱线图")
+}
+
+// joinZh joins names the Chinese way: a、b和c.
+func joinZh(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], "、") + "和" + xs[len(xs)-1]
 }

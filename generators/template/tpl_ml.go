@@ -65,8 +65,8 @@ func buildClassify(c *bctx) []spec {
 			fmt.Sprintf("Build a machine-learning model for %s using the features %s. Evaluate it on a 20%% test split and tell me the accuracy; pickle the fitted model to {OUT}.pkl.", target.name, joinAnd(fn)),
 		},
 		zh: []string{
-			fmt.Sprintf("请训练一个分类模型，用 %s 预测 %s。留出 20%% 的数据作为测试集（random_state=42），报告测试集准确率，并用 pickle 把训练好的模型保存到 {OUT}.pkl。", joinAnd(fn), target.name),
-			fmt.Sprintf("以 %s 为特征，建立预测 %s 的机器学习模型，在 20%% 的测试集上评估并给出准确率，模型用 pickle 保存为 {OUT}.pkl。", joinAnd(fn), target.name),
+			fmt.Sprintf("请训练一个分类模型，用 %s 预测 %s。留出 20%% 的数据作为测试集（random_state=42），报告测试集准确率，并用 pickle 把训练好的模型保存到 {OUT}.pkl。", joinZh(fn), target.name),
+			fmt.Sprintf("以 %s 为特征，建立预测 %s 的机器学习模型，在 20%% 的测试集上评估并给出准确率，模型用 pickle 保存为 {OUT}.pkl。", joinZh(fn), target.name),
 		},
 		steps: []schemas.RefStep{
 			loadStep(c, 0),
@@ -203,8 +203,8 @@ func buildRegress(c *bctx) []spec {
 			fmt.Sprintf("Predict '%s' with an ordinary least squares model on %s. What R² does it reach on the full data? Pickle the fitted model to {OUT}.pkl.", target.name, joinAnd(fn)),
 		},
 		zh: []string{
-			fmt.Sprintf("请用 %s 拟合线性回归模型预测 %s（使用无缺失值的行），给出在拟合数据上的 R²，并用 pickle 把模型保存到 {OUT}.pkl。", joinAnd(fn), target.name),
-			fmt.Sprintf("以 %s 为自变量，用最小二乘线性模型预测“%s”，模型在全部数据上的 R² 是多少？把模型 pickle 保存为 {OUT}.pkl。", joinAnd(fn), target.name),
+			fmt.Sprintf("请用 %s 拟合线性回归模型预测 %s（使用无缺失值的行），给出在拟合数据上的 R²，并用 pickle 把模型保存到 {OUT}.pkl。", joinZh(fn), target.name),
+			fmt.Sprintf("以 %s 为自变量，用最小二乘线性模型预测“%s”，模型在全部数据上的 R² 是多少？把模型 pickle 保存为 {OUT}.pkl。", joinZh(fn), target.name),
 		},
 		steps: []schemas.RefStep{
 			loadStep(c, 0),
@@ -271,8 +271,8 @@ func buildCluster(c *bctx) []spec {
 			fmt.Sprintf("Group the records with KMeans (k=%d) using the scaled columns %s, after removing incomplete rows. Write the table plus a 'cluster' label column to {OUT}.csv.", k, joinAnd(fn)),
 		},
 		zh: []string{
-			fmt.Sprintf("请用 k-means 按 %s 把数据聚成 %d 类（先标准化特征，并删除有缺失值的行），把带有新列 cluster 的数据保存到 {OUT}.csv。", joinAnd(fn), k),
-			fmt.Sprintf("去掉不完整的行后，用标准化的 %s 做 KMeans 聚类（k=%d），把原数据加上“cluster”标签列写入 {OUT}.csv。", joinAnd(fn), k),
+			fmt.Sprintf("请用 k-means 按 %s 把数据聚成 %d 类（先标准化特征，并删除有缺失值的行），把带有新列 cluster 的数据保存到 {OUT}.csv。", joinZh(fn), k),
+			fmt.Sprintf("去掉不完整的行后，用标准化的 %s 做 KMeans 聚类（k=%d），把原数据加上“cluster”标签列写入 {OUT}.csv。", joinZh(fn), k),
 		},
 		steps: []schemas.RefStep{
 			loadStep(c, 0),
