@@ -16,6 +16,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -76,6 +77,10 @@ func run(n, size int, offline bool, dir string, cfg dataset.Config) error {
 	for i := range n {
 		tr := *pool[i%len(pool)]
 		tr.ID = fmt.Sprintf("traj-%07d", i)
+		// A fresh query per copy, so no copy is a repeat of another (the
+		// offline token count remembers repeats).
+		tr.Messages = slices.Clone(tr.Messages)
+		tr.Messages[2].Content = fmt.Sprintf("(%d) %s", i, tr.Messages[2].Content)
 		for _, m := range tr.Messages {
 			raw += int64(len(m.Content))
 		}
