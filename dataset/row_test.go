@@ -48,3 +48,17 @@ func TestRowOf(t *testing.T) {
 		t.Errorf("row without task or verdict %+v", r)
 	}
 }
+
+func TestRowOfKeepsToolCalls(t *testing.T) {
+	tr := &schemas.Trajectory{ID: "r", Messages: []schemas.Message{
+		{Role: "user", Content: "q"},
+		{Role: "assistant", ToolCalls: []schemas.ToolCall{{ID: "c1", Name: "execute_python", Arguments: `{"code":"1"}`}}},
+		{Role: "tool", Content: "1", ToolCallID: "c1"},
+		{Role: "assistant", Content: "Finished: 1"},
+	}}
+	tools := `[{"type":"function"}]`
+	r := RowOf(nil, tr, &tools)
+	if r.Messages[1].ToolCalls[0].Arguments != `{"code":"1"}` || r.Messages[2].ToolCallID != "c1" || r.Turns != 2 || *r.Tools != tools {
+		t.Errorf("row %+v", r)
+	}
+}
