@@ -13,6 +13,9 @@ import (
 // imageSize reads file i's width and height; it panics (caught by
 // safeBuild) for a file Go cannot decode, like WebP.
 func (c *bctx) imageSize(i int) (w, h int) {
+	if c.typ(i) == "webp" {
+		return webpSize(c.files[i].Path)
+	}
 	f, err := os.Open(c.files[i].Path)
 	if err != nil {
 		panic(err)
@@ -75,4 +78,28 @@ func (c *bctx) gifFrames(i int) int {
 		panic(fmt.Sprintf("gif %s: %v", c.name(i), err))
 	}
 	return len(g.Image)
+}
+
+// webpSize reads a WebP file's canvas size from its VP8L, VP8 or VP8X header.
+func webpSize(path string) (int, int) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	if len(b) < 30 || string(b[:4]) != "RIFF" || string(b[8:12]) != "WEBP" {
+		panic("not a WebP file")
+	}
+	d := b[20:]
+	switch string(b[12:16]) {
+	case "VP8L":
+		v := binary.LittleEndian.Uint32(d[1:5])
+		return int(v&0x3fff) + 1, int(v>>14&0x3fff) + 1
+	case "VP8 ":
+		return int(binary.LittleEndian.Uint16(d[6:8]) & 0x3fff), int(binary.LittleEndian.Uint16(d[8:10]) & 0x3fff)
+	case "VP8X":
+		w := int(d[4]) | int(d[5])<<8 | int(d[6])<<16
+		h := int(d[7]) | int(d[8])<<8 | int(d[9])<<16
+		return w + 1, h + 1
+	}
+	panic("unknown WebP chunk")
 }

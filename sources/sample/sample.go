@@ -45,6 +45,7 @@ var makers = []maker{
 	{"shapes.png", "png", makeShapes},
 	{"landscape.jpeg", "jpeg", makeLandscape},
 	{"bounce.gif", "gif", makeBounce},
+	{"badge.webp", "webp", makeBadge},
 	{"chime.wav", "wav", makeChime},
 	{"speech.wav", "wav", makeSpeech},
 }
