@@ -7,10 +7,44 @@ import (
 	"strings"
 )
 
-// WriteHTML writes r as a self-contained HTML page: tables and SVG charts,
-// no scripts, nothing loaded from the network.
-func WriteHTML(w io.Writer, r *Report) error {
-	return reportPage.Execute(w, reportView(r))
+// WriteHTML writes the reports as one self-contained HTML page: tables and
+// SVG charts, no scripts, nothing loaded from the network. With more than
+// one report the page starts with their comparison.
+func WriteHTML(w io.Writer, reps ...*Report) error {
+	page := htmlPage{}
+	for _, r := range reps {
+		page.Reports = append(page.Reports, reportView(r))
+	}
+	if len(reps) > 1 {
+		page.Compare = compareView(reps)
+	}
+	return reportPage.Execute(w, page)
+}
+
+type htmlPage struct {
+	Compare *htmlCompare
+	Reports []htmlView
+}
+
+type htmlCompare struct {
+	Rows   []htmlRow
+	Turns  template.HTML
+	Tokens template.HTML
+}
+
+func compareView(reps []*Report) *htmlCompare {
+	c := &htmlCompare{}
+	var stacks []stackRow
+	var tokens []barItem
+	for _, r := range reps {
+		name := r.Name()
+		c.Rows = append(c.Rows, htmlRow{Name: name, T: r.Stats.Tally, Rate: rateText(r.Stats.PassRate)})
+		stacks = append(stacks, stackRow{Label: name, Values: turnValues(r.Stats.Turns)})
+		tokens = append(tokens, barItem{Label: name, Value: r.Stats.AvgTokens, Text: fmt.Sprintf("%.0f", r.Stats.AvgTokens)})
+	}
+	c.Turns = stackedBars(stacks, []string{"<=3", "4-6", "7-9", ">=10"})
+	c.Tokens = hBars(tokens, "#4e79a7")
+	return c
 }
 
 type htmlView struct {
@@ -148,11 +182,12 @@ func stackedBars(rows []stackRow, legend []string) template.HTML {
 
 var reportPage = template.Must(template.New("report").Funcs(template.FuncMap{
 	"mul100": func(p float64) float64 { return 100 * p },
+	"table":  func(head string, rows []htmlRow) htmlTable { return htmlTable{head, rows} },
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>synth stats: {{.R.Path}}</title>
+<title>synth stats{{range .Reports}} · {{.R.Name}}{{end}}</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }
 table { border-collapse: collapse; margin: 1em 0; }
@@ -164,21 +199,28 @@ tr.total td { font-weight: bold; }
 </head>
 <body>
 <h1>Dataset statistics</h1>
-<p class="note">{{.R.Path}} · {{len .R.Files}} file(s) · tokens: {{.R.Stats.TokensCounted}}</p>
-
-<h2>Trajectories</h2>
-<table>
-<tr><th>category</th><th>trajectories</th><th>turns &le;3</th><th>4-6</th><th>7-9</th><th>&ge;10</th><th>avg turns</th><th>avg tokens</th><th>pass rate</th></tr>
+{{define "table"}}<table>
+<tr><th>{{.Head}}</th><th>trajectories</th><th>turns &le;3</th><th>4-6</th><th>7-9</th><th>&ge;10</th><th>avg turns</th><th>avg tokens</th><th>pass rate</th></tr>
 {{range .Rows}}<tr{{if eq .Name "total"}} class="total"{{end}}><td>{{.Name}}</td><td>{{.T.Trajectories}}</td><td>{{.T.Turns.UpTo3}}</td><td>{{.T.Turns.From4}}</td><td>{{.T.Turns.From7}}</td><td>{{.T.Turns.From10}}</td><td>{{printf "%.1f" .T.AvgTurns}}</td><td>{{printf "%.0f" .T.AvgTokens}}</td><td>{{.Rate}}</td></tr>
-{{end}}</table>
-
-<h2>Turns per trajectory</h2>
+{{end}}</table>{{end}}
+{{with .Compare}}
+<h2>Comparison</h2>
+{{template "table" (table "dataset" .Rows)}}
+<h3>Turns per trajectory</h3>
 {{.Turns}}
-
-<h2>Average tokens per trajectory</h2>
+<h3>Average tokens per trajectory</h3>
+{{.Tokens}}
+{{end}}
+{{range .Reports}}
+<h2>{{.R.Name}}</h2>
+<p class="note">{{.R.Path}} · {{len .R.Files}} file(s) · tokens: {{.R.Stats.TokensCounted}}</p>
+{{template "table" (table "category" .Rows)}}
+<h3>Turns per trajectory</h3>
+{{.Turns}}
+<h3>Average tokens per trajectory</h3>
 {{.Tokens}}
 {{if .Funnel}}
-<h2>Filter funnel</h2>
+<h3>Filter funnel</h3>
 <p class="note">Items left after each stage{{with .R.RolloutPassRate}}; rollout pass rate {{printf "%.1f%%" (mul100 .)}} (infrastructure failures excluded){{end}}.</p>
 {{.Funnel}}
 <table>
@@ -186,9 +228,14 @@ tr.total td { font-weight: bold; }
 {{range .R.Funnel}}<tr><td>{{.Name}}</td><td>{{.In}}</td><td>{{.Out}}</td><td>{{.Retries}}</td><td style="text-align:left">{{range $i, $r := .Reasons}}{{if $i}}, {{end}}{{$r.Reason}} {{$r.Count}}{{if $r.Infra}} (infrastructure){{end}}{{end}}</td></tr>
 {{end}}</table>
 {{end}}{{if .Failures}}
-<h2>Why rollouts failed verification</h2>
+<h3>Why rollouts failed verification</h3>
 {{.Failures}}
-{{end}}
+{{end}}{{end}}
 </body>
 </html>
 `))
+
+type htmlTable struct {
+	Head string
+	Rows []htmlRow
+}

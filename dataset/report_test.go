@@ -49,3 +49,24 @@ func TestWriteText(t *testing.T) {
 		}
 	}
 }
+
+func TestComparison(t *testing.T) {
+	a, b := testReport(), testReport()
+	b.Path = "PyInstruct/data"
+	var text strings.Builder
+	if err := WriteComparison(&text, []*Report{a, b}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"dataset", "out ", "PyInstruct"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("comparison lacks %q:\n%s", want, text.String())
+		}
+	}
+	var page strings.Builder
+	if err := WriteHTML(&page, a, b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), "<h2>Comparison</h2>") || strings.Count(page.String(), "<svg") != 2+2*3+2 {
+		t.Errorf("page: comparison %v, %d charts", strings.Contains(page.String(), "Comparison"), strings.Count(page.String(), "<svg"))
+	}
+}

@@ -6,6 +6,19 @@ import (
 	"text/tabwriter"
 )
 
+// WriteComparison writes one row per report: the PyBench paper's data
+// table across datasets.
+func WriteComparison(w io.Writer, reps []*Report) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "dataset	trajectories	turns<=3	4-6	7-9	>=10	avg turns	avg tokens	pass rate	")
+	for _, r := range reps {
+		t := &r.Stats.Tally
+		fmt.Fprintf(tw, "%s	%d	%d	%d	%d	%d	%.1f	%.0f	%s	\n", r.Name(), t.Trajectories,
+			t.Turns.UpTo3, t.Turns.From4, t.Turns.From7, t.Turns.From10, t.AvgTurns, t.AvgTokens, rateText(t.PassRate))
+	}
+	return tw.Flush()
+}
+
 // WriteText writes r for a terminal: the PyBench data table, then the
 // funnel and failure reasons when the dataset is synth's.
 func WriteText(w io.Writer, r *Report) error {

@@ -29,6 +29,20 @@ type Report struct {
 	RolloutPassRate *float64 `json:"rollout_pass_rate,omitempty"`
 }
 
+// Name is how reports call the dataset: its path without a trailing
+// data/ or dataset/ folder name when that says nothing.
+func (r *Report) Name() string {
+	p := filepath.Clean(r.Path)
+	for {
+		base := filepath.Base(p)
+		if (base == "data" || base == "dataset") && filepath.Dir(p) != p && filepath.Dir(p) != "." {
+			p = filepath.Dir(p)
+			continue
+		}
+		return base
+	}
+}
+
 // FunnelStage is a filter stage as stats.json records it.
 type FunnelStage struct {
 	Name    string        `json:"name"`

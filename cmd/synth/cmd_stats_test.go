@@ -73,8 +73,32 @@ func TestStatsTextAndHTML(t *testing.T) {
 	}
 }
 
+func TestStatsCompare(t *testing.T) {
+	a, b := writeStatsInput(t), writeStatsInput(t)
+	html := filepath.Join(t.TempDir(), "cmp.html")
+	out, err := execute(t, "stats", a, b, "--html", html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(strings.TrimSpace(out), "dataset") || strings.Count(out, "rows.jsonl") < 4 {
+		t.Errorf("comparison output:\n%s", out)
+	}
+	page, _ := os.ReadFile(html)
+	if !bytes.Contains(page, []byte("<h2>Comparison</h2>")) {
+		t.Error("HTML report lacks the comparison")
+	}
+	out, err = execute(t, "stats", a, b, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reps []map[string]any
+	if err := json.Unmarshal([]byte(out), &reps); err != nil || len(reps) != 2 {
+		t.Errorf("--json with two PATHs: %v, %d reports", err, len(reps))
+	}
+}
+
 func TestStatsUsage(t *testing.T) {
-	for _, args := range [][]string{{"stats"}, {"stats", "a", "b"}, {"stats", "x.jsonl", "--tokens", "bogus"}} {
+	for _, args := range [][]string{{"stats"}, {"stats", "x.jsonl", "--tokens", "bogus"}} {
 		_, err := execute(t, args...)
 		var ue usageError
 		if !errors.As(err, &ue) {
