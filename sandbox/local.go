@@ -333,7 +333,7 @@ func (b *backend) open(spec Spec, ws string, use *wsUse) (*session, error) {
 		}
 	}
 	s.use, s.uid = use, use.uid
-	if err := prepareWorkspace(s.ws, spec.Inputs); err != nil {
+	if err := prepareWorkspace(s.ws, spec.Inputs, s.uid != 0); err != nil {
 		b.freeUID(use)
 		return fail(fmt.Errorf("sandbox: %w", err))
 	}

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"synth/schemas"
 )
 
 const testPython = "/usr/bin/python3"
@@ -74,98 +72,6 @@ func want(t *testing.T, r Result, status, substr string) {
 	}
 }
 
-func TestJupyterSemantics(t *testing.T) {
-	b := testBackend(t)
-	s := open(t, b, Spec{Seed: 7})
-	want(t, run(t, s, "x = 20\ny = 22"), schemas.StatusOK, "")
-	want(t, run(t, s, "x + y"), schemas.StatusOK, "42\n")
-	want(t, run(t, s, "import pandas as pd\npd.DataFrame({'a': [1, 2]})"), schemas.StatusOK, "   a\n0  1\n1  2")
-	r := run(t, s, "import os, sys\nprint('one')\nsys.stdout.flush()\nos.system('echo two')\nprint('three', file=sys.stderr)\nimport subprocess\nsubprocess.run(['echo', 'four'])\nNone")
-	want(t, r, schemas.StatusOK, "one\ntwo\nthree\nfour\n")
-	r = run(t, s, "def f():\n    return 1/0\nf()")
-	want(t, r, schemas.StatusError, "ZeroDivisionError: division by zero")
-	if strings.Contains(r.Output, "driver") || !strings.Contains(r.Output, "line 2, in f") {
-		t.Errorf("traceback not trimmed to the cell: %q", r.Output)
-	}
-	want(t, run(t, s, "def g(:\n  pass"), schemas.StatusError, "SyntaxError")
-	want(t, run(t, s, "input('name? ')"), schemas.StatusError, "input() is not available")
-	want(t, run(t, s, "import matplotlib.pyplot as plt\nplt.plot([1,2])\nplt.savefig('output/p.png')\nplt.show()\nprint('shown')"), schemas.StatusOK, "shown")
-	want(t, run(t, s, "import matplotlib; matplotlib.get_backend()"), schemas.StatusOK, "'agg'")
-	want(t, run(t, s, "x"), schemas.StatusOK, "20")
-}
-
-func TestSeedReproduces(t *testing.T) {
-	b := testBackend(t)
-	code := "import random, numpy as np, os\n(random.random(), float(np.random.rand()), os.environ['PYTHONHASHSEED'])"
-	a := run(t, open(t, b, Spec{Seed: 11}), code)
-	c := run(t, open(t, b, Spec{Seed: 11}), code)
-	d := run(t, open(t, b, Spec{Seed: 12}), code)
-	if a.Output != c.Output || a.Output == d.Output {
-		t.Fatalf("seed 11: %q and %q; seed 12: %q", a.Output, c.Output, d.Output)
-	}
-}
-
-func TestTimeoutRestarts(t *testing.T) {
-	b := testBackend(t)
-	s := open(t, b, Spec{Limits: Limits{CellTimeout: 2 * time.Second}})
-	run(t, s, "keep = 1")
-	r := run(t, s, "import time\nprint('before', flush=True)\ntime.sleep(30)")
-	want(t, r, schemas.StatusTimeout, "before")
-	if !r.StateLost || !strings.Contains(r.Output, "lost") {
-		t.Fatalf("timeout result does not say state was lost: %+v", r)
-	}
-	r = run(t, s, "'keep' in globals()")
-	want(t, r, schemas.StatusOK, "False")
-	if !r.StateLost || !strings.Contains(r.Output, "restarted") {
-		t.Fatalf("next cell does not say state was lost: %+v", r)
-	}
-	want(t, run(t, s, "1+1"), schemas.StatusOK, "2")
-}
-
-func TestOutputTruncated(t *testing.T) {
-	b := testBackend(t)
-	s := open(t, b, Spec{Limits: Limits{OutputBytes: 1000}})
-	r := run(t, s, "print('a' * 100000 + 'END')")
-	want(t, r, schemas.StatusOK, "[output truncated:")
-	if !r.Truncated || len(r.Output) > 1200 || !strings.Contains(r.Output, "END") {
-		t.Fatalf("truncated=%v len=%d output %q", r.Truncated, len(r.Output), r.Output)
-	}
-}
-
-func TestWorkspaceAndInputs(t *testing.T) {
-	b := testBackend(t)
-	src := filepath.Join(t.TempDir(), "in.csv")
-	os.WriteFile(src, []byte("a,b\n1,2\n"), 0o644)
-	s := open(t, b, Spec{Inputs: []Input{{Name: "a.csv", Path: src}}})
-	want(t, run(t, s, "import pandas as pd\npd.read_csv('data/a.csv').b.sum()"), schemas.StatusOK, "2")
-	want(t, run(t, s, "open('data/a.csv', 'w')"), schemas.StatusError, "Error")
-	want(t, run(t, s, "open('output/r.txt', 'w').write('hi')"), schemas.StatusOK, "2")
-	ws := s.Workspace()
-	if got, _ := os.ReadFile(filepath.Join(ws, "output", "r.txt")); string(got) != "hi" {
-		t.Fatalf("output/r.txt on the host holds %q", got)
-	}
-	if got, _ := os.ReadFile(src); string(got) != "a,b\n1,2\n" {
-		t.Fatalf("input changed: %q", got)
-	}
-	s.Close()
-	if _, err := os.Stat(ws); !os.IsNotExist(err) {
-		t.Fatalf("own workspace %s not removed: %v", ws, err)
-	}
-}
-
-func TestGivenWorkspaceKept(t *testing.T) {
-	b := testBackend(t)
-	ws := t.TempDir()
-	os.MkdirAll(filepath.Join(ws, "output"), 0o755)
-	os.WriteFile(filepath.Join(ws, "output", "done.txt"), []byte("x"), 0o644)
-	s := open(t, b, Spec{Workspace: ws})
-	want(t, run(t, s, "import os\nsorted(os.listdir('output'))"), schemas.StatusOK, "done.txt")
-	s.Close()
-	if _, err := os.Stat(filepath.Join(ws, "output", "done.txt")); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestParsedLimits(t *testing.T) {
 	l, err := Config{Limits: LimitsYAML{CellTimeout: "30s", Memory: "2GiB", FileSize: "10MB", Output: "64KiB", OpenFiles: 10}}.ParsedLimits()
 	if err != nil {
@@ -200,5 +106,28 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		if _, err := New(Config{Isolation: IsolationStrict}); err == nil {
 			t.Errorf("strict without bwrap or root: no error")
 		}
+	}
+}
+
+// TestInputsLinkedOnlyWhenSafe: a read-only source (the content store) is
+// hard-linked only when the interpreter cannot write through the link.
+func TestInputsLinkedOnlyWhenSafe(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "store.csv")
+	os.WriteFile(src, []byte("a\n"), 0o444)
+	for _, link := range []bool{false, true} {
+		ws := t.TempDir()
+		if err := prepareWorkspace(ws, []Input{{Name: "x.csv", Path: src}}, link); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := os.Stat(src)
+		b, _ := os.Stat(filepath.Join(ws, "data", "x.csv"))
+		if os.SameFile(a, b) != link {
+			t.Errorf("link=%v: same file %v", link, os.SameFile(a, b))
+		}
+		if b.Mode().Perm()&0o222 != 0 {
+			t.Errorf("link=%v: input mode %v", link, b.Mode())
+		}
+		removeWorkspace(ws)
 	}
 }

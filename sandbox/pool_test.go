@@ -91,21 +91,6 @@ func TestIsolationOff(t *testing.T) {
 	want(t, run(t, s, "print('after crash')"), schemas.StatusOK, "after crash")
 }
 
-func TestCancelledExec(t *testing.T) {
-	b := testBackend(t)
-	s := open(t, b, Spec{})
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
-	if _, err := s.Exec(ctx, "import time\ntime.sleep(30)"); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("got %v, want the context's error", err)
-	}
-	r := run(t, s, "1+1")
-	want(t, r, schemas.StatusOK, "2")
-	if !r.StateLost {
-		t.Errorf("the cell after an interrupted one does not say state was lost")
-	}
-}
-
 func TestStrictRunsWhereLayersExist(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts its own zygote")

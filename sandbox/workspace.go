@@ -10,9 +10,11 @@ import (
 )
 
 // prepareWorkspace makes ws/data and ws/output and places the inputs under
-// data/, read-only. Inputs are hard-linked when the source is already
-// read-only (the run's content-addressed store), copied otherwise.
-func prepareWorkspace(ws string, inputs []Input) error {
+// data/, read-only. With link (interpreters run under a uid of their own and
+// see data/ read-only), inputs whose source is already read-only (the run's
+// content-addressed store) are hard-linked; otherwise they are copied, so a
+// cell can never write through to the source.
+func prepareWorkspace(ws string, inputs []Input, link bool) error {
 	data, out := filepath.Join(ws, "data"), filepath.Join(ws, "output")
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("workspace %s: %w", ws, err)
@@ -24,14 +26,14 @@ func prepareWorkspace(ws string, inputs []Input) error {
 		os.Chmod(data, 0o755)
 	}
 	for _, in := range inputs {
-		if err := placeInput(data, in); err != nil {
+		if err := placeInput(data, in, link); err != nil {
 			return fmt.Errorf("workspace %s: input %s: %w", ws, in.Name, err)
 		}
 	}
 	return os.Chmod(data, 0o555)
 }
 
-func placeInput(data string, in Input) error {
+func placeInput(data string, in Input, link bool) error {
 	name := filepath.Clean(in.Name)
 	if name == "." || filepath.IsAbs(name) || name == ".." || strings.HasPrefix(name, "../") {
 		return fmt.Errorf("name %q must be a relative path inside data/", in.Name)
@@ -48,7 +50,7 @@ func placeInput(data string, in Input) error {
 		return fmt.Errorf("%s is not a regular file", in.Path)
 	}
 	os.Remove(dst)
-	if st.Mode().Perm()&0o222 == 0 && os.Link(in.Path, dst) == nil {
+	if link && st.Mode().Perm()&0o222 == 0 && os.Link(in.Path, dst) == nil {
 		return nil
 	}
 	if err := copyFile(in.Path, dst); err != nil {
