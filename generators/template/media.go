@@ -103,3 +103,45 @@ func webpSize(path string) (int, int) {
 	}
 	panic("unknown WebP chunk")
 }
+
+// mp3Seconds walks the MPEG-1 Layer III frames of file i and returns the
+// duration they hold.
+func (c *bctx) mp3Seconds(i int) float64 {
+	b, err := os.ReadFile(c.files[i].Path)
+	if err != nil {
+		panic(err)
+	}
+	if len(b) > 10 && string(b[:3]) == "ID3" {
+		n := int(b[6]&0x7f)<<21 | int(b[7]&0x7f)<<14 | int(b[8]&0x7f)<<7 | int(b[9]&0x7f)
+		b = b[min(len(b), 10+n):]
+	}
+	rates := []int{44100, 48000, 32000}
+	kbps := []int{0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320}
+	frames, rate := 0, 0
+	for p := 0; p+4 <= len(b); {
+		h := b[p : p+4]
+		if h[0] != 0xFF || h[1]&0xFE != 0xFA { // MPEG-1 Layer III only
+			break
+		}
+		bi, si := int(h[2]>>4), int(h[2]>>2&3)
+		if bi == 0 || bi >= len(kbps) || si >= len(rates) {
+			break
+		}
+		rate = rates[si]
+		size := 144*kbps[bi]*1000/rate + int(h[2]>>1&1)
+		frames++
+		p += size
+	}
+	if frames == 0 {
+		panic("no MPEG-1 Layer III frames")
+	}
+	return float64(frames*1152) / float64(rate)
+}
+
+// audioSeconds is file i's duration, for WAV and MP3.
+func (c *bctx) audioSeconds(i int) float64 {
+	if c.typ(i) == "mp3" {
+		return c.mp3Seconds(i)
+	}
+	return c.wav(i).seconds
+}

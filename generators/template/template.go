@@ -192,7 +192,7 @@ func hashHex(parts ...string) string {
 }
 
 // typeModule is the Python module reading a file type needs beyond the core.
-var typeModule = map[string]string{"parquet": "pyarrow"}
+var typeModule = map[string]string{"parquet": "pyarrow", "mp3": "pydub"}
 
 // task turns a spec into a task in one language.
 func (g *generator) task(t *tmpl, s spec, files []generators.Input, lang string) (schemas.Task, error) {

@@ -12,7 +12,7 @@ func init() {
 		build func(*bctx) []spec
 		mut   func(*schemas.Task) *schemas.Reference
 	}{
-		{"audio.duration", buildDuration, mutateAnswer}, {"audio.trim", buildTrim, mutateCopyInput},
+		{"audio.trim", buildTrim, mutateCopyInput},
 		{"audio.fade", buildFade, mutateCopyInput}, {"audio.volume", buildVolume, mutateCopyInput},
 		{"audio.repeat", buildRepeat, mutateCopyInput}, {"audio.resample", buildResample, mutateCopyInput},
 		{"audio.reverse", buildReverse, mutateCopyInput},
@@ -20,6 +20,10 @@ func init() {
 		register(&tmpl{Info: Info{Name: t.name, Version: 1, Category: schemas.CategoryMedia, Subcategory: GroupAudio, FileTypes: []string{"wav"}},
 			inputs: 1, build: t.build, mutate: t.mut})
 	}
+	register(&tmpl{Info: Info{Name: "audio.duration", Version: 1, Category: schemas.CategoryMedia, Subcategory: GroupAudio, FileTypes: []string{"wav", "mp3"}},
+		inputs: 1, build: buildDuration, mutate: mutateAnswer})
+	register(&tmpl{Info: Info{Name: "audio.convert", Version: 1, Category: schemas.CategoryMedia, Subcategory: GroupAudio, FileTypes: []string{"wav", "mp3"}, Requires: []string{"pydub"}},
+		inputs: 1, build: buildAudioConvert, mutate: mutateEmptyFile})
 	register(&tmpl{Info: Info{Name: "audio.concat", Version: 1, Category: schemas.CategoryMedia, Subcategory: GroupAudio, FileTypes: []string{"wav"}},
 		inputs: 2, build: buildConcat, mutate: mutateCopyInput})
 }
@@ -63,15 +67,36 @@ func audioSpec(c *bctx, params string, en, zh []string, thought, code, answer, a
 func near(d float64) *schemas.Range { return &schemas.Range{Min: max(0.001, d-0.05), Max: d + 0.05} }
 
 func buildDuration(c *bctx) []spec {
-	w := c.wav(0)
+	d := c.audioSeconds(0)
+	code := fmt.Sprintf("import wave\nwith wave.open(%s) as w:\n    print(round(w.getnframes() / w.getframerate(), 2))", py(c.dpath(0)))
+	if c.typ(0) == "mp3" {
+		code = fmt.Sprintf("from pydub import AudioSegment\nprint(round(AudioSegment.from_file(%s).duration_seconds, 2))", py(c.dpath(0)))
+	}
 	return []spec{{
 		params: "duration",
 		en:     []string{"How long is this audio file, in seconds?", "What is the duration of the recording? Give it in seconds with two decimals."},
 		zh:     []string{"这段音频有多长（秒）？", "请告诉我这个录音的时长，单位为秒，保留两位小数。"},
-		steps: []schemas.RefStep{step("Duration is frames divided by the frame rate.",
-			fmt.Sprintf("import wave\nwith wave.open(%s) as w:\n    print(round(w.getnframes() / w.getframerate(), 2))", py(c.dpath(0))))},
-		answer: fmt.Sprintf("The audio lasts %s seconds.", num(w.seconds)), answerZh: fmt.Sprintf("音频时长为 %s 秒。", num(w.seconds)),
-		checks: []schemas.Check{answerNum(w.seconds)},
+		steps:  []schemas.RefStep{step("Duration is the number of samples divided by the sample rate.", code)},
+		answer: fmt.Sprintf("The audio lasts %s seconds.", num(d)), answerZh: fmt.Sprintf("音频时长为 %s 秒。", num(d)),
+		checks: []schemas.Check{{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(d, 6), AbsTol: 0.02}}},
+	}}
+}
+
+func buildAudioConvert(c *bctx) []spec {
+	d := c.audioSeconds(0)
+	to := map[string]string{"wav": "mp3", "mp3": "wav"}[c.typ(0)]
+	return []spec{{
+		params: "convert:" + to,
+		en:     []string{fmt.Sprintf("Convert this audio file to %s and save it as {OUT}.%s.", upper(to), to), fmt.Sprintf("I need the recording in %s format: write it to {OUT}.%s.", upper(to), to)},
+		zh:     []string{fmt.Sprintf("请把这个音频文件转换为 %s 格式，保存为 {OUT}.%s。", upper(to), to), fmt.Sprintf("把录音转成 %s 格式，存为 {OUT}.%s。", upper(to), to)},
+		steps: []schemas.RefStep{step("pydub (with ffmpeg) reads and writes both formats.", fmt.Sprintf(
+			"import os\nfrom pydub import AudioSegment\nos.makedirs('./output', exist_ok=True)\na = AudioSegment.from_file(%s)\na.export('{OUT}.%s', format=%s)\nprint(a.duration_seconds)", py(c.dpath(0)), to, py(to)))},
+		answer: fmt.Sprintf("The audio is saved as %s to {OUT}.%s.", upper(to), to), answerZh: fmt.Sprintf("音频已转换为 %s，保存到 {OUT}.%s。", upper(to), to),
+		checks: []schemas.Check{
+			fileCheck("{out}."+to, to, 100),
+			{Kind: schemas.CheckAudio, Path: "{out}." + to, Duration: &schemas.Range{Min: max(0.001, d-0.2), Max: d + 0.2}},
+		},
+		outputs: []string{"{out}." + to},
 	}}
 }
 

@@ -48,6 +48,7 @@ var makers = []maker{
 	{"badge.webp", "webp", makeBadge},
 	{"chime.wav", "wav", makeChime},
 	{"speech.wav", "wav", makeSpeech},
+	{"silence.mp3", "mp3", makeSilentMP3},
 }
 
 // Files generates the corpus. Each file has its own random stream derived
