@@ -10,10 +10,12 @@ _MSG_MAX = 400
 
 
 def final_answer_of(text):
-    """The answer text without a leading "Finished:" marker."""
+    """The answer text: what follows a "Finished:" marker when the text has
+    one (PyBench's last turn may open with an Analyse part), else the text."""
     text = (text or "").strip()
-    if text[:9].lower() == "finished:":
-        text = text[9:].strip()
+    i = text.lower().find("finished:")
+    if i >= 0:
+        text = text[i + 9:].strip()
     return text
 
 

@@ -25,6 +25,7 @@ type verifyCase struct {
 
 var verifyCases = []verifyCase{
 	{"number plain", schemas.Check{Kind: "answer", Number: &schemas.NumberMatch{Value: 1234.5, RelTol: 1e-4}}, "The total is 1234.5.", true, ""},
+	{"answer after analysis", schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: 7, AbsTol: 0.01}}, "Analyse: 3 steps were needed.\nFinished: the answer is 8", false, "found: 8"},
 	{"number commas", schemas.Check{Kind: "answer", Number: &schemas.NumberMatch{Value: 1234.5, RelTol: 1e-4}}, "Finished: total 1,234.50 units", true, ""},
 	{"number exponent", schemas.Check{Kind: "answer", Number: &schemas.NumberMatch{Value: 1234.5, RelTol: 1e-4}}, "about 1.2345e3", true, ""},
 	{"number percent", schemas.Check{Kind: "answer", Number: &schemas.NumberMatch{Value: 0.12, AbsTol: 0.001}}, "growth was 12%", true, ""},
