@@ -1,10 +1,8 @@
 package sandbox
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,13 +27,6 @@ var DefaultPreload = []string{"numpy", "pandas", "matplotlib", "matplotlib.pyplo
 // DefaultSpares is how many forked interpreters wait for a sandbox when
 // Config.Spares is zero.
 const DefaultSpares = 2
-
-// uidBase and uidSpan bound the unprivileged uids interpreters run as, one
-// per open sandbox.
-const (
-	uidBase = 200000
-	uidSpan = 1 << 20
-)
 
 // backend is the local Backend: one warm zygote, interpreters forked from it.
 type backend struct {
@@ -188,221 +179,10 @@ func (b *backend) forkRequest() forkRequest {
 	return forkRequest{NS: ns, ROPaths: b.roPaths, Hide: b.hide, KeepOldroot: ns && !b.tree}
 }
 
-// keepSpares keeps the spares channel full of forked interpreters, so that
-// Open does not wait for a fork.
-func (b *backend) keepSpares() {
-	pause := func(d time.Duration) bool {
-		select {
-		case <-b.stop:
-			return false
-		case <-time.After(d):
-			return true
-		}
-	}
-	for {
-		select {
-		case <-b.stop:
-			return
-		default:
-		}
-		z, err := b.zygote()
-		if err != nil {
-			if !pause(time.Second) {
-				return
-			}
-			continue
-		}
-		c, err := forkChild(z, b.forkRequest(), startWait)
-		if err != nil {
-			if !pause(200 * time.Millisecond) {
-				return
-			}
-			continue
-		}
-		select {
-		case b.spares <- c:
-		case <-b.stop:
-			c.discard()
-			return
-		}
-	}
-}
-
-// interpreter returns an interpreter set up for a: a spare if one is
-// waiting, else a fresh fork.
-func (b *backend) interpreter(a assignment) (*child, error) {
-	for tries := 0; ; tries++ {
-		var c *child
-		select {
-		case c = <-b.spares:
-		default:
-		}
-		spare := c != nil
-		if !spare {
-			z, err := b.zygote()
-			if err != nil {
-				return nil, err
-			}
-			if c, err = forkChild(z, b.forkRequest(), startWait); err != nil {
-				return nil, err
-			}
-		}
-		err := c.assign(a, c.ns && b.tree, startWait)
-		if err == nil {
-			return c, nil
-		}
-		c.discard()
-		if !spare || tries >= 3 {
-			return nil, err
-		}
-	}
-}
-
 // Warm starts the zygote now instead of at the first Open.
 func (b *backend) Warm() error {
 	_, err := b.zygote()
 	return err
-}
-
-// Open makes a sandbox, waiting for a free slot. A sandbox opened on the
-// workspace of a sandbox that is still open (the verifier checking a
-// rollout) shares its slot and its uid, so a full pool cannot deadlock on
-// verification and both can write the workspace.
-func (b *backend) Open(ctx context.Context, spec Spec) (Sandbox, error) {
-	ws := spec.Workspace
-	if ws != "" {
-		if abs, err := filepath.Abs(ws); err == nil {
-			ws = abs
-		}
-	}
-	b.mu.Lock()
-	use := b.openWS[ws]
-	if use != nil {
-		use.n++ // held until open succeeds or fails
-	}
-	b.mu.Unlock()
-	if use == nil {
-		select {
-		case b.slots <- struct{}{}:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	s, err := b.open(spec, ws, use)
-	if err != nil {
-		b.release(ws, use)
-		return nil, err
-	}
-	return s, nil
-}
-
-// wsUse counts the sandboxes open on one workspace and holds their uid and
-// pool slot.
-type wsUse struct {
-	n   int
-	uid int
-}
-
-func (b *backend) open(spec Spec, ws string, use *wsUse) (*session, error) {
-	if _, err := b.zygote(); err != nil {
-		return nil, err
-	}
-	s := &session{b: b, spec: spec, lim: spec.Limits.merge(b.lim), ws: ws, token: newToken()}
-	if s.ws == "" {
-		dir, err := os.MkdirTemp("", "synth-ws-")
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: workspace: %w", err)
-		}
-		s.ws, s.ownWS = dir, true
-	} else if st, err := os.Stat(s.ws); err != nil || !st.IsDir() {
-		return nil, fmt.Errorf("sandbox: workspace %s is not an existing directory", s.ws)
-	}
-	if real, err := filepath.EvalSymlinks(s.ws); err == nil {
-		s.ws = real // the interpreter binds it by path, from another root
-	}
-	fail := func(err error) (*session, error) {
-		if s.ownWS {
-			removeWorkspace(s.ws)
-		}
-		return nil, err
-	}
-	if use == nil {
-		use = &wsUse{n: 1}
-		if b.isolated() {
-			use.uid = b.allocUID()
-		}
-	}
-	s.use, s.uid = use, use.uid
-	if err := prepareWorkspace(s.ws, spec.Inputs, s.uid != 0); err != nil {
-		b.freeUID(use)
-		return fail(fmt.Errorf("sandbox: %w", err))
-	}
-	if s.uid != 0 {
-		if err := chownWorkspace(s.ws, s.uid); err != nil {
-			b.freeUID(use)
-			return fail(fmt.Errorf("sandbox: workspace %s: %w", s.ws, err))
-		}
-	}
-	s.mu.Lock()
-	err := s.start()
-	s.mu.Unlock()
-	if err != nil {
-		b.freeUID(use)
-		return fail(err)
-	}
-	b.mu.Lock()
-	b.openWS[s.ws] = use
-	b.mu.Unlock()
-	return s, nil
-}
-
-func (b *backend) allocUID() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for {
-		u := uidBase + rand.IntN(uidSpan)
-		if !b.uids[u] {
-			b.uids[u] = true
-			return u
-		}
-	}
-}
-
-// freeUID gives back the uid of a use that failed to open (only the first
-// sandbox of a workspace owns it).
-func (b *backend) freeUID(use *wsUse) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if use.n == 1 && use.uid != 0 {
-		delete(b.uids, use.uid)
-		use.uid = 0
-	}
-}
-
-// lastUse reports whether use has a single sandbox left.
-func (b *backend) lastUse(use *wsUse) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return use.n == 1
-}
-
-// release ends one sandbox's use of a workspace; the last one returns the
-// uid and the pool slot. use is nil for a first sandbox that failed to open.
-func (b *backend) release(ws string, use *wsUse) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if use == nil {
-		<-b.slots
-		return
-	}
-	if use.n--; use.n > 0 {
-		return
-	}
-	delete(b.uids, use.uid)
-	if b.openWS[ws] == use {
-		delete(b.openWS, ws)
-	}
-	<-b.slots
 }
 
 func (b *backend) Close() error {

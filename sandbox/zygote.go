@@ -63,7 +63,6 @@ type zygoteOptions struct {
 	preload  []string
 	bwrap    string // path to bwrap, "" to run without it
 	mplDir   string // matplotlib config and font cache, writable by the zygote
-	extraRO  []string
 	startDur time.Duration
 }
 
