@@ -86,6 +86,12 @@ func TestHostile(t *testing.T) {
 				t.Fatalf("output is not bounded valid text (%d bytes)", len(r.Output))
 			}
 			healthy(t, b, s)
+			if uid := s.(*session).uid; uid != 0 {
+				s.Close()
+				if n := processesOf(uid); n > 0 {
+					t.Fatalf("%d processes of the sandbox's uid %d outlived it", n, uid)
+				}
+			}
 		})
 	}
 }
