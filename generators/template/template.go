@@ -77,11 +77,15 @@ func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]s
 		}
 		return len(specs) > 0, nil
 	}
-	for _, f := range files {
+	ok := make([]bool, len(files))
+	for i, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		c := newCtx(g.opts.Seed, []generators.Input{f})
+		if ok[i] = usable(c); !ok[i] {
+			continue
+		}
 		cands := candidates(ts, f, g.opts.Seed)
 		n := 0
 		for _, t := range cands {
@@ -100,7 +104,7 @@ func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]s
 	}
 	for i := range files {
 		for j := range files {
-			if i == j {
+			if i == j || !ok[i] || !ok[j] {
 				continue
 			}
 			for _, t := range ts {

@@ -1,0 +1,61 @@
+package template
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"synth/generators"
+	"synth/schemas"
+)
+
+// TestOddFiles feeds files that are empty, truncated or not what their type
+// says: the generator must write no task for them rather than fail or panic.
+func TestOddFiles(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]struct{ typ, body string }{
+		"empty.csv":   {"csv", ""},
+		"header.csv":  {"csv", "a,b,c\n"},
+		"one.csv":     {"csv", "a,b\n1,2\n"},
+		"ragged.csv":  {"csv", "a,b\n1\n2,3,4\n\"x,5\n"},
+		"weird.csv":   {"csv", "name %s,{out}\n\"q'\",1\nr,2\nr,2\ns,3\nt,4\nu,5\n"},
+		"quotes.csv":  {"csv", "name's \"%d\",value\n\"q'\",1\nr,2\nr,2\ns,3\nt,4\nu,5\nv,6\n"},
+		"bad.xlsx":    {"xlsx", "not a zip"},
+		"bad.png":     {"png", "\x89PNG garbage"},
+		"bad.wav":     {"wav", "RIFF\x00\x00"},
+		"bad.pdf":     {"pdf", "%PDF-1.4 nothing"},
+		"bad.docx":    {"docx", "PK nothing"},
+		"bad.json":    {"json", "{\"a\": 1}"},
+		"empty.txt":   {"txt", ""},
+		"bad.parquet": {"parquet", "PAR1xxxxPAR1"},
+		"bad.mp3":     {"mp3", "\xff\xfb"},
+		"bad.webp":    {"webp", "RIFF"},
+		"bad.gif":     {"gif", "GIF89a"},
+	}
+	var ins []generators.Input
+	for name, f := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(f.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, generators.Input{File: schemas.File{ID: name, Name: name, Type: f.typ}, Path: p})
+	}
+	tasks, err := New(Options{Seed: 1}).Generate(context.Background(), ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, task := range tasks {
+		if len(task.Files) == 0 {
+			continue
+		}
+		if task.Files[0].Name != "quotes.csv" {
+			t.Errorf("%s wrote a task for the broken file %s", task.Generator, task.Files[0].Name)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Error("no task for quotes.csv, a small but valid table")
+	}
+}
