@@ -89,6 +89,12 @@ func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 		return r.sum, err
 	}
 	benchTasks, trainTasks := r.split(tasks)
+	fn, err := r.newFunnel()
+	if err != nil {
+		return r.sum, err
+	}
+	defer fn.close()
+	trainTasks = r.filterTasks(fn, trainTasks, benchTasks)
 
 	r.backend, err = sandbox.New(cfg.Sandbox)
 	if err != nil {
@@ -104,6 +110,7 @@ func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 	if err != nil {
 		return r.sum, err
 	}
+	kept := r.filterTrajectories(fn, trajs)
 	if !fresh && benchDone == 0 && rolloutDone == 0 {
 		r.sum.UpToDate = true
 		r.sum.Elapsed = time.Since(start)
@@ -111,7 +118,7 @@ func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 		r.sum.Shards, _ = filepath.Glob(filepath.Join(r.dir, datasetDataDir, "*.parquet"))
 		return r.sum, nil
 	}
-	if err := r.emit(ctx, trainTasks, trajs); err != nil {
+	if err := r.emit(ctx, fn, trainTasks, kept, files); err != nil {
 		return r.sum, err
 	}
 	if err := r.writeBench(validBench, benchRefs, files); err != nil {

@@ -257,6 +257,7 @@ func TestBuildResumesAfterInterrupt(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	cfg := quickConfig()
 	cfg.Concurrency = 1
+	cfg.Tasks.Templates = []string{"table.sort", "table.dedup", "text."}
 
 	// Interrupt as soon as the first training trajectory is journaled.
 	ctx, cancel := context.WithCancel(context.Background())

@@ -199,22 +199,17 @@ func (r *run) concurrency() int {
 
 // rollout runs one job in a fresh sandbox, collects its artifacts and
 // verifies it. Infrastructure failures (a sandbox that would not start, a
-// teacher that errs) are retried up to filters.infra_retries times and then
-// recorded with their failure word; they are never task failures. The error
-// return is for failures of synth itself (the artifact store).
+// teacher that errs) are retried filters.infra_retries times and then
+// recorded with their failure word; they are never task failures, and the
+// filters drop them. The error return is for failures of synth itself (the
+// artifact store).
 func (r *run) rollout(ctx context.Context, jb job, fs *fileSet) (*schemas.Trajectory, error) {
-	var t *schemas.Trajectory
-	for attempt := 0; attempt <= r.cfg.Filters.InfraRetries; attempt++ {
-		var err error
-		t, err = r.rolloutOnce(ctx, jb, fs)
-		if err != nil {
-			return nil, err
-		}
-		if f := t.Verdict.Failure; f != schemas.FailSandboxCrash && f != schemas.FailTeacherError {
-			break
+	for attempt := 1; ; attempt++ {
+		t, err := r.rolloutOnce(ctx, jb, fs)
+		if err != nil || r.halted() != nil || !r.cfg.Filters.ShouldRetry(t.Verdict.Failure, attempt) {
+			return t, err
 		}
 	}
-	return t, nil
 }
 
 func (r *run) rolloutOnce(ctx context.Context, jb job, fs *fileSet) (*schemas.Trajectory, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"synth/agent"
 	"synth/bench"
@@ -110,8 +111,7 @@ func (r *run) rollouts(ctx context.Context, tasks []schemas.Task, fs *fileSet) (
 			r.sum.Failures[t.Verdict.Failure]++
 		}
 	}
-	r.sum.add("rollout", len(tasks), len(out), "trajectories (teacher %s, %d per task)", teacher.Info().Kind, samples)
-	r.sum.add("verify", len(out), passed, "passed their checks")
+	r.sum.add("rollout", len(tasks), len(out), "trajectories (teacher %s, %d per task), %d passed their checks", teacher.Info().Kind, samples, passed)
 	return out, ran, nil
 }
 
@@ -150,8 +150,9 @@ func (r *run) teacher() (agent.Teacher, agent.Format, error) {
 	return nil, nil, fmt.Errorf("teacher.kind %q is not known (want reference, openai, replay or empty)", tc.Kind)
 }
 
-// emit writes the passing trajectories as Parquet shards.
-func (r *run) emit(_ context.Context, tasks []schemas.Task, trajs []*schemas.Trajectory) error {
+// emit writes the kept trajectories as Parquet shards, with the dataset
+// card (README.md) and stats.json beside them.
+func (r *run) emit(_ context.Context, fn *funnel, tasks []schemas.Task, kept []*schemas.Trajectory, fs *fileSet) error {
 	byID := make(map[string]*schemas.Task, len(tasks))
 	for i := range tasks {
 		byID[tasks[i].ID] = &tasks[i]
@@ -160,30 +161,76 @@ func (r *run) emit(_ context.Context, tasks []schemas.Task, trajs []*schemas.Tra
 	if err != nil {
 		return err
 	}
-	w, err := dataset.NewWriter(filepath.Join(r.dir, datasetDataDir), r.cfg.Dataset)
+	dcfg := r.cfg.Dataset
+	if dcfg.Format == "" {
+		dcfg.Format = format.Name()
+	}
+	w, err := dataset.NewWriter(filepath.Join(r.dir, datasetDataDir), dcfg)
 	if err != nil {
 		return fmt.Errorf("emit: %w", err)
 	}
-	n, in := 0, 0
-	for _, t := range trajs {
-		if !t.Verdict.Passed {
-			continue
-		}
-		in++
+	for _, t := range kept {
 		if err := w.Write(dataset.RowOf(byID[t.TaskID], t, format.Tools())); err != nil {
-			w.Close()
+			w.Abort()
 			return fmt.Errorf("emit: %w", err)
 		}
-		n++
 	}
+	rows, bytes, stats := w.Rows(), w.Bytes(), w.Stats()
 	shards, err := w.Close()
 	if err != nil {
 		return fmt.Errorf("emit: %w", err)
 	}
+	if rows != fn.Final() {
+		return fmt.Errorf("emit: wrote %d rows but the funnel kept %d: this is a bug in synth", rows, fn.Final())
+	}
+	var files []schemas.File
+	for _, id := range fs.order {
+		files = append(files, fs.byID[id])
+	}
+	if dcfg.License == "" {
+		dcfg.License = commonLicense(files)
+	}
+	teacher := kept0Teacher(kept, r.cfg.Teacher.Kind)
+	err = dataset.WriteCard(filepath.Join(r.dir, datasetDir), dataset.CardInfo{
+		Config: dcfg, Rows: rows, Bytes: bytes, Languages: dataset.Languages(tasks), Stats: stats, Funnel: fn.Funnel,
+		Teacher: dataset.TeacherCard{Kind: teacher.Kind, Model: teacher.Model, Format: format.Name(), Settings: map[string]any{
+			"samples": r.cfg.Teacher.Samples, "max_turns": r.cfg.Teacher.MaxTurns, "temperature": r.cfg.Teacher.Temperature,
+		}},
+		Python:     dataset.PythonInfo{Version: r.info.Python.Version, Packages: r.info.Python.Packages},
+		ConfigHash: r.cfg.Hash(), SynthVersion: r.opts.Version, Sources: dataset.SourceCounts(files),
+	})
+	if err != nil {
+		return fmt.Errorf("emit: %w", err)
+	}
 	r.sum.Shards = shards
-	r.info.Counts["rows"] = n
-	r.sum.add("emit", in, n, "dataset rows in %d Parquet shard(s)", len(shards))
+	r.info.Counts["rows"] = int(rows)
+	r.sum.add("emit", len(kept), int(rows), "dataset rows in %d Parquet shard(s), with README.md (dataset card) and stats.json", len(shards))
 	return nil
+}
+
+// commonLicense is the inputs' license when they all share one, as the
+// Hugging Face card spells it (cc0-1.0, mit); otherwise "".
+func commonLicense(files []schemas.File) string {
+	l := ""
+	for _, f := range files {
+		switch {
+		case f.Source.License == "":
+			return ""
+		case l == "":
+			l = f.Source.License
+		case l != f.Source.License:
+			return ""
+		}
+	}
+	return strings.ToLower(l)
+}
+
+// kept0Teacher names the teacher of the dataset.
+func kept0Teacher(kept []*schemas.Trajectory, kind string) schemas.TeacherInfo {
+	if len(kept) > 0 {
+		return kept[0].Teacher
+	}
+	return schemas.TeacherInfo{Kind: kind}
 }
 
 // writeBench lays out the benchmark folder.

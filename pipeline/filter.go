@@ -1,0 +1,94 @@
+package pipeline
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"synth/filters"
+	"synth/schemas"
+)
+
+// filtersLog is where every dropped item is recorded with what it matched.
+const filtersLog = "filtered.jsonl"
+
+// funnel counts every filter of a build, in order: the training tasks' dedup
+// and decontamination, then the trajectories' rollout, verification,
+// quality gates and dedup. Rows written equal its Final count.
+type funnel struct {
+	*filters.Funnel
+	log *os.File
+}
+
+const stageTrajDedup = "dedup_trajectories"
+
+func (r *run) newFunnel() (*funnel, error) {
+	f, err := os.Create(filepath.Join(r.dir, filtersLog))
+	if err != nil {
+		return nil, fmt.Errorf("filters: %w", err)
+	}
+	fn := filters.NewFunnel(filters.StageDedup, filters.StageDecon, filters.StageRollout, filters.StageVerify, filters.StageQuality, stageTrajDedup)
+	fn.LogTo(f)
+	return &funnel{Funnel: fn, log: f}, nil
+}
+
+func (f *funnel) close() error { return f.log.Close() }
+
+// filterTasks drops training tasks that duplicate another or overlap the
+// benchmark (its queries by n-grams, its input files by content), before any
+// rollout is spent on them.
+func (r *run) filterTasks(fn *funnel, train, benchTasks []schemas.Task) []schemas.Task {
+	dedup := filters.NewDedup(r.cfg.Filters)
+	decon := filters.NewDecontaminator(r.cfg.Filters, benchTasks)
+	var kept []schemas.Task
+	for i := range train {
+		t := &train[i]
+		if ok, reason, matched := dedup.Keep(t); !ok {
+			fn.Drop(filters.StageDedup, t.ID, reason, matched)
+			continue
+		}
+		fn.Pass(filters.StageDedup)
+		if ok, reason, matched := decon.Check(t); !ok {
+			fn.Drop(filters.StageDecon, t.ID, reason, matched)
+			continue
+		}
+		fn.Pass(filters.StageDecon)
+		kept = append(kept, *t)
+	}
+	r.sum.add("filter", len(train), len(kept), "training tasks after dedup and decontamination")
+	return kept
+}
+
+// filterTrajectories keeps the rollouts that finished without an
+// infrastructure failure, passed their checks and the quality gates, and
+// are not duplicates.
+func (r *run) filterTrajectories(fn *funnel, trajs []*schemas.Trajectory) []*schemas.Trajectory {
+	dedup := filters.NewDedup(r.cfg.Filters)
+	var kept []*schemas.Trajectory
+	for _, t := range trajs {
+		v := t.Verdict
+		if filters.IsInfra(v.Failure) || v.Failure == schemas.FailBudget {
+			fn.Drop(filters.StageRollout, t.ID, v.Failure, t.Error)
+			continue
+		}
+		fn.Pass(filters.StageRollout)
+		if !v.Passed {
+			fn.Drop(filters.StageVerify, t.ID, v.Failure, failedChecks(t))
+			continue
+		}
+		fn.Pass(filters.StageVerify)
+		if ok, reason, detail := filters.Gate(r.cfg.Filters, t); !ok {
+			fn.Drop(filters.StageQuality, t.ID, reason, detail)
+			continue
+		}
+		fn.Pass(filters.StageQuality)
+		if ok, reason, matched := dedup.KeepTrajectory(t); !ok {
+			fn.Drop(stageTrajDedup, t.ID, reason, matched)
+			continue
+		}
+		fn.Pass(stageTrajDedup)
+		kept = append(kept, t)
+	}
+	r.sum.add("filter", len(trajs), len(kept), "trajectories after verification, quality gates and dedup")
+	return kept
+}
