@@ -44,4 +44,3 @@ func Plan(ctx context.Context, cfg Config, w io.Writer) error {
 	}
 	return nil
 }
-
