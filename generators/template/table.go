@@ -339,3 +339,17 @@ func (c *bctx) pickCol(cols []column) (column, bool) {
 	}
 	return cols[c.rng.IntN(len(cols))], true
 }
+
+// nonAdditive names columns whose sum means nothing (ages, prices, rates).
+var nonAdditive = regexp.MustCompile(`(?i)(age|year|rating|score|pct|percent|rate|ratio|discount|temp|humid|price|lat|lon|width|length|size|_id$)`)
+
+// additive returns the numeric columns whose totals make sense.
+func (t *table) additive() []column {
+	var out []column
+	for _, c := range t.ofKind(kindNum) {
+		if !nonAdditive.MatchString(c.name) {
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -36,7 +36,7 @@ func mutateBlankImage(t *schemas.Task) *schemas.Reference {
 func buildBar(c *bctx) []spec {
 	t := c.table(0)
 	cat, ok1 := c.pickCol(t.ofKind(kindCat))
-	nc, ok2 := c.pickCol(t.ofKind(kindNum))
+	nc, ok2 := c.pickCol(t.additive())
 	if !ok1 || !ok2 {
 		return nil
 	}

@@ -129,6 +129,9 @@ func buildGroupBy(c *bctx) []spec {
 		f            func([]float64) float64
 	}{{"sum", "total", "总", sum}, {"mean", "average", "平均", mean}}
 	a := aggs[c.rng.IntN(len(aggs))]
+	if nonAdditive.MatchString(nc.name) {
+		a = aggs[1] // an average, not a meaningless total
+	}
 	gs := t.groupBy(cat.idx, nc.idx)
 	best, _, unique := argmax(gs, a.f)
 	if !unique || len(gs) < 2 {

@@ -103,7 +103,7 @@ func firstOther(h []string, not string) int {
 func buildPivot(c *bctx) []spec {
 	t := c.table(0)
 	cats := t.ofKind(kindCat)
-	nc, ok := c.pickCol(t.ofKind(kindNum))
+	nc, ok := c.pickCol(t.additive())
 	if len(cats) < 2 || !ok {
 		return nil
 	}
@@ -280,7 +280,7 @@ func monthOf(s string) string {
 func buildMonthly(c *bctx) []spec {
 	t := c.table(0)
 	d, ok1 := c.pickCol(t.ofKind(kindDate))
-	nc, ok2 := c.pickCol(t.ofKind(kindNum))
+	nc, ok2 := c.pickCol(t.additive())
 	if !ok1 || !ok2 {
 		return nil
 	}
