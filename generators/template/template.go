@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -195,6 +196,23 @@ func hashHex(parts ...string) string {
 	return hex.EncodeToString(h[:])
 }
 
+// openers vary how a request starts, as people's do; most start plainly.
+var openers = map[string][]string{
+	"en": {"", "", "", "", "Hi, ", "Quick task: ", "Could you help me with this? ", "Hello! "},
+	"zh": {"", "", "", "", "你好，", "帮我个忙：", "麻烦你一下，", "你好！"},
+}
+
+// opener picks an opening for a query from a hex key.
+func opener(lang, key string) string {
+	os := openers[lang]
+	if len(os) == 0 {
+		return ""
+	}
+	n, _ := strconv.ParseUint(key, 16, 64)
+	o := os[n%uint64(len(os))]
+	return o
+}
+
 // typeModule is the Python module reading a file type needs beyond the core.
 var typeModule = map[string]string{"parquet": "pyarrow", "mp3": "pydub"}
 
@@ -225,6 +243,12 @@ func (g *generator) task(t *tmpl, s spec, files []generators.Input, lang string)
 	}
 	pick := binary.LittleEndian.Uint64([]byte(full[16:24])) % uint64(len(phr))
 	query := repl.Replace(phr[pick])
+	if o := opener(lang, full[24:32]); o != "" {
+		if strings.HasSuffix(o, ", ") && len(query) > 1 && query[0] >= 'A' && query[0] <= 'Z' && query[1] >= 'a' && query[1] <= 'z' {
+			query = strings.ToLower(query[:1]) + query[1:]
+		}
+		query = o + query
+	}
 
 	var cs []schemas.Check
 	raw, err := json.Marshal(s.checks)
