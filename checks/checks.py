@@ -270,6 +270,7 @@ def check_table(c, answer, messages):
         if n:
             where = ", ".join(str(k) for k, v in nulls.items() if v)
             errs.append("%s has %d empty cells (in %s)" % (path, n, where))
+    # no_iqr_outliers: no value outside the 1.5 IQR fences of the table's own column.
     for name in c.get("no_iqr_outliers") or []:
         col = find_column(df, name)
         if col is None:
@@ -582,7 +583,13 @@ def check_python(c, answer, messages):
     try:
         exec(compile(c["code"], "<check>", "exec"), env)
     except AssertionError as e:
-        msg = str(e) or "assertion failed"
+        msg = str(e)
+        if not msg:
+            import traceback
+            lines = c["code"].splitlines()
+            frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == "<check>"]
+            n = frames[-1].lineno if frames else 0
+            msg = "assertion failed: " + (lines[n - 1].strip() if 0 < n <= len(lines) else "")
         return False, msg
     except Exception as e:
         return False, "check raised %s: %s" % (type(e).__name__, _short(e, 200))

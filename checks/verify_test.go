@@ -69,6 +69,7 @@ var verifyCases = []verifyCase{
 	{"text lacks", schemas.Check{Kind: "text", Path: "output/page.html", ContainsAll: []string{"<form"}}, "", false, "lacks '<form'"},
 	{"python ok", schemas.Check{Kind: "python", Code: "df = read_table('output/clean.csv')\nassert len(df) == 3, 'rows'\nassert answer == 'yes'"}, "Finished: yes", true, ""},
 	{"python assert", schemas.Check{Kind: "python", Code: "assert answer == 'no', 'answer should be no, got %r' % answer"}, "yes", false, "answer should be no, got 'yes'"},
+	{"python bare assert", schemas.Check{Kind: "python", Code: "x = 1\nassert x == 2"}, "yes", false, "assertion failed: assert x == 2"},
 	{"python raises", schemas.Check{Kind: "python", Code: "1/0"}, "yes", false, "ZeroDivisionError"},
 }
 
