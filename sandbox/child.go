@@ -40,6 +40,7 @@ type ctlMsg struct {
 // forkRequest is what the zygote needs to fork an interpreter.
 type forkRequest struct {
 	NS      bool     `json:"ns"`
+	UserNS  bool     `json:"userns,omitempty"`
 	ROPaths []string `json:"ro_paths,omitempty"`
 	// Hide lists files inside the read-only system that interpreters must
 	// not read (the synth binary when installed under /usr).

@@ -21,7 +21,10 @@
 // are the same from run to run; subprocesses a cell starts get
 // PYTHONHASHSEED from Spec.Seed.
 //
-// Where namespaces are not available (not root, or a container that forbids
-// them), isolation auto runs interpreters as plain forks with rlimits only,
-// and Doctor says which layers are off; isolation strict refuses to run.
+// Without root, the same namespaces hang off a user namespace in which
+// synth's uid is root (no bubblewrap, no uid per sandbox, so no per-sandbox
+// process limit). Where namespaces are not available at all (a container
+// that forbids them), isolation auto runs interpreters as plain forks with
+// rlimits only. Doctor says which layers are on; isolation strict refuses
+// to run without root and bubblewrap.
 package sandbox

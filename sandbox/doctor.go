@@ -33,29 +33,36 @@ func Doctor(cfg Config) []Layer {
 		return []Layer{{Name: "python", Detail: b.python + ": " + err.Error()}}
 	}
 	z := b.z
-	on := func(k string) bool { return b.ns && z.ready.Layers[k] }
+	ns, userns, own := b.isolated(), b.userns, b.ownUIDs()
+	on := func(k string) bool { return ns && (userns || z.ready.Layers[k]) }
 	nsDetail := func(k, what string) string {
 		switch {
+		case on(k) && userns:
+			return what + " (in a user namespace: synth is not root)"
 		case on(k):
 			return what
 		case b.cfg.Isolation == IsolationOff:
 			return "off: sandbox.isolation is off"
 		case os.Geteuid() != 0:
-			return "off: synth is not running as root"
+			return "off: synth is not root and this kernel or container does not allow user namespaces"
 		}
 		return "off: this kernel or container does not allow it"
+	}
+	uid := Layer{Name: "unprivileged uid", On: own, Detail: nsDetail("uid", fmt.Sprintf("each sandbox runs as its own uid in %d..%d, no new privileges", uidBase, uidBase+uidSpan-1))}
+	if !own && os.Geteuid() != 0 {
+		uid = Layer{Name: "unprivileged uid", On: true, Detail: "cells run as synth's own (unprivileged) uid, not one per sandbox: run synth as root for that"}
 	}
 	layers := []Layer{
 		{Name: "python", On: true, Detail: fmt.Sprintf("%s (Python %s)", b.python, z.ready.Python)},
 		bwrapLayer(b),
-		{Name: "user namespace", On: z.ready.Layers["user"], Detail: userNSDetail(b, z)},
+		{Name: "user namespace", On: ns && userns, Detail: userNSDetail(b, z)},
 		{Name: "mount namespace", On: on("mount"), Detail: nsDetail("mount", "private root: system read-only, own workspace (data/ read-only), private /tmp")},
 		{Name: "pid namespace", On: on("pid"), Detail: nsDetail("pid", "the interpreter is pid 1; killing it ends everything it started")},
 		{Name: "network namespace", On: on("net"), Detail: nsDetail("net", "no network: only a private loopback")},
 		{Name: "ipc namespace", On: on("ipc"), Detail: nsDetail("ipc", "private System V IPC")},
 		{Name: "uts namespace", On: on("uts"), Detail: nsDetail("uts", "private hostname")},
-		{Name: "unprivileged uid", On: on("uid"), Detail: nsDetail("uid", fmt.Sprintf("each sandbox runs as its own uid in %d..%d, no new privileges", uidBase, uidBase+uidSpan-1))},
-		{Name: "rlimits", On: true, Detail: rlimitDetail(b, on("uid"))},
+		uid,
+		{Name: "rlimits", On: true, Detail: rlimitDetail(b, own)},
 		preloadLayer(z),
 		probeLayer(b),
 	}
@@ -80,20 +87,22 @@ func bwrapLayer(b *backend) Layer {
 		return Layer{Name: "bubblewrap", Detail: "off: not installed (apt-get install bubblewrap)"}
 	case b.cfg.Isolation == IsolationOff:
 		return Layer{Name: "bubblewrap", Detail: "off: sandbox.isolation is off"}
-	case !b.ns:
-		return Layer{Name: "bubblewrap", Detail: "off: " + path + " is installed but synth is not running as root"}
+	case os.Geteuid() != 0:
+		return Layer{Name: "bubblewrap", Detail: "off: " + path + " is installed but synth is not root (the zygote runs without it)"}
 	}
 	return Layer{Name: "bubblewrap", Detail: "off: " + path + " did not start here"}
 }
 
 func userNSDetail(b *backend, z *zygote) string {
-	if !z.ready.Layers["user"] {
-		return "off: not allowed here"
+	switch {
+	case b.isolated() && b.userns:
+		return "the namespaces of each interpreter hang off a user namespace, since synth is not root"
+	case b.isolated():
+		return "not needed: synth is root, and interpreters drop to a real unprivileged uid"
+	case z.ready.Layers["user"]:
+		return "available but not used"
 	}
-	if b.ns {
-		return "available; not needed: interpreters drop to a real unprivileged uid"
-	}
-	return "available"
+	return "off: not allowed here"
 }
 
 func preloadLayer(z *zygote) Layer {

@@ -79,12 +79,28 @@ def mount(src, target, fstype, flags, data=None):
     _check(libc.mount(enc(src), enc(target), enc(fstype), flags, enc(data)), "mount %s" % target)
 
 
-def bind(src, target, readonly):
-    mount(src, target, None, MS_BIND | MS_REC)
+# statvfs flags that a remount inside a user namespace must keep (the kernel
+# locks them), and their mount flags.
+KEPT_FLAGS = ((os.ST_NOEXEC, MS_NOEXEC), (os.ST_NOATIME, 1024), (os.ST_NODIRATIME, 2048),
+              (os.ST_RELATIME, 1 << 21))
+
+
+def remount(target, readonly):
+    """Remounts the bind at target nosuid, nodev and read-only or
+    read-write, keeping the flags it already has."""
     flags = MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV
+    have = os.statvfs(target).f_flag
+    for st, ms in KEPT_FLAGS:
+        if have & st:
+            flags |= ms
     if readonly:
         flags |= MS_RDONLY
     mount(None, target, None, flags)
+
+
+def bind(src, target, readonly):
+    mount(src, target, None, MS_BIND | MS_REC)
+    remount(target, readonly)
 
 
 # ---------------------------------------------------------------- the cell loop
@@ -231,7 +247,14 @@ def prepare_root(req):
     os.chdir("/")
     if not req.get("keep_oldroot"):
         drop_oldroot()
-    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    try:
+        mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    except OSError:
+        if not req.get("userns"):
+            raise
+        # In a user namespace the kernel refuses a new proc where the host's
+        # is partly hidden (containers): go without /proc rather than show
+        # the host's.
     try:
         socket.sethostname("sandbox")
     except OSError:
@@ -240,8 +263,10 @@ def prepare_root(req):
 
 
 def drop_oldroot():
+    """Detaches the old root and makes the private root read-only."""
     _check(libc.umount2(b"/oldroot", MNT_DETACH), "umount old root")
     os.rmdir("/oldroot")
+    mount(None, "/", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
 
 
 def finish_root(ws, tree_fd, req):
@@ -255,7 +280,7 @@ def finish_root(ws, tree_fd, req):
         os.close(tree_fd)
     else:
         mount("/oldroot" + ws, "/workspace", None, MS_BIND | MS_REC)
-    mount(None, "/workspace", None, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV)
+    remount("/workspace", False)
     data = "/workspace/data"
     if os.path.isdir(data) and not os.path.islink(data):
         bind(data, data, True)
@@ -418,6 +443,19 @@ def become_child(req, ctl, out_fd, go_ahead):
         os._exit(0)
 
 
+def enter_userns(flags):
+    """Without root: a user namespace in which synth's uid is root, owning
+    the other namespaces."""
+    uid, gid = os.getuid(), os.getgid()
+    _check(libc.unshare(CLONE_NEWUSER | flags), "unshare")
+    with open("/proc/self/setgroups", "w") as f:
+        f.write("deny")
+    with open("/proc/self/uid_map", "w") as f:
+        f.write("0 %d 1" % uid)
+    with open("/proc/self/gid_map", "w") as f:
+        f.write("0 %d 1" % gid)
+
+
 def die_with_parent(parent):
     """SIGKILL this process when its parent dies (so that no interpreter
     outlives synth); exits at once if the parent is already gone."""
@@ -451,8 +489,11 @@ def spawn(req, fds, zsock, wake_fds):
         if not req["ns"]:
             ctl.sendall((json.dumps({"pid": os.getpid()}) + "\n").encode())
             become_child(req, ctl, out_fd, None)
-        _check(libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWPID),
-               "unshare")
+        flags = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWPID
+        if req.get("userns"):
+            enter_userns(flags)
+        else:
+            _check(libc.unshare(flags), "unshare")
         r, w = os.pipe()
         child = os.fork()
         if child == 0:
@@ -479,12 +520,17 @@ def spawn(req, fds, zsock, wake_fds):
 # ---------------------------------------------------------------- the zygote
 
 
-def probe(flags, uid):
-    """Reports whether a forked child can unshare flags and drop to uid."""
+def probe(flags, uid, userns=False):
+    """Reports whether a forked child can unshare flags (in a user namespace
+    of its own with userns) and drop to uid."""
     pid = os.fork()
     if pid == 0:
         try:
-            if flags:
+            if userns:
+                enter_userns(flags)
+                mount(None, "/", None, MS_REC | MS_PRIVATE)
+                mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=64k")
+            elif flags:
                 _check(libc.unshare(flags), "unshare")
             if uid:
                 os.setresgid(uid, uid, uid)
@@ -551,6 +597,8 @@ def zygote(cfg):
         "pid": probe(CLONE_NEWPID, 0),
         "user": probe(CLONE_NEWUSER, 0),
         "uid": os.getuid() == 0 and probe(0, 65534),
+        "userns_all": os.getuid() != 0 and probe(
+            CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWPID, 0, True),
     }
     wr, ww = os.pipe()
     os.set_blocking(ww, False)

@@ -34,7 +34,8 @@ type backend struct {
 	lim     Limits
 	python  string
 	bwrap   string // "" when not used
-	ns      bool   // namespaces, private root and uid drop per interpreter
+	ns      bool   // namespaces and a private root per interpreter
+	userns  bool   // without root: the namespaces hang off a user namespace; no uid of their own
 	tree    bool   // the kernel clones mounts (open_tree): workspaces travel as mount fds
 	roPaths []string
 	hide    []string
@@ -100,7 +101,7 @@ func newBackend(cfg Config) (*backend, error) {
 		if bw, err := exec.LookPath("bwrap"); err == nil && root {
 			b.bwrap = bw
 		}
-		b.ns = root
+		b.ns, b.userns = true, !root
 		if fd, err := unix.OpenTree(unix.AT_FDCWD, "/", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC); err == nil {
 			unix.Close(fd)
 			b.tree = true
@@ -153,7 +154,7 @@ func (b *backend) zygote() (*zygote, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	if b.ns && !(z.ready.Layers["mount"] && z.ready.Layers["pid"] && z.ready.Layers["net"] && z.ready.Layers["uid"]) {
+	if b.ns && !z.nsUsable(b.userns) {
 		if b.cfg.Isolation == IsolationStrict {
 			z.kill()
 			return nil, fmt.Errorf("sandbox.isolation is strict but namespaces are not available here (%v); run `synth doctor`", z.ready.Layers)
@@ -167,16 +168,30 @@ func (b *backend) zygote() (*zygote, error) {
 	return z, nil
 }
 
-// isolated reports whether interpreters get namespaces and their own uid.
+// isolated reports whether interpreters get namespaces and a private root.
 func (b *backend) isolated() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.ns
 }
 
+// ownUIDs reports whether each sandbox runs under a uid of its own (which
+// needs root), so that rlimits on processes are per sandbox.
+func (b *backend) ownUIDs() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.ns && !b.userns
+}
+
+// treeHandoff reports whether workspaces are handed to spares as detached
+// mounts (open_tree), which a user namespace may not attach.
+func (b *backend) treeHandoff() bool {
+	return b.tree && !b.userns
+}
+
 func (b *backend) forkRequest() forkRequest {
 	ns := b.isolated()
-	return forkRequest{NS: ns, ROPaths: b.roPaths, Hide: b.hide, KeepOldroot: ns && !b.tree}
+	return forkRequest{NS: ns, UserNS: ns && b.userns, ROPaths: b.roPaths, Hide: b.hide, KeepOldroot: ns && !b.treeHandoff()}
 }
 
 // Warm starts the zygote now instead of at the first Open.

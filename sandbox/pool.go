@@ -79,7 +79,7 @@ func (b *backend) open(spec Spec, ws string, use *wsUse) (*session, error) {
 	}
 	if use == nil {
 		use = &wsUse{n: 1}
-		if b.isolated() {
+		if b.ownUIDs() {
 			use.uid = b.allocUID()
 		}
 	}

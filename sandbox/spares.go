@@ -63,7 +63,7 @@ func (b *backend) interpreter(a assignment) (*child, error) {
 				return nil, err
 			}
 		}
-		err := c.assign(a, c.ns && b.tree, startWait)
+		err := c.assign(a, c.ns && b.treeHandoff(), startWait)
 		if err == nil {
 			return c, nil
 		}

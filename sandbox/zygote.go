@@ -29,6 +29,17 @@ type zygoteReady struct {
 	Error   string            `json:"error"`
 }
 
+// nsUsable reports whether the zygote's probes found the namespaces the
+// backend wants: with root, each kind and dropping to a uid; without, all of
+// them inside a user namespace.
+func (z *zygote) nsUsable(userns bool) bool {
+	l := z.ready.Layers
+	if userns {
+		return l["userns_all"]
+	}
+	return l["mount"] && l["pid"] && l["net"] && l["ipc"] && l["uts"] && l["uid"]
+}
+
 // death is how an interpreter ended, as the zygote saw it.
 type death struct {
 	Pid    int `json:"dead"`
