@@ -77,7 +77,8 @@ func (b *backend) open(spec Spec, ws string, use *wsUse) (*session, error) {
 		}
 		return nil, err
 	}
-	if use == nil {
+	first := use == nil
+	if first {
 		use = &wsUse{n: 1}
 		if b.ownUIDs() {
 			use.uid = b.allocUID()
@@ -88,7 +89,8 @@ func (b *backend) open(spec Spec, ws string, use *wsUse) (*session, error) {
 		b.freeUID(use)
 		return fail(fmt.Errorf("sandbox: %w", err))
 	}
-	if s.uid != 0 {
+	if s.uid != 0 && first {
+		// The first sandbox on the workspace: no interpreter runs in it yet.
 		if err := chownWorkspace(s.ws, s.uid); err != nil {
 			b.freeUID(use)
 			return fail(fmt.Errorf("sandbox: workspace %s: %w", s.ws, err))

@@ -77,7 +77,8 @@ func copyFile(src, dst string) error {
 }
 
 // chownWorkspace gives the workspace (all but data/) to uid, so that an
-// interpreter running as uid can write to it.
+// interpreter running as uid can write to it. It must run while no
+// interpreter can change the tree.
 func chownWorkspace(ws string, uid int) error {
 	data := filepath.Join(ws, "data")
 	return filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
@@ -87,10 +88,7 @@ func chownWorkspace(ws string, uid int) error {
 		if p == data {
 			return fs.SkipDir
 		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			return os.Lchown(p, uid, uid)
-		}
-		return os.Chown(p, uid, uid)
+		return os.Lchown(p, uid, uid) // never through a symlink
 	})
 }
 
