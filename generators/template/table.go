@@ -23,12 +23,26 @@ type bctx struct {
 	seed  int64
 	files []generators.Input
 	rng   *rand.Rand
-	tabs  map[int]*table
-	texts map[int]string
+	cache *parsed
 }
 
-func newCtx(seed int64, files []generators.Input) *bctx {
-	return &bctx{seed: seed, files: files, tabs: map[int]*table{}, texts: map[int]string{}}
+// parsed holds what one Generate call has read, by file id, so a file is
+// parsed once however many templates and pairs use it.
+type parsed struct {
+	tabs  map[string]*table
+	errs  map[string]error
+	texts map[string]string
+}
+
+func newParsed() *parsed {
+	return &parsed{tabs: map[string]*table{}, errs: map[string]error{}, texts: map[string]string{}}
+}
+
+func newCtx(seed int64, files []generators.Input, cache *parsed) *bctx {
+	if cache == nil {
+		cache = newParsed()
+	}
+	return &bctx{seed: seed, files: files, cache: cache}
 }
 
 // name is file i's name under data/; dpath its path as code and queries use it.
@@ -39,27 +53,30 @@ func (c *bctx) typ(i int) string   { return c.files[i].File.Type }
 // table parses file i as a table; it panics (caught by safeBuild) when the
 // file is not one.
 func (c *bctx) table(i int) *table {
-	if t, ok := c.tabs[i]; ok {
-		return t
+	id := c.files[i].File.ID
+	t, ok := c.cache.tabs[id]
+	err := c.cache.errs[id]
+	if !ok && err == nil {
+		t, err = readTable(c.files[i].Path, c.typ(i))
+		c.cache.tabs[id], c.cache.errs[id] = t, err
 	}
-	t, err := readTable(c.files[i].Path, c.typ(i))
 	if err != nil {
 		panic(fmt.Sprintf("read %s: %v", c.name(i), err))
 	}
-	c.tabs[i] = t
 	return t
 }
 
 // text reads file i as UTF-8 text.
 func (c *bctx) text(i int) string {
-	if s, ok := c.texts[i]; ok {
+	id := c.files[i].File.ID
+	if s, ok := c.cache.texts[id]; ok {
 		return s
 	}
 	b, err := os.ReadFile(c.files[i].Path)
 	if err != nil {
 		panic(fmt.Sprintf("read %s: %v", c.name(i), err))
 	}
-	c.texts[i] = string(b)
+	c.cache.texts[id] = string(b)
 	return string(b)
 }
 

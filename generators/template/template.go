@@ -20,6 +20,13 @@ import (
 	"synth/schemas"
 )
 
+// Limits of the two-file templates per file: partners that yield a task,
+// and partners tried.
+const (
+	maxPartners = 2
+	maxTries    = 24
+)
+
 // Options configure the template generator.
 type Options struct {
 	Seed    int64    // picks phrasings and parameters
@@ -78,12 +85,13 @@ func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]s
 		}
 		return len(specs) > 0, nil
 	}
+	cache := newParsed()
 	ok := make([]bool, len(files))
 	for i, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		c := newCtx(g.opts.Seed, []generators.Input{f})
+		c := newCtx(g.opts.Seed, []generators.Input{f}, cache)
 		if ok[i] = usable(c); !ok[i] {
 			continue
 		}
@@ -103,19 +111,35 @@ func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]s
 			}
 		}
 	}
-	for i := range files {
-		for j := range files {
-			if i == j || !ok[i] || !ok[j] {
+	// Two-file templates: each file is tried with later partners of a
+	// fitting type until it has maxPartners tasks, so the work stays linear
+	// in the number of files.
+	for _, t := range ts {
+		if t.inputs != 2 {
+			continue
+		}
+		for i := range files {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if !ok[i] || !t.accepts(files[i].File.Type) {
 				continue
 			}
-			for _, t := range ts {
-				if t.inputs != 2 || !t.accepts(files[i].File.Type) || !t.accepts(files[j].File.Type) {
+			found, tried := 0, 0
+			for k := 1; k < len(files) && found < maxPartners && tried < maxTries; k++ {
+				j := (i + k) % len(files)
+				if !ok[j] || !t.accepts(files[j].File.Type) {
 					continue
 				}
-				c := newCtx(g.opts.Seed, []generators.Input{files[i], files[j]})
+				tried++
+				c := newCtx(g.opts.Seed, []generators.Input{files[i], files[j]}, cache)
 				c.rng = rngFor(g.opts.Seed, t.Name, files[i].File.ID+files[j].File.ID)
-				if _, err := add(t, c); err != nil {
+				made, err := add(t, c)
+				if err != nil {
 					return nil, err
+				}
+				if made {
+					found++
 				}
 			}
 		}
@@ -124,7 +148,7 @@ func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]s
 		if t.inputs != 0 {
 			continue
 		}
-		c := newCtx(g.opts.Seed, nil)
+		c := newCtx(g.opts.Seed, nil, cache)
 		c.rng = rngFor(g.opts.Seed, t.Name, "")
 		if _, err := add(t, c); err != nil {
 			return nil, err
