@@ -148,7 +148,7 @@ def run_cell(code, g, seq):
         sys.stderr.write("".join(traceback.format_exception_only(type(e), e)))
         return "error"
     last = None
-    if tree.body and isinstance(tree.body[-1], ast.Expr):
+    if tree.body and isinstance(tree.body[-1], ast.Expr) and not silenced(code, tree.body[-1]):
         last = ast.Expression(tree.body.pop().value)
     try:
         exec(compile(tree, name, "exec"), g)
@@ -165,6 +165,14 @@ def run_cell(code, g, seq):
         sys.stderr.write(trimmed_traceback(e))
         return "error"
     return "ok"
+
+
+def silenced(code, stmt):
+    """As in Jupyter, a trailing semicolon hides the last expression's value."""
+    lines = code.splitlines()
+    if stmt.end_lineno is None or stmt.end_lineno > len(lines):
+        return False
+    return lines[stmt.end_lineno - 1][stmt.end_col_offset:].lstrip().startswith(";")
 
 
 def flush_all():

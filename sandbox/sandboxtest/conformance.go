@@ -87,6 +87,9 @@ func (c *suite) lastExpression(t *testing.T) {
 	}
 	Want(t, Exec(t, s, "import pandas as pd\npd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})"), schemas.StatusOK, "   a  b\n0  1  x\n1  2  y")
 	Want(t, Exec(t, s, "'text'"), schemas.StatusOK, "'text'")
+	if r := Exec(t, s, "a + 41;  # a trailing semicolon hides the value"); r.Output != "" {
+		t.Errorf("a trailing semicolon showed %q", r.Output)
+	}
 }
 
 func (c *suite) outputInOrder(t *testing.T) {
