@@ -212,17 +212,25 @@ def check_file(c, answer, messages):
 # ---------- tables ----------
 
 def read_table(path):
+    """A csv, tsv, xlsx, json or parquet file as a DataFrame, without the
+    unnamed index column pandas writes when index=True was left on."""
     import pandas as pd
     ext = os.path.splitext(path)[1].lower()
     if ext in (".xlsx", ".xls"):
-        return pd.read_excel(path)
-    if ext == ".json":
-        return pd.read_json(path)
-    if ext == ".parquet":
-        return pd.read_parquet(path)
-    if ext == ".tsv":
-        return pd.read_csv(path, sep="\t")
-    return pd.read_csv(path, sep=None, engine="python") if ext not in (".csv",) else pd.read_csv(path)
+        df = pd.read_excel(path)
+    elif ext == ".json":
+        df = pd.read_json(path)
+    elif ext == ".parquet":
+        df = pd.read_parquet(path)
+    elif ext == ".tsv":
+        df = pd.read_csv(path, sep="\t")
+    elif ext == ".csv":
+        df = pd.read_csv(path)
+    else:
+        df = pd.read_csv(path, sep=None, engine="python")
+    if len(df.columns) and str(df.columns[0]).startswith("Unnamed: 0"):
+        df = df.drop(columns=[df.columns[0]])
+    return df
 
 
 def find_column(df, name):

@@ -43,6 +43,7 @@ var verifyCases = []verifyCase{
 	{"file absent wanted", schemas.Check{Kind: "file", Path: "output/nope.png", Exists: bp(false)}, "", true, ""},
 	{"table clean", schemas.Check{Kind: "table", Path: "output/clean.csv", Rows: intp(3), NoDuplicates: true, NoNulls: true, ColumnsInclude: []string{"Region", "sales"}, SortedBy: &schemas.SortKey{Column: "sales", Descending: true}}, "", true, ""},
 	{"table duplicates", schemas.Check{Kind: "table", Path: "output/dirty.csv", NoDuplicates: true}, "", false, "output/dirty.csv has 5 duplicate rows"},
+	{"table duplicates behind an index", schemas.Check{Kind: "table", Path: "output/dirty_index.csv", NoDuplicates: true}, "", false, "has 5 duplicate rows"},
 	{"table nulls", schemas.Check{Kind: "table", Path: "output/dups.csv", NoNulls: true}, "", false, "1 empty cells (in region)"},
 	{"table rows", schemas.Check{Kind: "table", Path: "output/dups.csv", Rows: intp(3)}, "", false, "has 4 rows, expected 3"},
 	{"table columns", schemas.Check{Kind: "table", Path: "output/dups.csv", ColumnsInclude: []string{"total"}}, "", false, "lacks column 'total'"},

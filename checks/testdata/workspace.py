@@ -12,6 +12,7 @@ df.loc[6] = ["N", 5.0]
 df.to_csv("data/sales.csv", index=False)
 df.drop_duplicates().to_csv("output/dups.csv", index=False)       # 2 duplicate rows left? no: drop_duplicates keeps one
 pd.concat([df, df.iloc[:2]]).to_csv("output/dirty.csv", index=False)
+pd.concat([df, df.iloc[:2]]).reset_index(drop=True).to_csv("output/dirty_index.csv")
 df.dropna().drop_duplicates().sort_values("sales", ascending=False).to_csv("output/clean.csv", index=False)
 
 im = Image.new("RGB", (120, 80), (240, 240, 230))
