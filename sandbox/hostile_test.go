@@ -269,7 +269,7 @@ func TestInteractivePrograms(t *testing.T) {
 			}
 			s := open(t, b, Spec{Limits: Limits{CellTimeout: 2 * time.Second}})
 			r := run(t, s, tc.code)
-			if r.Status != schemas.StatusTimeout && r.Status != schemas.StatusError {
+			if r.Status != schemas.StatusTimeout {
 				t.Fatalf("status %s: %q", r.Status, r.Output)
 			}
 			healthy(t, b, s)
