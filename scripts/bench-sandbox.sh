@@ -37,6 +37,11 @@ jmetric() {
 	[ "$jupyter" = ok ] || { echo "n/a"; return; }
 	"$PY" -c "import json,sys; print('%.${2:-1}f' % json.load(open('$out/jupyter.json'))['$1'])"
 }
+share() { # a b -> a/b as "N% of"
+	"$PY" -c "import sys
+try: print('%.0f%% of' % (100 * float('$1') / float('$2')))
+except Exception: print('n/a')"
+}
 ratio() { # a b -> b/a as "Nx"
 	"$PY" -c "import sys
 try: print('%.0fx' % (float('$2') / float('$1')))
@@ -67,6 +72,6 @@ echo "| ready interpreter, Open right after a Close (spares not refilled) | ${b2
 echo "| ready interpreter and its first \`1+1\` result (warm pool) | ${first_ms} ms | | $(ratio "$first_ms" "$j_ready") faster | |"
 echo "| \`1+1\` round trip | ${rt_us} µs | ${j_rt} µs | $(ratio "$rt_us" "$j_rt") faster | <= 500 µs |"
 echo "| print 1 MiB | ${pr_ms} ms | ${j_pr} ms | $(ratio "$pr_ms" "$j_pr") faster | |"
-echo "| PSS, 1 idle interpreter, all processes (zygote, 2 spares, bwrap included) | ${pss1} MiB | ${j_pss1} MiB | $(ratio "$pss1" "$j_pss1") less | <= 1/4 |"
-echo "| PSS, 1 idle interpreter, the interpreter's own | ${own1} MiB | ${j_pss1} MiB | $(ratio "$own1" "$j_pss1") less | <= 1/4 |"
-echo "| PSS, 10 idle interpreters, all processes | ${pss10} MiB | ${j_pss10} MiB | $(ratio "$pss10" "$j_pss10") less | <= 1/4 |"
+echo "| PSS, 1 idle interpreter, all processes (zygote, 2 spares, bwrap included) | ${pss1} MiB | ${j_pss1} MiB | $(share "$pss1" "$j_pss1") | <= 1/4 |"
+echo "| PSS, 1 idle interpreter, the interpreter's own | ${own1} MiB | ${j_pss1} MiB | $(share "$own1" "$j_pss1") | <= 1/4 |"
+echo "| PSS, 10 idle interpreters, all processes | ${pss10} MiB | ${j_pss10} MiB | $(share "$pss10" "$j_pss10") | <= 1/4 |"
