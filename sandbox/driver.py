@@ -1,6 +1,6 @@
 """The Python side of the synth sandbox.
 
-Run as `python3 -c <this file> zygote <config json>` with a SOCK_SEQPACKET
+Run as `python3 -c <bootstrap> <this file> zygote <config json>` with a SOCK_SEQPACKET
 socket on fd 3. The zygote imports the configured modules once, then for every
 request (a JSON packet carrying a control socket and an output pipe) forks an
 interpreter that runs cells in its workspace:
@@ -127,14 +127,60 @@ def cpu_limit_reached(signum, frame):
     os._exit(EXIT_CPU_LIMIT)
 
 
+LIMITS = {}  # this interpreter's limits, for the notes below
+
+
+def limit_note(exc):
+    """Names the sandbox limit behind an exception, if one is."""
+    def size(n):
+        for unit, k in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+            if n >= k:
+                return "%g %s" % (round(n / k, 1), unit)
+        return "%d bytes" % n
+    if isinstance(exc, MemoryError) and LIMITS.get("memory"):
+        return "the sandbox's memory limit is %s of address space" % size(LIMITS["memory"])
+    if isinstance(exc, OSError):
+        if exc.errno == errno.EFBIG and LIMITS.get("file"):
+            return "the sandbox's file size limit is %s" % size(LIMITS["file"])
+        if exc.errno == errno.EMFILE and LIMITS.get("open_files"):
+            return "the sandbox's limit is %d open files" % LIMITS["open_files"]
+        if exc.errno == errno.EAGAIN and LIMITS.get("own_uid"):
+            return "the sandbox's limit is %d processes and threads" % LIMITS["processes"]
+        if exc.errno == errno.ENOSPC:
+            return "the disk or the sandbox's /tmp is full"
+    return ""
+
+
+DRIVER_FILE = "<synth-driver>"  # the file name this code is compiled under
+
+
+def without_driver(te):
+    """Drops the driver's frames from a TracebackException and its chain."""
+    seen = set()
+    while te is not None and id(te) not in seen:
+        seen.add(id(te))
+        frames = [f for f in te.stack if f.filename != DRIVER_FILE]
+        te.stack = traceback.StackSummary.from_list(frames[-30:])
+        for chained in (te.__cause__, te.__context__):
+            if chained is not None:
+                without_driver(chained)
+        te = None
+
+
 def trimmed_traceback(exc):
+    """The cell's traceback: from its first frame in the cell, without the
+    driver's frames, at most 30 frames and 8000 characters."""
     tb = exc.__traceback__
     while tb is not None and not tb.tb_frame.f_code.co_filename.startswith("<cell-"):
         tb = tb.tb_next
-    lines = traceback.format_exception(type(exc), exc, tb, limit=-30 if tb else None)
-    text = "".join(lines)
+    te = traceback.TracebackException(type(exc), exc, tb)
+    without_driver(te)
+    text = "".join(te.format())
     if len(text) > 8000:
         text = text[:3000] + "\n... (traceback trimmed) ...\n" + text[-4000:]
+    note = limit_note(exc)
+    if note:
+        text += "[sandbox: %s]\n" % note
     return text
 
 
@@ -422,7 +468,8 @@ def become_child(req, ctl, out_fd, go_ahead):
             for name, data in FONT_CACHE.items():
                 with open(os.path.join(env["MPLCONFIGDIR"], name), "wb") as f:
                     f.write(data)
-        set_limits(req.get("limits") or {})
+        LIMITS.update(req.get("limits") or {})
+        set_limits(LIMITS)
         uid = req.get("uid") or 0
         if uid:
             os.chown(env["MPLCONFIGDIR"], uid, uid)
@@ -657,8 +704,10 @@ def reap(zsock):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) >= 3 and sys.argv[1] == "zygote":
-        zygote(json.loads(sys.argv[2]))
+    # Started as python3 -c BOOTSTRAP SOURCE zygote CONFIG, the bootstrap
+    # compiling SOURCE under DRIVER_FILE.
+    if len(sys.argv) >= 4 and sys.argv[2] == "zygote":
+        zygote(json.loads(sys.argv[3]))
     else:
         sys.stderr.write("usage: driver zygote CONFIG_JSON\n")
         sys.exit(2)

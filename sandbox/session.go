@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -155,9 +156,9 @@ func (s *session) finishTimeout(res Result, out *cellOutput, t0 time.Time) (Resu
 	res.StateLost = true
 	res.Elapsed = time.Since(t0)
 	text, cut := out.text()
-	res.Output = s.takeLostNote() + text + fmt.Sprintf(
-		"\n[timeout: the cell ran longer than %s and was stopped; the interpreter was restarted, so variables, imports and open files from earlier cells are lost]\n",
-		s.lim.CellTimeout)
+	res.Output = s.takeLostNote() + withNote(text, fmt.Sprintf(
+		"[timeout: the cell ran longer than %s and was stopped; the interpreter was restarted, so variables, imports and open files from earlier cells are lost]",
+		s.lim.CellTimeout))
 	res.Truncated = cut
 	s.lostNote = "[note: the interpreter was restarted after the previous cell timed out; state from earlier cells was lost]\n"
 	return res, nil
@@ -173,33 +174,41 @@ func (s *session) finishCrash(res Result, out *cellOutput, t0 time.Time, why str
 	if why == "" {
 		why = "the interpreter died"
 		if d, ok := c.z.deathOf(c.waiter, 500*time.Millisecond); ok {
-			why = "the interpreter " + d.String() + describeSignal(d)
+			why = describeDeath(d, s.lim)
 		}
 	}
 	res.Status = schemas.StatusCrash
 	res.StateLost = true
 	res.Elapsed = time.Since(t0)
 	text, cut := out.text()
-	res.Output = s.takeLostNote() + text + "\n[crash: " + why + "; it was restarted, so variables and imports from earlier cells are lost]\n"
+	res.Output = s.takeLostNote() + withNote(text, "[crash: "+why+"; it was restarted, so variables and imports from earlier cells are lost]")
 	res.Truncated = cut
 	s.lostNote = "[note: the interpreter was restarted after the previous cell crashed; state from earlier cells was lost]\n"
 	return res, nil
+}
+
+// withNote appends a note on its own line.
+func withNote(text, note string) string {
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return text + note + "\n"
 }
 
 // exitCPULimit is the driver's exit status when the CPU time limit is
 // reached.
 const exitCPULimit = 152
 
-func describeSignal(d death) string {
+func describeDeath(d death, l Limits) string {
 	switch {
 	case d.Signal == 24 || d.Exit == exitCPULimit:
-		return " (the CPU time limit was reached)"
+		return fmt.Sprintf("the interpreter used up its CPU time limit (%s)", l.CPUTime)
 	case d.Signal == 11:
-		return " (segmentation fault)"
+		return "the interpreter " + d.String() + " (segmentation fault)"
 	case d.Signal == 9:
-		return " (the CPU time limit or the memory limit was reached)"
+		return fmt.Sprintf("the interpreter %s (past its CPU time limit of %s, or out of memory)", d.String(), l.CPUTime)
 	}
-	return ""
+	return "the interpreter " + d.String()
 }
 
 // discard kills the interpreter without a result (ctx was cancelled).

@@ -20,6 +20,10 @@ import (
 //go:embed driver.py
 var driverSource string
 
+// driverBootstrap runs the driver, passed as the first argument, under its
+// own file name, so that tracebacks can leave its frames out.
+const driverBootstrap = "import sys; exec(compile(sys.argv[1], '<synth-driver>', 'exec'))"
+
 // zygoteReady is the zygote's first message.
 type zygoteReady struct {
 	Python  string            `json:"python"`
@@ -49,7 +53,7 @@ type death struct {
 
 func (d death) String() string {
 	if d.Signal != 0 {
-		return "killed by " + unix.SignalName(syscall.Signal(d.Signal))
+		return "was killed by " + unix.SignalName(syscall.Signal(d.Signal))
 	}
 	return fmt.Sprintf("exited with status %d", d.Exit)
 }
@@ -92,7 +96,7 @@ func startZygote(o zygoteOptions) (*zygote, error) {
 	conn := fc.(*net.UnixConn)
 
 	cfg, _ := json.Marshal(map[string]any{"preload": o.preload})
-	args := []string{o.python, "-s", "-B", "-c", driverSource, "zygote", string(cfg)}
+	args := []string{o.python, "-s", "-B", "-c", driverBootstrap, driverSource, "zygote", string(cfg)}
 	if o.bwrap != "" {
 		args = append(bwrapArgs(o), args...)
 	}

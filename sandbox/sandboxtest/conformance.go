@@ -122,7 +122,11 @@ func (c *suite) errors(t *testing.T) {
 
 func (c *suite) inputFails(t *testing.T) {
 	s := c.open(t, sandbox.Spec{})
-	Want(t, Exec(t, s, "input('your name? ')"), schemas.StatusError, "input() is not available")
+	r := Exec(t, s, "input('your name? ')")
+	Want(t, r, schemas.StatusError, "input() is not available")
+	if strings.Count(r.Output, "File ") != 1 {
+		t.Errorf("the traceback shows frames other than the cell's: %q", r.Output)
+	}
 	Want(t, Exec(t, s, "import sys\nsys.stdin.read()"), schemas.StatusOK, "''")
 }
 
