@@ -22,10 +22,14 @@ vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 
-test: deps vet
+# pygame: the sandbox test that an interactive program hits the time limit.
+test: vet
+	@scripts/deps.sh python3-pygame
 	$(GO) test -count=1 -timeout 20m ./...
 
-bench: deps build
+# Jupyter: the kernel the sandbox is measured against.
+bench: build
+	@scripts/deps.sh python3-ipykernel python3-jupyter-client
 	scripts/bench.sh
 
 fmt:
