@@ -96,7 +96,13 @@ func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 	defer fn.close()
 	trainTasks = r.filterTasks(fn, trainTasks, benchTasks)
 
-	r.backend, err = sandbox.New(cfg.Sandbox)
+	// A rollout holds its sandbox while the teacher thinks, so by default
+	// there is one per rollout in flight.
+	scfg := cfg.Sandbox
+	if scfg.Slots == 0 {
+		scfg.Slots = r.concurrency()
+	}
+	r.backend, err = sandbox.New(scfg)
 	if err != nil {
 		return r.sum, fmt.Errorf("sandbox: %w", err)
 	}
