@@ -145,3 +145,35 @@ func (c *bctx) audioSeconds(i int) float64 {
 	}
 	return c.wav(i).seconds
 }
+
+// decodeImage decodes file i, or returns nil for a format Go cannot decode.
+func (c *bctx) decodeImage(i int) image.Image {
+	f, err := os.Open(c.files[i].Path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		return nil
+	}
+	return img
+}
+
+// boxVariance is the variance of the gray level inside a box, sampled.
+func boxVariance(img image.Image, x, y, w, h int) float64 {
+	var s, s2, n float64
+	step := max(1, min(w, h)/40)
+	for j := y; j < y+h; j += step {
+		for i := x; i < x+w; i += step {
+			r, g, b, _ := img.At(img.Bounds().Min.X+i, img.Bounds().Min.Y+j).RGBA()
+			v := (0.299*float64(r) + 0.587*float64(g) + 0.114*float64(b)) / 257
+			s, s2, n = s+v, s2+v*v, n+1
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	m := s / n
+	return s2/n - m*m
+}

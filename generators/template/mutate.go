@@ -56,3 +56,54 @@ func mutateAnswer(t *schemas.Task) *schemas.Reference {
 	}
 	return &schemas.Reference{Steps: steps, Answer: a}
 }
+
+// mutateCode is a near-miss solution: the reference with one edit in its
+// code (the other sort direction, the other aggregate, the other rotation),
+// keeping its answer. It is nil when the edit does not apply.
+func mutateCode(pairs ...string) func(*schemas.Task) *schemas.Reference {
+	return func(t *schemas.Task) *schemas.Reference {
+		if t.Reference == nil {
+			return nil
+		}
+		steps := append([]schemas.RefStep(nil), t.Reference.Steps...)
+		changed := false
+		for i := range steps {
+			for k := 0; k+1 < len(pairs); k += 2 {
+				if strings.Contains(steps[i].Code, pairs[k]) {
+					steps[i].Code = strings.Replace(steps[i].Code, pairs[k], pairs[k+1], 1)
+					changed = true
+					break
+				}
+			}
+		}
+		if !changed {
+			return mutateCopyInput(t)
+		}
+		return &schemas.Reference{Steps: steps, Answer: t.Reference.Answer}
+	}
+}
+
+var cropRE = regexp.MustCompile(`im\.crop\(\((\d+), (\d+), (\d+), (\d+)\)\)`)
+
+// mutateShiftCrop crops a box of the right size 20 pixels off to the side.
+func mutateShiftCrop(t *schemas.Task) *schemas.Reference {
+	if t.Reference == nil {
+		return nil
+	}
+	steps := append([]schemas.RefStep(nil), t.Reference.Steps...)
+	for i := range steps {
+		steps[i].Code = cropRE.ReplaceAllStringFunc(steps[i].Code, func(m string) string {
+			g := cropRE.FindStringSubmatch(m)
+			n := make([]int, 4)
+			for k := range n {
+				n[k], _ = strconv.Atoi(g[k+1])
+			}
+			d := 20
+			if n[0] >= 20 {
+				d = -20
+			}
+			return fmt.Sprintf("im.crop((%d, %d, %d, %d))", n[0]+d, n[1], n[2]+d, n[3])
+		})
+	}
+	return &schemas.Reference{Steps: steps, Answer: t.Reference.Answer}
+}

@@ -15,7 +15,8 @@ func init() {
 		register(&tmpl{Info: Info{Name: name, Version: 1, Category: schemas.CategoryData, Subcategory: GroupCleaning, FileTypes: tableTypes},
 			inputs: 1, build: b, mutate: mutateCopyInput})
 	}
-	reg("table.iqr", buildIQR)
+	register(&tmpl{Info: Info{Name: "table.iqr", Version: 1, Category: schemas.CategoryData, Subcategory: GroupCleaning, FileTypes: tableTypes},
+		inputs: 1, build: buildIQR, mutate: mutateCode("df = df[~mask]", "df = df[~mask].iloc[1:]")})
 	reg("table.types", buildTypes)
 	reg("table.dates", buildDates)
 }

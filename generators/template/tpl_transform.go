@@ -10,11 +10,11 @@ import (
 
 func init() {
 	register(&tmpl{Info: Info{Name: "table.sort", Version: 1, Category: schemas.CategoryData, Subcategory: GroupTransform, FileTypes: tableTypes},
-		inputs: 1, build: buildSort, mutate: mutateCopyInput})
+		inputs: 1, build: buildSort, mutate: mutateCode("ascending=False", "ascending=True", "ascending=True", "ascending=False")})
 	register(&tmpl{Info: Info{Name: "table.filter", Version: 1, Category: schemas.CategoryData, Subcategory: GroupTransform, FileTypes: tableTypes},
 		inputs: 1, build: buildFilter, mutate: mutateCopyInput})
 	register(&tmpl{Info: Info{Name: "table.groupby", Version: 1, Category: schemas.CategoryData, Subcategory: GroupTransform, FileTypes: tableTypes},
-		inputs: 1, build: buildGroupBy, mutate: mutateCopyInput})
+		inputs: 1, build: buildGroupBy, mutate: mutateCode(".sum()\n", ".mean()\n", ".mean()\n", ".sum()\n")})
 }
 
 func buildSort(c *bctx) []spec {
