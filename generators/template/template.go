@@ -33,8 +33,11 @@ type Options struct {
 	Langs   []string // en, zh; empty: both
 	Include []string // template names or prefixes (csv.dedup, text.); empty: all
 	PerFile int      // templates per input file; 0: every one that fits
-	// PythonModules, if set, are the modules the sandbox's Python has;
-	// templates needing others are skipped with one log line each.
+	// PythonModules, if set, are the modules the sandbox's Python has:
+	// templates needing others are skipped (Available lists them, one line
+	// each with how to install the module), and tasks on a file type whose
+	// module is missing (parquet: pyarrow, mp3: pydub) are skipped with one
+	// log line per module.
 	PythonModules map[string]bool
 }
 
@@ -61,9 +64,8 @@ func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]s
 		if !included(t.Name, g.opts.Include) {
 			continue
 		}
-		if m := missing(t.Requires, g.opts.PythonModules); m != "" {
-			slog.Info("template skipped", "template", t.Name, "needs", m, "install", Install[m])
-			continue
+		if missing(t.Requires, g.opts.PythonModules) != "" {
+			continue // Available says which, with how to install it
 		}
 		ts = append(ts, t)
 	}
