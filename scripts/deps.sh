@@ -32,7 +32,7 @@ fi
 if [ -f package.json ] && [ ! -d node_modules/@duckdb/node-api ]; then
   if command -v npm >/dev/null; then
     echo "deps: installing npm packages (DuckDB for the Parquet tests)"
-    npm ci --no-audit --no-fund --loglevel=error
+    npm install --no-audit --no-fund --no-save --loglevel=error
   else
     echo "deps: npm not found: the tests that read Parquet with DuckDB will be skipped" >&2
   fi
