@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"synth/checks"
 	"synth/generators"
@@ -87,7 +88,9 @@ func (r *run) generator(ctx context.Context) (generators.Generator, error) {
 		}
 		_, skipped := template.Available(have)
 		for _, s := range skipped {
-			r.logf("generate: %s", s)
+			if included(s, tc.Templates) {
+				r.logf("generate: %s", s)
+			}
 		}
 		return template.New(template.Options{Seed: r.cfg.Seed, Langs: tc.Langs, Include: tc.Templates, PerFile: tc.PerFile, PythonModules: have}), nil
 	case "llm":
@@ -106,4 +109,18 @@ func countCategories(tasks []schemas.Task) int {
 		c[t.Category] = true
 	}
 	return len(c)
+}
+
+// included reports whether a skip line names a template the config asks
+// for (all, when the config names none).
+func included(line string, templates []string) bool {
+	if len(templates) == 0 {
+		return true
+	}
+	for _, t := range templates {
+		if strings.Contains(line, "template "+t) {
+			return true
+		}
+	}
+	return false
 }

@@ -63,8 +63,8 @@ func (p *progress) line() string {
 	ran := p.done - p.resumed
 	s := fmt.Sprintf("%s: %d/%d done, %d passed", p.stage, p.done, p.total, p.passed)
 	if p.stage == "validate" {
-		// Half of these are empty rollouts, which are meant to fail.
-		s = fmt.Sprintf("%s: %d/%d rollouts done (a reference and an empty one per benchmark task)", p.stage, p.done, p.total)
+		// Most of these are empty or mutated rollouts, which are meant to fail.
+		s = fmt.Sprintf("%s: %d/%d rollouts done (reference, empty and mutated solutions of each benchmark task)", p.stage, p.done, p.total)
 	} else if len(p.failures) > 0 {
 		keys := make([]string, 0, len(p.failures))
 		for k := range p.failures {

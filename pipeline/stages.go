@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"synth/agent"
 	"synth/bench"
 	"synth/dataset"
+	"synth/generators/template"
 	"synth/schemas"
 )
 
@@ -24,20 +26,29 @@ func (r *run) split(tasks []schemas.Task) (benchTasks, train []schemas.Task) {
 }
 
 // validateBench proves each benchmark task: its reference solution must pass
-// its checks and an empty rollout must fail them. It returns the valid tasks
-// with their reference trajectories.
+// its checks, an empty rollout must fail them, and so must a mutated
+// reference (a near miss: the other sort order, a wrong number, an
+// untransformed image) where its template defines one. It returns the valid
+// tasks with their reference trajectories.
 func (r *run) validateBench(ctx context.Context, tasks []schemas.Task, fs *fileSet) ([]schemas.Task, map[string]*schemas.Trajectory, int, error) {
 	format := agent.NewPyBench()
-	ref, empty := agent.NewReference(format), agent.NewEmpty()
+	ref := agent.NewReference(format)
+	proofs := []agent.Teacher{ref, agent.NewEmpty(), mutant{ref}}
 	cfg := r.cfg.Teacher
 	var jobs []job
+	perTask := map[string][]string{} // task id -> job ids: reference, empty, mutant
 	for i := range tasks {
 		t := &tasks[i]
 		if t.Reference == nil {
 			continue
 		}
-		for _, teacher := range []agent.Teacher{ref, empty} {
-			jobs = append(jobs, job{id: trajectoryID(t, 0, teacher, format, cfg), task: t, teacher: teacher, format: format})
+		for k, teacher := range proofs {
+			if k == 2 && template.Mutant(t) == nil {
+				continue
+			}
+			id := trajectoryID(t, 0, teacher, format, cfg)
+			jobs = append(jobs, job{id: id, task: t, teacher: teacher, format: format})
+			perTask[t.ID] = append(perTask[t.ID], id)
 		}
 	}
 	done, ran, err := r.runJobs(ctx, "validate", jobs, benchJournal, fs)
@@ -47,27 +58,59 @@ func (r *run) validateBench(ctx context.Context, tasks []schemas.Task, fs *fileS
 	var valid []schemas.Task
 	refs := map[string]*schemas.Trajectory{}
 	reasons := map[string]int{}
-	for i := 0; i < len(jobs); i += 2 {
-		t := jobs[i].task
-		rt, et := done[jobs[i].id], done[jobs[i+1].id]
+	drop := func(t *schemas.Task, reason, detail string) {
+		reasons[reason]++
+		r.logf("validate: dropped benchmark task %s (%s): %s%s", t.ID, t.Generator, reason, detail)
+	}
+	for i := range tasks {
+		t := &tasks[i]
+		ids := perTask[t.ID]
+		if len(ids) == 0 {
+			drop(t, "no reference solution", "")
+			continue
+		}
+		rt := done[ids[0]]
 		switch {
 		case !rt.Verdict.Passed:
-			reasons["reference fails its checks"]++
-			r.logf("validate: dropped benchmark task %s (%s): reference fails: %s", t.ID, t.Generator, failedChecks(rt))
-		case et.Verdict.Passed:
-			reasons["empty rollout passes"]++
-			r.logf("validate: dropped benchmark task %s (%s): an empty rollout passes its checks", t.ID, t.Generator)
+			drop(t, "reference fails its checks", ": "+failedChecks(rt))
+		case done[ids[1]].Verdict.Passed:
+			drop(t, "empty rollout passes", "")
+		case len(ids) > 2 && done[ids[2]].Verdict.Passed:
+			drop(t, "mutated reference passes", "")
 		default:
 			valid = append(valid, *t)
 			refs[t.ID] = rt
 		}
 	}
-	note := "valid benchmark tasks (reference passes, empty rollout fails)"
-	for k, v := range reasons {
-		note += fmt.Sprintf("; %d dropped: %s", v, k)
+	note := "valid benchmark tasks (reference passes; empty and mutated rollouts fail)"
+	for _, k := range sortedKeys(reasons) {
+		note += fmt.Sprintf("; %d dropped: %s", reasons[k], k)
 	}
 	r.sum.add("validate", len(tasks), len(valid), "%s", note)
 	return valid, refs, ran, nil
+}
+
+// mutant plays a task's mutated reference, which its checks must fail.
+type mutant struct{ ref *agent.Reference }
+
+func (mutant) Info() schemas.TeacherInfo { return schemas.TeacherInfo{Kind: "mutant"} }
+
+func (m mutant) Reply(ctx context.Context, req agent.Request) (agent.Reply, error) {
+	t := *req.Task
+	if t.Reference = template.Mutant(req.Task); t.Reference == nil {
+		return agent.Reply{}, fmt.Errorf("task %s: its template defines no mutation", t.ID)
+	}
+	req.Task = &t
+	return m.ref.Reply(ctx, req)
+}
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func failedChecks(t *schemas.Trajectory) string {

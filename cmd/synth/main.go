@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -65,6 +66,8 @@ Start with:
 func main() { os.Exit(run(os.Args[1:])) }
 
 func run(args []string) int {
+	// Libraries log skipped inputs with slog; show them as plain lines.
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{ReplaceAttr: dropTime})))
 	ctx, stop := interruptContext()
 	defer stop()
 	root := newRoot()
@@ -82,6 +85,13 @@ func run(args []string) int {
 		return exitInterrupted
 	}
 	return exitError
+}
+
+func dropTime(groups []string, a slog.Attr) slog.Attr {
+	if len(groups) == 0 && a.Key == slog.TimeKey {
+		return slog.Attr{}
+	}
+	return a
 }
 
 // interruptContext is cancelled on the first SIGINT or SIGTERM; a second
