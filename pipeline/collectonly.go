@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"synth/sources"
 	"synth/sources/open"
@@ -12,6 +13,7 @@ import (
 // Collect runs only the collect stage into the run directory opts.Out; a
 // later Build with the same config goes on from there.
 func Collect(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
+	start := time.Now()
 	r := &run{cfg: cfg, opts: opts, dir: opts.Out, log: opts.Log, sum: &Summary{Out: opts.Out, Failures: map[string]int{}}}
 	if r.log == nil {
 		r.log = io.Discard
@@ -22,6 +24,30 @@ func Collect(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 	if _, err := r.collect(ctx); err != nil {
 		return r.sum, err
 	}
+	r.sum.Elapsed = time.Since(start)
+	return r.sum, nil
+}
+
+// Generate runs the collect and generate stages into the run directory
+// opts.Out (with tasks.validate, every task is proven in the sandbox first);
+// a later Build with the same config goes on from there.
+func Generate(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
+	start := time.Now()
+	r := &run{cfg: cfg, opts: opts, dir: opts.Out, log: opts.Log, sum: &Summary{Out: opts.Out, Failures: map[string]int{}}}
+	if r.log == nil {
+		r.log = io.Discard
+	}
+	if err := r.open(ctx); err != nil {
+		return nil, err
+	}
+	files, err := r.collect(ctx)
+	if err != nil {
+		return r.sum, err
+	}
+	if _, err := r.generate(ctx, files); err != nil {
+		return r.sum, err
+	}
+	r.sum.Elapsed = time.Since(start)
 	return r.sum, nil
 }
 

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"synth/checks"
 	"synth/generators"
 	gllm "synth/generators/llm"
 	"synth/generators/template"
+	"synth/sandbox"
 	"synth/schemas"
 )
 
@@ -27,6 +29,7 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]schemas.Task, error)
 		r.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)", countCategories(tasks))
 		return tasks, nil
 	}
+	tc := r.cfg.Tasks
 	gen, err := r.generator(ctx)
 	if err != nil {
 		return nil, err
@@ -51,6 +54,12 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]schemas.Task, error)
 			tasks = append(tasks, t)
 		}
 	}
+	r.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)", countCategories(tasks))
+	if tc.Validate {
+		if tasks, err = r.validateTasks(ctx, tasks, fs); err != nil {
+			return nil, err
+		}
+	}
 	// The stage is all or nothing: write the journal whole, then mark it.
 	os.Remove(path)
 	j, err := OpenJournal(path)
@@ -72,7 +81,6 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]schemas.Task, error)
 	if err := r.info.markDone(r.dir, stageGenerate); err != nil {
 		return nil, err
 	}
-	r.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)", countCategories(tasks))
 	return tasks, nil
 }
 
@@ -123,4 +131,41 @@ func included(line string, templates []string) bool {
 		}
 	}
 	return false
+}
+
+// validateTasks runs every task with a reference in the sandbox: the
+// reference must pass its checks, an empty rollout and a mutated reference
+// must fail them. Tasks that fail are dropped, counted by reason.
+func (r *run) validateTasks(ctx context.Context, tasks []schemas.Task, fs *fileSet) ([]schemas.Task, error) {
+	scfg := r.cfg.Sandbox
+	if scfg.Slots == 0 {
+		scfg.Slots = r.concurrency()
+	}
+	b, err := sandbox.New(scfg)
+	if err != nil {
+		return nil, fmt.Errorf("generate: sandbox: %w", err)
+	}
+	defer b.Close()
+	v, err := template.Validate(ctx, b, tasks, fs.path, r.concurrency())
+	if err != nil {
+		return nil, fmt.Errorf("generate: validate: %w", err)
+	}
+	var notes []string
+	for _, reason := range sortedKeys(v.Dropped) {
+		notes = append(notes, fmt.Sprintf("%d %s", v.Dropped[reason], reason))
+	}
+	ids := make([]string, 0, len(v.Why))
+	for id := range v.Why {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		r.logf("generate: dropped task %s: %s", id, v.Why[id])
+	}
+	note := "all passed"
+	if len(notes) > 0 {
+		note = "dropped: " + strings.Join(notes, ", ")
+	}
+	r.sum.add("validate", len(tasks), len(v.Kept), "tasks proven (reference passes; empty and mutated rollouts fail); %s", note)
+	return v.Kept, nil
 }

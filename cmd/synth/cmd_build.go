@@ -19,26 +19,27 @@ func init() { register(newBuildCmd) }
 
 // buildFlags are the flags of build that override the config file.
 type buildFlags struct {
-	out, config string
-	seed        int64
-	sources     []string
-	teacher     string
-	format      string
-	samples     int
-	maxTurns    int
-	concurrency int
-	benchFrac   float64
-	templates   []string
-	licenses    []string
-	model       string
-	baseURL     string
-	keyEnv      string
-	temperature float64
-	maxCost     float64
-	maxTokens   int64
-	writer      string
-	replay      string
-	noCache     bool
+	out, config   string
+	seed          int64
+	sources       []string
+	teacher       string
+	format        string
+	samples       int
+	maxTurns      int
+	concurrency   int
+	benchFrac     float64
+	templates     []string
+	licenses      []string
+	validateTasks bool
+	model         string
+	baseURL       string
+	keyEnv        string
+	temperature   float64
+	maxCost       float64
+	maxTokens     int64
+	writer        string
+	replay        string
+	noCache       bool
 }
 
 func newBuildCmd() *cobra.Command {
@@ -91,7 +92,8 @@ A run directory belongs to one config; use another -o for another config.`,
 	fl.IntVar(&f.maxTurns, "max-turns", 0, "assistant turns per rollout at most (config: teacher.max_turns)")
 	fl.IntVar(&f.concurrency, "concurrency", 0, "rollouts in flight at most (config: concurrency)")
 	fl.Float64Var(&f.benchFrac, "bench-fraction", 0, "share of tasks held out for the benchmark; default 0.3 (config: bench.fraction)")
-	fl.StringSliceVar(&f.templates, "templates", nil, "only these templates or prefixes, e.g. csv.,text.wordfreq (config: tasks.templates)")
+	fl.StringSliceVar(&f.templates, "templates", nil, "only these templates or prefixes, e.g. table.,text.wordfreq (config: tasks.templates)")
+	fl.BoolVar(&f.validateTasks, "validate-tasks", false, "prove every task in the sandbox before rollouts, not only benchmark tasks (config: tasks.validate)")
 	return cmd
 }
 
@@ -148,6 +150,9 @@ func resolveConfig(cmd *cobra.Command, f buildFlags) (pipeline.Config, error) {
 	}
 	if set("templates") {
 		cfg.Tasks.Templates = f.templates
+	}
+	if set("validate-tasks") {
+		cfg.Tasks.Validate = f.validateTasks
 	}
 	if set("model") || set("base-url") || set("key-env") {
 		if len(cfg.LLM.Endpoints) == 0 {

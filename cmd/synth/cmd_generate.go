@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"synth/pipeline"
+)
+
+func init() { register(newGenerateCmd) }
+
+func newGenerateCmd() *cobra.Command {
+	var f buildFlags
+	var validate bool
+	cmd := &cobra.Command{
+		Use:   "generate",
+		Short: "Collect files and write tasks (with --validate, prove every task in the sandbox)",
+		Long: `generate runs the first two stages of synth build: collect, then a task per file
+and template, each with its checks and a reference solution (tasks.jsonl), and a
+report of tasks per category, group and file type (tasks.report.md).
+
+With --validate every task is run in the sandbox before it is kept: its
+reference solution must pass every check, a do-nothing rollout must fail at
+least one, and so must a mutated reference (the other sort order, a wrong
+number, an untransformed image) where the template defines one. Tasks that
+fail are dropped and counted by reason. Benchmark tasks are always proven
+this way by synth build.
+
+A later synth build with the same settings and -o goes on from there.`,
+		Example: `  synth generate -o out --validate
+  synth generate -o out --templates table.,image.rotate --source local:./files
+  synth build -o out --validate-tasks      # the same tasks, then the rest of the pipeline`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := resolveConfig(cmd, f)
+			if err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("validate") {
+				cfg.Tasks.Validate = validate
+			}
+			sum, err := pipeline.Generate(cmd.Context(), cfg, pipeline.Options{Out: f.out, Version: version, Log: cmd.ErrOrStderr()})
+			if err != nil {
+				return err
+			}
+			printSummary(cmd.OutOrStdout(), sum)
+			fmt.Fprintf(cmd.OutOrStdout(), "tasks:     %s\nreport:    %s\n", filepath.Join(f.out, "tasks.jsonl"), filepath.Join(f.out, "tasks.report.md"))
+			return nil
+		},
+	}
+	addSourceFlags(cmd, &f)
+	cmd.Flags().StringSliceVar(&f.templates, "templates", nil, "only these templates or prefixes, e.g. table.,text.wordfreq (config: tasks.templates)")
+	cmd.Flags().BoolVar(&validate, "validate", false, "prove every task in the sandbox and drop those that fail (config: tasks.validate)")
+	return cmd
+}
