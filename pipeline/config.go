@@ -76,6 +76,9 @@ func Load(path string) (Config, error) {
 	if err := decodeStrict(path, data, &cfg); err != nil {
 		return cfg, err
 	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, fmt.Errorf("config %s: %w", path, err)
+	}
 	return cfg, nil
 }
 

@@ -63,3 +63,23 @@ func TestStarterLoadsAsDefaults(t *testing.T) {
 		t.Fatalf("starter differs from the defaults:\n%+v\n%+v", c, d)
 	}
 }
+
+func TestValidateNamesTheKey(t *testing.T) {
+	tests := []struct{ yaml, want string }{
+		{"teacher:\n  kind: opnai\n", `teacher.kind "opnai" is not known (want reference, openai, replay or empty)`},
+		{"teacher:\n  kind: openai\n", "need an endpoint: pass --model M --base-url URL"},
+		{"llm:\n  endpoints:\n    - model: m\n", "llm.endpoints[0] needs both base_url and model"},
+		{"bench:\n  fraction: 1.5\n", "bench.fraction 1.5: want a share from 0 to 1"},
+		{"sources:\n  specs: [s3:bucket]\n", `unknown source kind "s3"`},
+		{"sandbox:\n  limits:\n    cell_timeout: soon\n", "sandbox.limits.cell_timeout"},
+		{"teacher:\n  kind: replay\n", "needs teacher.replay"},
+	}
+	for _, tc := range tests {
+		p := filepath.Join(t.TempDir(), "synth.yaml")
+		os.WriteFile(p, []byte(tc.yaml), 0o644)
+		_, err := Load(p)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want it to contain %q", tc.yaml, err, tc.want)
+		}
+	}
+}

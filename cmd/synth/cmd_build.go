@@ -190,6 +190,9 @@ func resolveConfig(cmd *cobra.Command, f buildFlags) (pipeline.Config, error) {
 	if set("no-cache") {
 		cfg.LLM.NoCache = f.noCache
 	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, usageError{err}
+	}
 	return cfg, nil
 }
 
