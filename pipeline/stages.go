@@ -233,7 +233,7 @@ func (r *run) emit(_ context.Context, fn *funnel, tasks []schemas.Task, kept []*
 	if dcfg.License == "" {
 		dcfg.License = commonLicense(files)
 	}
-	teacher := kept0Teacher(kept, r.cfg.Teacher.Kind)
+	teacher := datasetTeacher(kept, r.cfg.Teacher.Kind)
 	err = dataset.WriteCard(filepath.Join(r.dir, datasetDir), dataset.CardInfo{
 		Config: dcfg, Rows: rows, Bytes: bytes, Languages: dataset.Languages(tasks), Stats: stats, Funnel: fn.Funnel,
 		Teacher: dataset.TeacherCard{Kind: teacher.Kind, Model: teacher.Model, Format: format.Name(), Settings: map[string]any{
@@ -268,8 +268,8 @@ func commonLicense(files []schemas.File) string {
 	return strings.ToLower(l)
 }
 
-// kept0Teacher names the teacher of the dataset.
-func kept0Teacher(kept []*schemas.Trajectory, kind string) schemas.TeacherInfo {
+// datasetTeacher names the teacher of the dataset: the one that wrote its rows.
+func datasetTeacher(kept []*schemas.Trajectory, kind string) schemas.TeacherInfo {
 	if len(kept) > 0 {
 		return kept[0].Teacher
 	}

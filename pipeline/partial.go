@@ -1,5 +1,8 @@
 package pipeline
 
+// Partial runs: the first stages of a build alone, and a look at what the
+// sources would collect.
+
 import (
 	"context"
 	"fmt"
