@@ -35,8 +35,22 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// budgetErr is implemented by errors that mean the spending budget is used up.
-type budgetErr interface{ Budget() bool }
+// stopReason says why a teacher error ended a rollout: the budget is spent,
+// the conversation outgrew the model's context (the model's failure), a
+// replayed recording ran out, or the teacher could not answer at all.
+func stopReason(err error) string {
+	var budget interface{ Budget() bool }
+	var context interface{ ContextLength() bool }
+	switch {
+	case errors.As(err, &budget) && budget.Budget():
+		return schemas.StopBudget
+	case errors.As(err, &context) && context.ContextLength():
+		return schemas.StopContextLength
+	case errors.Is(err, ErrNotRecorded):
+		return schemas.StopRecordingEnded
+	}
+	return schemas.StopTeacherError
+}
 
 // Run plays one rollout of task: the teacher writes turns in format f, the
 // sandbox runs their code, and observations go back until the teacher
@@ -67,11 +81,7 @@ func Run(ctx context.Context, t Teacher, f Format, sb sandbox.Sandbox, task *sch
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			tr.StopReason = schemas.StopTeacherError
-			var be budgetErr
-			if errors.As(err, &be) && be.Budget() {
-				tr.StopReason = schemas.StopBudget
-			}
+			tr.StopReason = stopReason(err)
 			tr.Error = fmt.Sprintf("turn %d: %v", turn, err)
 			return tr, nil
 		}

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -39,6 +40,11 @@ func (s *scripted) Reply(_ context.Context, req Request) (Reply, error) {
 	return Reply{Message: schemas.Message{Role: schemas.RoleAssistant, Content: s.replies[n]}, Usage: schemas.Usage{PromptTokens: 10, CompletionTokens: 5}}, nil
 }
 
+type contextError struct{}
+
+func (contextError) Error() string       { return "HTTP 400: maximum context length exceeded" }
+func (contextError) ContextLength() bool { return true }
+
 type budgetError struct{}
 
 func (budgetError) Error() string { return "budget of $1.00 reached" }
@@ -68,6 +74,8 @@ func TestRun(t *testing.T) {
 		{name: "turn cap", replies: []string{code("1"), code("2"), code("3")}, opts: Options{MaxTurns: 2}, stop: schemas.StopMaxTurns, cells: []string{"1", "2"}},
 		{name: "teacher error", replies: []string{code("1")}, err: errors.New("HTTP 500"), stop: schemas.StopTeacherError, wantErr: "turn 2: HTTP 500", cells: []string{"1"}},
 		{name: "budget", replies: nil, err: budgetError{}, stop: schemas.StopBudget, wantErr: "budget"},
+		{name: "context length", replies: nil, err: contextError{}, stop: schemas.StopContextLength, wantErr: "context"},
+		{name: "recording ended", replies: nil, err: fmt.Errorf("task t1 sample 0: %w", ErrNotRecorded), stop: schemas.StopRecordingEnded, wantErr: "not recorded"},
 		{name: "sandbox failure", replies: []string{code("boom")}, stop: schemas.StopSandboxError, wantErr: "interpreter vanished"},
 	}
 	for _, tc := range tests {

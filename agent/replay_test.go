@@ -41,7 +41,7 @@ func TestReplayPyBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr.StopReason != schemas.StopTeacherError || !strings.Contains(tr.Error, "ends after 1 turns") {
+	if tr.StopReason != schemas.StopRecordingEnded || !strings.Contains(tr.Error, "ends after 1 turns") {
 		t.Errorf("short recording: %+v", tr)
 	}
 	_, err = r.Reply(context.Background(), agent.Request{Task: &schemas.Task{ID: "nope", Index: "99"}})
@@ -67,11 +67,11 @@ func TestReplaySynth(t *testing.T) {
 		t.Errorf("sample 0: %+v", tr)
 	}
 	tr, _ = agent.Run(context.Background(), r, f, &cellSandbox{}, task, agent.Options{Sample: 1})
-	if len(tr.Steps) != 1 || tr.Steps[0].Status != schemas.StatusError || tr.StopReason != schemas.StopTeacherError {
+	if len(tr.Steps) != 1 || tr.Steps[0].Status != schemas.StatusError || tr.StopReason != schemas.StopRecordingEnded {
 		t.Errorf("sample 1 (OpenAI-style tool calls): %+v", tr)
 	}
 	tr, _ = agent.Run(context.Background(), r, f, &cellSandbox{}, task, agent.Options{Sample: 2})
-	if tr.StopReason != schemas.StopTeacherError || !strings.Contains(tr.Error, "2 recordings") {
+	if tr.StopReason != schemas.StopRecordingEnded || !strings.Contains(tr.Error, "2 recordings") {
 		t.Errorf("sample 2: %+v", tr)
 	}
 }

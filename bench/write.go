@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -224,7 +226,7 @@ func card(tasks []schemas.Task, info Info, hash string) string {
 		}
 	}
 	b.WriteString("\n| input file type | tasks |\n|---|---:|\n")
-	for _, k := range sortedKeys(perType) {
+	for _, k := range slices.Sorted(maps.Keys(perType)) {
 		fmt.Fprintf(&b, "| %s | %d |\n", k, perType[k])
 	}
 	fmt.Fprintf(&b, "\n## Provenance\n\n- seed: %d\n- source run: %s\n- content hash (sha256 of every file but this card): `%s`\n", info.Seed, info.SourceRun, hash)
@@ -243,15 +245,6 @@ func card(tasks []schemas.Task, info Info, hash string) string {
 Score a model with: synth eval --bench <this folder> --model <model> --base-url <url>
 `)
 	return b.String()
-}
-
-func sortedKeys(m map[string]int) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func nonNil(s []string) []string {
@@ -300,39 +293,4 @@ func writeJSONL[T any](path string, items []T) error {
 		b.WriteByte('\n')
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
-}
-
-// Load reads a benchmark's tasks (tasks.jsonl). Use Usable to tell which of
-// them can run.
-func Load(dir string) ([]schemas.Task, error) {
-	f, err := os.Open(filepath.Join(dir, TasksFile))
-	if err != nil {
-		return nil, fmt.Errorf("bench %s: %w (is it a benchmark folder made by synth build or synth import?)", dir, err)
-	}
-	defer f.Close()
-	var tasks []schemas.Task
-	dec := json.NewDecoder(f)
-	for dec.More() {
-		var t schemas.Task
-		if err := dec.Decode(&t); err != nil {
-			return nil, fmt.Errorf("bench %s: %s task %d: %w", dir, TasksFile, len(tasks)+1, err)
-		}
-		tasks = append(tasks, t)
-	}
-	return tasks, nil
-}
-
-// Usable says why a benchmark task cannot run, or nil: an input file is
-// missing, or its checks do not validate (an imported benchmark may hold such
-// tasks so that its numbering stays its own).
-func Usable(dir string, t *schemas.Task) error {
-	for _, in := range t.Files {
-		if _, err := os.Stat(filepath.Join(dir, DataDir, in.Name)); err != nil {
-			return fmt.Errorf("task %s: input data/%s is missing", t.Index, in.Name)
-		}
-	}
-	if err := checks.Validate(t); err != nil {
-		return fmt.Errorf("task %s: %w", t.Index, err)
-	}
-	return nil
 }

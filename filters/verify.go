@@ -62,6 +62,8 @@ func unfinished(traj *schemas.Trajectory) string {
 		return schemas.FailTeacherError
 	case schemas.StopBudget:
 		return schemas.FailBudget
+	case schemas.StopContextLength, schemas.StopRecordingEnded:
+		return schemas.FailNoFinalAnswer // the model's doing, not the infrastructure's
 	case schemas.StopSandboxError:
 		if last == schemas.StatusTimeout {
 			return schemas.FailExecTimeout

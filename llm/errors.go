@@ -16,10 +16,15 @@ type Error struct {
 	Fix      string // what the user can do, if anything
 	Err      error  // the underlying error, if any
 
-	retry      bool
-	fatal      bool
-	retryAfter time.Time
+	retry         bool
+	fatal         bool
+	contextLength bool
+	retryAfter    time.Time
 }
+
+// ContextLength reports whether the request was refused because the
+// conversation exceeds the model's context.
+func (e *Error) ContextLength() bool { return e.contextLength }
 
 func (e *Error) Error() string {
 	s := "endpoint " + e.Endpoint + ": "
@@ -99,6 +104,7 @@ func classify(endpoint, keyEnv, model string, status int, msg string, retryAfter
 		e.Fix = fmt.Sprintf("check base_url (it usually ends in /v1) and that the server serves model %q", model)
 	case status == 400 && isContextLength(msg):
 		// One long conversation is too long; others may fit.
+		e.contextLength = true
 		e.Fix = "the conversation exceeds the model's context; lower max_turns or max_observation"
 	case status == 400 || status == 422:
 		e.fatal = true

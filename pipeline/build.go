@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"synth/agent"
 	"synth/llm"
 	"synth/sandbox"
 	"synth/schemas"
@@ -62,6 +63,8 @@ type run struct {
 	log     io.Writer
 	backend sandbox.Backend
 	llm     *llm.Client
+	tch     agent.Teacher // see teacher
+	format  agent.Format
 	sum     *Summary
 }
 
@@ -71,10 +74,8 @@ type run struct {
 // and returns ctx's error; running it again continues.
 func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 	start := time.Now()
-	r := &run{cfg: cfg, opts: opts, dir: opts.Out, log: opts.Log, sum: &Summary{Out: opts.Out, Failures: map[string]int{}}}
-	if r.log == nil {
-		r.log = io.Discard
-	}
+	r := newRun(cfg, opts)
+	defer r.close()
 	if err := r.open(ctx); err != nil {
 		return nil, err
 	}
@@ -96,18 +97,9 @@ func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 	defer fn.close()
 	trainTasks = r.filterTasks(fn, trainTasks, benchTasks)
 
-	// A rollout holds its sandbox while the teacher thinks, so by default
-	// there is one per rollout in flight.
-	scfg := cfg.Sandbox
-	if scfg.Slots == 0 {
-		scfg.Slots = r.concurrency()
+	if _, err := r.sandbox(); err != nil {
+		return r.sum, err
 	}
-	r.backend, err = sandbox.New(scfg)
-	if err != nil {
-		return r.sum, fmt.Errorf("sandbox: %w", err)
-	}
-	defer r.backend.Close()
-
 	validBench, benchRefs, benchDone, err := r.validateBench(ctx, benchTasks, files)
 	if err != nil {
 		return r.sum, err
@@ -138,6 +130,33 @@ func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 	return r.sum, nil
 }
 
+func newRun(cfg Config, opts Options) *run {
+	r := &run{cfg: cfg, opts: opts, dir: opts.Out, log: opts.Log, sum: &Summary{Out: opts.Out, Failures: map[string]int{}}}
+	if r.log == nil {
+		r.log = io.Discard
+	}
+	return r
+}
+
+// sandbox is the run's sandbox backend, started on first use and stopped
+// by close.
+func (r *run) sandbox() (sandbox.Backend, error) {
+	if r.backend == nil {
+		b, err := sandbox.New(withSlots(r.cfg.Sandbox, r.concurrency()))
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		r.backend = b
+	}
+	return r.backend, nil
+}
+
+func (r *run) close() {
+	if r.backend != nil {
+		r.backend.Close()
+	}
+}
+
 // open makes or reopens the run directory and refuses one made with another
 // config.
 func (r *run) open(ctx context.Context) error {
@@ -158,7 +177,7 @@ func (r *run) open(ctx context.Context) error {
 	}
 	info.Config = r.cfg // the latest settings; those outside the hash may change between resumes
 	info.Version = r.opts.Version
-	info.Python = probePython(ctx, pythonOf(r.cfg))
+	info.Python = ProbePython(ctx, pythonOf(r.cfg))
 	r.info = info
 	return info.save(r.dir)
 }

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"synth/schemas"
@@ -87,16 +88,7 @@ func skippedNote(skipped map[string]int) string {
 	if len(skipped) == 0 {
 		return ""
 	}
-	keys := make([]string, 0, len(skipped))
-	for k := range skipped {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, skipped[k])
-	}
-	return ", skipped: " + strings.Join(parts, ", ")
+	return ", skipped: " + countsNote(skipped)
 }
 
 // set records a file; a later record of the same content replaces the
@@ -114,14 +106,17 @@ func typeCounts(fs *fileSet) string {
 	for _, f := range fs.byID {
 		n[f.Type]++
 	}
-	keys := make([]string, 0, len(n))
-	for k := range n {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, n[k])
+	return countsNote(n)
+}
+
+// countsNote lists counts by name, in name order: "csv 5, txt 1".
+func countsNote(m map[string]int) string {
+	parts := make([]string, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
 	}
 	return strings.Join(parts, ", ")
 }
+
+// FailureNote lists the failed rollouts by reason: "check_failed 2, max_turns 1".
+func (s *Summary) FailureNote() string { return countsNote(s.Failures) }

@@ -10,13 +10,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
 
 	"synth/agent"
 	"synth/bench"
+	"synth/filters"
 	"synth/llm"
 	"synth/sandbox"
 	"synth/schemas"
@@ -103,6 +103,7 @@ type evalRun struct {
 	teacher  agent.Teacher
 	format   agent.Format
 	replay   *agent.Replay
+	client   *llm.Client // the teacher's, when it is at an endpoint
 	backend  sandbox.Backend
 	judge    *judge
 	benchDir string
@@ -138,11 +139,8 @@ func Eval(ctx context.Context, cfg EvalConfig, opts EvalOptions) (*EvalResult, e
 	if r.judge, err = newJudge(cfg.Judge, cfg.Bench, opts.Out, opts.LLMOptions); err != nil {
 		return nil, err
 	}
-	if cfg.Concurrency > 0 && cfg.Sandbox.Slots == 0 {
-		r.cfg.Sandbox.Slots = cfg.Concurrency
-	}
 	if r.backend = opts.Backend; r.backend == nil {
-		if r.backend, err = sandbox.New(r.cfg.Sandbox); err != nil {
+		if r.backend, err = sandbox.New(withSlots(r.cfg.Sandbox, r.concurrency())); err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 		defer r.backend.Close()
@@ -241,7 +239,7 @@ func (r *evalRun) setTeacher() error {
 		if err != nil {
 			return err
 		}
-		r.teacher = agent.NewOpenAI(c, tc)
+		r.client, r.teacher = c, agent.NewOpenAI(c, tc)
 	default:
 		return fmt.Errorf("teacher kind %q is not known (want openai, reference, empty or replay)", tc.Kind)
 	}
@@ -296,23 +294,17 @@ func (r *evalRun) turnCap() int {
 }
 
 func (r *evalRun) concurrency() int {
-	switch {
-	case r.cfg.Concurrency > 0:
-		return r.cfg.Concurrency
-	case r.cfg.Sandbox.Slots > 0:
-		return r.cfg.Sandbox.Slots
+	kind := r.cfg.Teacher.Kind
+	if kind == "" {
+		kind = TeacherOpenAI
 	}
-	return max(2, runtime.NumCPU())
+	return inFlight(r.cfg.Concurrency, kind, r.cfg.Sandbox.Slots)
 }
 
+// infraRetries is how often an infrastructure failure is retried, as
+// filters counts it (default 2, negative: none).
 func (r *evalRun) infraRetries() int {
-	switch {
-	case r.cfg.InfraRetries < 0:
-		return 0
-	case r.cfg.InfraRetries == 0:
-		return 2
-	}
-	return r.cfg.InfraRetries
+	return filters.Config{InfraRetries: r.cfg.InfraRetries}.Retries()
 }
 
 func (r *evalRun) jobs() []job {

@@ -5,25 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"golang.org/x/sync/errgroup"
 
-	"synth/agent"
 	"synth/bench"
-	"synth/filters"
 	"synth/llm"
 	"synth/sandbox"
 	"synth/schemas"
-)
-
-// stopRecordingEnded ends a replayed rollout whose recording has no further
-// turn and no final answer; verification counts it as no_final_answer.
-// stopContextLength ends a rollout whose conversation outgrew the model's
-// context, which is the model's failure, not the endpoint's.
-const (
-	stopRecordingEnded = "recording_ended"
-	stopContextLength  = "context_length"
 )
 
 // errStopEval marks a rollout error after which the eval takes no more
@@ -93,9 +81,10 @@ func (r *evalRun) runAll(ctx context.Context, jobs []job) ([]bench.Result, int, 
 		writeErr <- err
 	}()
 
-	// Rollouts in flight finish even after an interrupt or a stop; only new
-	// ones are not started.
-	work := context.WithoutCancel(ctx)
+	// After an interrupt or a stop no rollout starts; those in flight get a
+	// grace period, then are abandoned, unrecorded, for the next run.
+	work, cancelWork := graceful(ctx, r.log, "eval", defaultGrace)
+	defer cancelWork()
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(r.concurrency())
 	for _, jb := range pending {
@@ -111,7 +100,11 @@ func (r *evalRun) runAll(ctx context.Context, jobs []job) ([]bench.Result, int, 
 				res = *jb.prev
 			} else {
 				var err error
-				if res, err = r.rollout(work, jb.job); err != nil {
+				res, err = r.rollout(work, jb.job)
+				if errors.Is(err, errAbandoned) {
+					return nil
+				}
+				if err != nil {
 					return err
 				}
 			}
@@ -166,77 +159,27 @@ func (r *evalRun) rollout(ctx context.Context, jb job) (bench.Result, error) {
 	return res, nil
 }
 
-// watch passes a teacher's replies through and keeps its last error, which
-// agent.Run only records as text.
-type watch struct {
-	agent.Teacher
-	err error
-}
-
-func (w *watch) Reply(ctx context.Context, req agent.Request) (agent.Reply, error) {
-	rep, err := w.Teacher.Reply(ctx, req)
-	if err != nil {
-		w.err = err
-	}
-	return rep, err
-}
-
 func (r *evalRun) rolloutOnce(ctx context.Context, jb job) (*schemas.Trajectory, error) {
-	base := func(reason, failure string, err error) *schemas.Trajectory {
-		msg := ""
-		if err != nil {
-			msg = err.Error()
-		}
-		return &schemas.Trajectory{
-			ID: jb.id, TaskID: jb.task.ID, Sample: jb.sample, Teacher: jb.teacher.Info(),
-			StopReason: reason, Error: msg, Messages: []schemas.Message{}, Steps: []schemas.Step{},
-			Verdict: &schemas.Verdict{Failure: failure, Checks: []schemas.CheckResult{}},
-		}
-	}
 	if r.replay != nil && r.replay.Recordings(jb.task) <= jb.sample {
-		return base(bench.FailNotRecorded, bench.FailNotRecorded,
+		return unplayed(jb, bench.FailNotRecorded, bench.FailNotRecorded,
 			fmt.Errorf("%s has no recording of task %s (index %s) sample %d", r.cfg.Teacher.Replay, jb.task.ID, jb.task.Index, jb.sample)), nil
 	}
 	inputs := make([]sandbox.Input, len(jb.task.Files))
 	for i, f := range jb.task.Files {
 		inputs[i] = sandbox.Input{Name: f.Name, Path: filepath.Join(r.benchDir, bench.DataDir, f.Name)}
 	}
-	sb, err := r.backend.Open(ctx, sandbox.Spec{Inputs: inputs, Seed: seedOf(jb.id)})
+	p := player{backend: r.backend, artifacts: filepath.Join(r.opts.Out, artifactsDir), teacher: r.cfg.Teacher, maxTurns: r.turnCap()}
+	t, err := p.play(ctx, jb, inputs)
 	if err != nil {
-		return base(schemas.StopSandboxError, schemas.FailSandboxCrash, fmt.Errorf("open sandbox: %w", err)), nil
+		return nil, err
 	}
-	defer sb.Close()
-	w := &watch{Teacher: jb.teacher}
-	opts := agent.Options{
-		ID: jb.id, Sample: jb.sample, System: r.cfg.Teacher.SystemPromptFor(jb.id),
-		MaxTurns: r.turnCap(), MaxObservation: r.cfg.Teacher.MaxObservation, Nudge: r.cfg.Teacher.Nudge,
-	}
-	t, err := agent.Run(ctx, w, jb.format, sb, jb.task, opts)
-	if err != nil {
-		return base(schemas.StopTeacherError, schemas.FailTeacherError, err), nil
-	}
-	if w.err != nil {
-		var le *llm.Error
-		switch {
-		case llm.IsBudget(w.err):
-			return nil, fmt.Errorf("%w: %v", errStopEval, w.err)
-		case llm.IsFatal(w.err):
-			return nil, fmt.Errorf("%w: teacher: %v", errStopEval, w.err)
-		case errors.Is(w.err, agent.ErrNotRecorded):
-			t.StopReason = stopRecordingEnded
-		case errors.As(w.err, &le) && le.Status == 400:
-			t.StopReason = stopContextLength
+	// A spent budget or an endpoint that refuses every request stops the
+	// eval; the rollout it cut short is not recorded.
+	if r.client != nil {
+		if cerr := r.client.Err(); cerr != nil && (llm.IsBudget(cerr) || llm.IsFatal(cerr)) &&
+			(t.StopReason == schemas.StopBudget || t.StopReason == schemas.StopTeacherError) {
+			return nil, fmt.Errorf("%w: teacher: %v", errStopEval, cerr)
 		}
 	}
-	t.Artifacts, err = sandbox.CollectArtifacts(sb.Workspace(), filepath.Join(r.opts.Out, artifactsDir))
-	if err != nil {
-		return nil, fmt.Errorf("rollout %s: artifacts: %w", jb.id, err)
-	}
-	v, err := filters.Verify(ctx, r.backend, jb.task, t, sb.Workspace())
-	if err != nil {
-		v = schemas.Verdict{Failure: schemas.FailSandboxCrash, Checks: []schemas.CheckResult{}}
-		t.Error = strings.TrimPrefix(t.Error+"; verify: "+err.Error(), "; ")
-	}
-	t.Verdict = &v
 	return t, nil
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -25,13 +24,6 @@ import (
 // text-analysis task (txt) and one math task without files; each with a
 // reference solution of one or two steps.
 const evalBench = "testdata/evalbench"
-
-func needEvalPython(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
-		t.Skip("needs /usr/bin/python3 with pandas (apt-get install python3-pandas)")
-	}
-}
 
 var (
 	evalBackendOnce sync.Once
@@ -122,7 +114,7 @@ func readSummaryJSON(t *testing.T, out string) map[string]any {
 }
 
 func TestEvalTeachersOfKnownSkill(t *testing.T) {
-	needEvalPython(t)
+	needPython(t)
 	tasks := evalTasks(t)
 	all := func(*schemas.Task) bool { return true }
 	dataOnly := func(t *schemas.Task) bool { return t.Category == schemas.CategoryData }
@@ -236,7 +228,7 @@ func sameCounts(a, b map[string]int) bool {
 }
 
 func TestEvalTokensAndCost(t *testing.T) {
-	needEvalPython(t)
+	needPython(t)
 	tasks := evalTasks(t)
 	srv := llmtest.NewServer(t, refSolver(tasks, func(*schemas.Task) bool { return true }))
 	res := runEval(t, evalConfig(TeacherOpenAI, srv.URL), t.TempDir())
@@ -252,7 +244,7 @@ func TestEvalTokensAndCost(t *testing.T) {
 }
 
 func TestEvalPassAtK(t *testing.T) {
-	needEvalPython(t)
+	needPython(t)
 	tasks := evalTasks(t)
 	// The math task is solved by one of its two samples: the first reply
 	// to it is wrong, later ones right.
@@ -288,7 +280,7 @@ func TestEvalPassAtK(t *testing.T) {
 }
 
 func TestEvalResumes(t *testing.T) {
-	needEvalPython(t)
+	needPython(t)
 	tasks := evalTasks(t)
 	srv := llmtest.NewServer(t, refSolver(tasks, func(*schemas.Task) bool { return true }))
 	cfg := evalConfig(TeacherOpenAI, srv.URL)
@@ -310,7 +302,7 @@ func TestEvalResumes(t *testing.T) {
 }
 
 func TestEvalRetriesInfraOnRerun(t *testing.T) {
-	needEvalPython(t)
+	needPython(t)
 	tasks := evalTasks(t)
 	down := true
 	var mu sync.Mutex
@@ -339,7 +331,7 @@ func TestEvalRetriesInfraOnRerun(t *testing.T) {
 }
 
 func TestEvalStopsOnFatalEndpointError(t *testing.T) {
-	needEvalPython(t)
+	needPython(t)
 	srv := llmtest.NewServer(t, llmtest.Status(401, 0))
 	out := t.TempDir()
 	_, err := Eval(context.Background(), evalConfig(TeacherOpenAI, srv.URL), EvalOptions{Out: out, Backend: sharedEvalBackend(t)})
@@ -355,7 +347,7 @@ func TestEvalStopsOnFatalEndpointError(t *testing.T) {
 // to tasks by index: task 1 solved, task 2's recording ends before its
 // answer, task 3 answers wrongly, task 4 was not recorded.
 func TestEvalReplay(t *testing.T) {
-	needEvalPython(t)
+	needPython(t)
 	tasks := evalTasks(t)
 	f := agent.NewPyBench()
 	play := func(task *schemas.Task, steps int, answer string) string {
@@ -385,7 +377,7 @@ func TestEvalReplay(t *testing.T) {
 }
 
 func TestEvalJudgeScore(t *testing.T) {
-	needEvalPython(t)
+	needPython(t)
 	tasks := evalTasks(t)
 	teacher := llmtest.NewServer(t, refSolver(tasks, func(t *schemas.Task) bool { return t.Category == schemas.CategoryData }))
 	judgeSrv := llmtest.NewServer(t, llmtest.Say(`{"pass": true, "reasoning": 8, "code_quality": 6, "explanation": "fine"}`))
@@ -405,7 +397,7 @@ func TestEvalJudgeScore(t *testing.T) {
 }
 
 func TestEvalJudgePairwise(t *testing.T) {
-	needEvalPython(t)
+	needPython(t)
 	// A judge that always ties; the baseline has runs of tasks 1 to 3 only,
 	// so task 4 gets no judgement.
 	judgeSrv := llmtest.NewServer(t, llmtest.Say(`{"winner": "tie", "explanation": "same"}`))
@@ -414,8 +406,7 @@ func TestEvalJudgePairwise(t *testing.T) {
 	dir := t.TempDir()
 	// The fixture has no reference trajectories: write them from a
 	// reference eval's results.
-	benchCopy := filepath.Join(dir, "bench")
-	copyEvalTree(t, evalBench, benchCopy)
+	benchCopy := copyBench(t, evalBench)
 	cfg.Bench = benchCopy
 	tasks := evalTasks(t)
 	var lines []string
@@ -431,30 +422,8 @@ func TestEvalJudgePairwise(t *testing.T) {
 	}
 }
 
-func copyEvalTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if info.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestEvalInterruptedResumes(t *testing.T) {
-	needEvalPython(t)
+	needPython(t)
 	tasks := evalTasks(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -483,7 +452,7 @@ func TestEvalInterruptedResumes(t *testing.T) {
 }
 
 func TestEvalStopsAtBudget(t *testing.T) {
-	needEvalPython(t)
+	needPython(t)
 	tasks := evalTasks(t)
 	srv := llmtest.NewServer(t, refSolver(tasks, func(*schemas.Task) bool { return true }))
 	cfg := evalConfig(TeacherOpenAI, srv.URL)

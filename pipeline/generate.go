@@ -3,16 +3,16 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"synth/checks"
 	"synth/generators"
 	gllm "synth/generators/llm"
 	"synth/generators/template"
-	"synth/sandbox"
 	"synth/schemas"
 )
 
@@ -137,34 +137,20 @@ func included(line string, templates []string) bool {
 // reference must pass its checks, an empty rollout and a mutated reference
 // must fail them. Tasks that fail are dropped, counted by reason.
 func (r *run) validateTasks(ctx context.Context, tasks []schemas.Task, fs *fileSet) ([]schemas.Task, error) {
-	scfg := r.cfg.Sandbox
-	if scfg.Slots == 0 {
-		scfg.Slots = r.concurrency()
-	}
-	b, err := sandbox.New(scfg)
+	b, err := r.sandbox()
 	if err != nil {
-		return nil, fmt.Errorf("generate: sandbox: %w", err)
+		return nil, fmt.Errorf("generate: %w", err)
 	}
-	defer b.Close()
 	v, err := template.Validate(ctx, b, tasks, fs.path, r.concurrency())
 	if err != nil {
 		return nil, fmt.Errorf("generate: validate: %w", err)
 	}
-	var notes []string
-	for _, reason := range sortedKeys(v.Dropped) {
-		notes = append(notes, fmt.Sprintf("%d %s", v.Dropped[reason], reason))
-	}
-	ids := make([]string, 0, len(v.Why))
-	for id := range v.Why {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(v.Why)) {
 		r.logf("generate: dropped task %s: %s", id, v.Why[id])
 	}
 	note := "all passed"
-	if len(notes) > 0 {
-		note = "dropped: " + strings.Join(notes, ", ")
+	if len(v.Dropped) > 0 {
+		note = "dropped: " + countsNote(v.Dropped)
 	}
 	r.sum.add("validate", len(tasks), len(v.Kept), "tasks proven (reference passes; empty and mutated rollouts fail); %s", note)
 	return v.Kept, nil

@@ -17,10 +17,7 @@ import (
 // later Build with the same config goes on from there.
 func Collect(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 	start := time.Now()
-	r := &run{cfg: cfg, opts: opts, dir: opts.Out, log: opts.Log, sum: &Summary{Out: opts.Out, Failures: map[string]int{}}}
-	if r.log == nil {
-		r.log = io.Discard
-	}
+	r := newRun(cfg, opts)
 	if err := r.open(ctx); err != nil {
 		return nil, err
 	}
@@ -36,10 +33,8 @@ func Collect(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 // a later Build with the same config goes on from there.
 func Generate(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 	start := time.Now()
-	r := &run{cfg: cfg, opts: opts, dir: opts.Out, log: opts.Log, sum: &Summary{Out: opts.Out, Failures: map[string]int{}}}
-	if r.log == nil {
-		r.log = io.Discard
-	}
+	r := newRun(cfg, opts)
+	defer r.close() // validation may have started the sandbox
 	if err := r.open(ctx); err != nil {
 		return nil, err
 	}

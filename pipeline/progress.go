@@ -3,8 +3,6 @@ package pipeline
 import (
 	"fmt"
 	"io"
-	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -18,6 +16,7 @@ type progress struct {
 	w        io.Writer
 	live     bool
 	stage    string
+	proofs   bool // the rollouts prove tasks: most are meant to fail
 	total    int
 	done     int
 	resumed  int
@@ -31,8 +30,8 @@ type progress struct {
 
 const logEvery = 15 * time.Second
 
-func newProgress(w io.Writer, live bool, stage string, total, resumed int) *progress {
-	p := &progress{w: w, live: live, stage: stage, total: total, done: resumed, resumed: resumed, failures: map[string]int{}, start: time.Now(), last: time.Now()}
+func newProgress(w io.Writer, live bool, stage string, proofs bool, total, resumed int) *progress {
+	p := &progress{w: w, live: live, stage: stage, proofs: proofs, total: total, done: resumed, resumed: resumed, failures: map[string]int{}, start: time.Now(), last: time.Now()}
 	if resumed > 0 {
 		fmt.Fprintf(w, "%s: resuming: %d of %d rollouts already done\n", stage, resumed, total)
 	}
@@ -62,20 +61,10 @@ func (p *progress) finished(t *schemas.Trajectory) {
 func (p *progress) line() string {
 	ran := p.done - p.resumed
 	s := fmt.Sprintf("%s: %d/%d done, %d passed", p.stage, p.done, p.total, p.passed)
-	if p.stage == "validate" {
-		// Most of these are empty or mutated rollouts, which are meant to fail.
+	if p.proofs {
 		s = fmt.Sprintf("%s: %d/%d rollouts done (reference, empty and mutated solutions of each benchmark task)", p.stage, p.done, p.total)
 	} else if len(p.failures) > 0 {
-		keys := make([]string, 0, len(p.failures))
-		for k := range p.failures {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = fmt.Sprintf("%s %d", k, p.failures[k])
-		}
-		s += ", failed: " + strings.Join(parts, ", ")
+		s += ", failed: " + countsNote(p.failures)
 	}
 	if p.tokens > 0 {
 		s += fmt.Sprintf(", %d tokens, $%.4f", p.tokens, p.cost)

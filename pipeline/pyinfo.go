@@ -21,9 +21,9 @@ for name in ["pandas", "numpy", "matplotlib", "openpyxl", "PIL", "scipy", "sklea
 print(json.dumps(out))
 `
 
-// probePython asks the interpreter for its version and packages. A missing
-// interpreter gives an empty record; synth doctor says what to install.
-func probePython(ctx context.Context, python string) PythonInfo {
+// ProbePython asks the interpreter for its version and packages, for
+// run.json and synth doctor. A missing interpreter gives an empty record.
+func ProbePython(ctx context.Context, python string) PythonInfo {
 	info := PythonInfo{Executable: python, Packages: map[string]string{}}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
@@ -35,6 +35,3 @@ func probePython(ctx context.Context, python string) PythonInfo {
 	info.Executable = python
 	return info
 }
-
-// ProbePython is probePython for synth doctor.
-func ProbePython(ctx context.Context, python string) PythonInfo { return probePython(ctx, python) }

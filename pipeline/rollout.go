@@ -15,8 +15,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"synth/agent"
-	"synth/filters"
-	"synth/sandbox"
 	"synth/schemas"
 )
 
@@ -57,7 +55,7 @@ func seedOf(id string) int64 {
 // appends it to the journal. It returns every job's trajectory (earlier and
 // new) by id, and how many it ran now. Interrupted, it lets rollouts in
 // flight finish, journals them, and returns ctx's error.
-func (r *run) runJobs(ctx context.Context, stage string, jobs []job, journal string, fs *fileSet) (map[string]*schemas.Trajectory, int, error) {
+func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job, journal string, fs *fileSet) (map[string]*schemas.Trajectory, int, error) {
 	path := filepath.Join(r.dir, journal)
 	done := map[string]*schemas.Trajectory{}
 	err := ReadJournal(path, func(t schemas.Trajectory) error { done[t.ID] = &t; return nil })
@@ -77,7 +75,7 @@ func (r *run) runJobs(ctx context.Context, stage string, jobs []job, journal str
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", stage, err)
 	}
-	prog := newProgress(r.log, r.opts.Terminal, stage, len(jobs), len(jobs)-len(pending))
+	prog := newProgress(r.log, r.opts.Terminal, stage, proofs, len(jobs), len(jobs)-len(pending))
 	results := make(chan *schemas.Trajectory)
 	writeErr := make(chan error, 1)
 	go func() { // the journal's only writer
@@ -95,24 +93,8 @@ func (r *run) runJobs(ctx context.Context, stage string, jobs []job, journal str
 		writeErr <- err
 	}()
 
-	// After an interrupt no rollout starts; those in flight get a grace
-	// period to finish and are then abandoned, unrecorded, for the next run.
-	work, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
+	work, cancelWork := graceful(ctx, r.log, stage, r.grace())
 	defer cancelWork()
-	go func() {
-		select {
-		case <-ctx.Done():
-			fmt.Fprintf(r.log, "%s: letting the rollouts in flight finish (up to %s)\n", stage, r.grace())
-			t := time.NewTimer(r.grace())
-			defer t.Stop()
-			select {
-			case <-t.C:
-				cancelWork()
-			case <-work.Done():
-			}
-		case <-work.Done():
-		}
-	}()
 	g := new(errgroup.Group)
 	g.SetLimit(r.concurrency())
 	var halt atomic.Pointer[error]
@@ -172,86 +154,28 @@ func countMissing(jobs []job, done map[string]*schemas.Trajectory) int {
 	return n
 }
 
-// errAbandoned is a rollout cut short by the end of the grace period; it is
-// not recorded, so the next run does it again.
-var errAbandoned = errors.New("rollout abandoned at shutdown")
-
 // grace is how long rollouts in flight may run on after an interrupt.
 func (r *run) grace() time.Duration {
 	if r.opts.Grace > 0 {
 		return r.opts.Grace
 	}
-	return 30 * time.Second
+	return defaultGrace
 }
 
 func (r *run) concurrency() int {
-	if r.cfg.Concurrency > 0 {
-		return r.cfg.Concurrency
-	}
-	if r.cfg.Teacher.Kind == "openai" {
-		return 16 // rollouts mostly wait on the endpoint
-	}
-	if r.cfg.Sandbox.Slots > 0 {
-		return r.cfg.Sandbox.Slots
-	}
-	return 2
+	return inFlight(r.cfg.Concurrency, r.cfg.Teacher.Kind, r.cfg.Sandbox.Slots)
 }
 
-// rollout runs one job in a fresh sandbox, collects its artifacts and
-// verifies it. Infrastructure failures (a sandbox that would not start, a
-// teacher that errs) are retried filters.infra_retries times and then
-// recorded with their failure word; they are never task failures, and the
-// filters drop them. The error return is for failures of synth itself (the
-// artifact store).
+// rollout plays one job. Infrastructure failures (a sandbox that would not
+// start, a teacher that errs) are retried filters.infra_retries times and
+// then recorded with their failure word; they are never task failures, and
+// the filters drop them.
 func (r *run) rollout(ctx context.Context, jb job, fs *fileSet) (*schemas.Trajectory, error) {
+	p := player{backend: r.backend, artifacts: filepath.Join(r.dir, artifactsDir), teacher: r.cfg.Teacher, maxTurns: r.cfg.Teacher.MaxTurns}
 	for attempt := 1; ; attempt++ {
-		t, err := r.rolloutOnce(ctx, jb, fs)
+		t, err := p.play(ctx, jb, fs.inputs(jb.task))
 		if err != nil || r.halted() != nil || !r.cfg.Filters.ShouldRetry(t.Verdict.Failure, attempt) {
 			return t, err
 		}
 	}
 }
-
-func (r *run) rolloutOnce(ctx context.Context, jb job, fs *fileSet) (*schemas.Trajectory, error) {
-	infra := func(reason, failure string, err error) *schemas.Trajectory {
-		return &schemas.Trajectory{
-			ID: jb.id, TaskID: jb.task.ID, Sample: jb.sample, Teacher: jb.teacher.Info(),
-			StopReason: reason, Error: err.Error(), Messages: []schemas.Message{}, Steps: []schemas.Step{},
-			Verdict: &schemas.Verdict{Failure: failure, Checks: []schemas.CheckResult{}},
-		}
-	}
-	sb, err := r.backend.Open(ctx, sandbox.Spec{Inputs: fs.inputs(jb.task), Seed: seedOf(jb.id)})
-	if ctx.Err() != nil {
-		return nil, errAbandoned
-	}
-	if err != nil {
-		return infra(schemas.StopSandboxError, schemas.FailSandboxCrash, fmt.Errorf("open sandbox: %w", err)), nil
-	}
-	defer sb.Close()
-	opts := agent.Options{
-		ID: jb.id, Sample: jb.sample, System: systemPrompt(r.cfg.Teacher, jb.id),
-		MaxTurns: r.cfg.Teacher.MaxTurns, MaxObservation: r.cfg.Teacher.MaxObservation,
-	}
-	t, err := agent.Run(ctx, jb.teacher, jb.format, sb, jb.task, opts)
-	if err != nil {
-		return nil, errAbandoned // Run fails only when ctx is done
-	}
-	t.Artifacts, err = sandbox.CollectArtifacts(sb.Workspace(), filepath.Join(r.dir, artifactsDir))
-	if err != nil {
-		return nil, fmt.Errorf("rollout %s: artifacts: %w", jb.id, err)
-	}
-	v, err := filters.Verify(ctx, r.backend, jb.task, t, sb.Workspace())
-	if ctx.Err() != nil {
-		return nil, errAbandoned
-	}
-	if err != nil {
-		v = schemas.Verdict{Failure: schemas.FailSandboxCrash, Checks: []schemas.CheckResult{}}
-		t.Error = strings.TrimPrefix(t.Error+"; verify: "+err.Error(), "; ")
-	}
-	t.Verdict = &v
-	return t, nil
-}
-
-// systemPrompt picks a rollout's system prompt: one of the configured
-// paraphrases by the rollout's id, or "" for the format's default.
-func systemPrompt(cfg agent.Config, id string) string { return cfg.SystemPromptFor(id) }

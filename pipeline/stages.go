@@ -3,8 +3,9 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"synth/agent"
@@ -51,7 +52,7 @@ func (r *run) validateBench(ctx context.Context, tasks []schemas.Task, fs *fileS
 			perTask[t.ID] = append(perTask[t.ID], id)
 		}
 	}
-	done, ran, err := r.runJobs(ctx, "validate", jobs, benchJournal, fs)
+	done, ran, err := r.runJobs(ctx, "validate", true, jobs, benchJournal, fs)
 	if err != nil {
 		return nil, nil, ran, err
 	}
@@ -83,7 +84,7 @@ func (r *run) validateBench(ctx context.Context, tasks []schemas.Task, fs *fileS
 		}
 	}
 	note := "valid benchmark tasks (reference passes; empty and mutated rollouts fail)"
-	for _, k := range sortedKeys(reasons) {
+	for _, k := range slices.Sorted(maps.Keys(reasons)) {
 		note += fmt.Sprintf("; %d dropped: %s", reasons[k], k)
 	}
 	r.sum.add("validate", len(tasks), len(valid), "%s", note)
@@ -102,15 +103,6 @@ func (m mutant) Reply(ctx context.Context, req agent.Request) (agent.Reply, erro
 	}
 	req.Task = &t
 	return m.ref.Reply(ctx, req)
-}
-
-func sortedKeys(m map[string]int) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func failedChecks(t *schemas.Trajectory) string {
@@ -139,7 +131,7 @@ func (r *run) rollouts(ctx context.Context, tasks []schemas.Task, fs *fileSet) (
 			jobs = append(jobs, job{id: trajectoryID(t, s, teacher, format, r.cfg.Teacher), task: t, sample: s, teacher: teacher, format: format})
 		}
 	}
-	done, ran, err := r.runJobs(ctx, "rollout", jobs, trajJournal, fs)
+	done, ran, err := r.runJobs(ctx, "rollout", false, jobs, trajJournal, fs)
 	if err != nil {
 		return nil, ran, err
 	}
@@ -158,7 +150,19 @@ func (r *run) rollouts(ctx context.Context, tasks []schemas.Task, fs *fileSet) (
 	return out, ran, nil
 }
 
+// teacher is the run's teacher and format, made once: a replay file is read
+// once, an endpoint client shared.
 func (r *run) teacher() (agent.Teacher, agent.Format, error) {
+	if r.tch == nil {
+		var err error
+		if r.tch, r.format, err = r.newTeacher(); err != nil {
+			return nil, nil, err
+		}
+	}
+	return r.tch, r.format, nil
+}
+
+func (r *run) newTeacher() (agent.Teacher, agent.Format, error) {
 	tc := r.cfg.Teacher
 	var format agent.Format
 	switch tc.Format {

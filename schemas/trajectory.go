@@ -47,6 +47,11 @@ const (
 	StopTeacherError = "teacher_error"
 	StopSandboxError = "sandbox_error"
 	StopBudget       = "budget"
+	// StopContextLength: the conversation outgrew the model's context — the
+	// model's failure, not the endpoint's.
+	StopContextLength = "context_length"
+	// StopRecordingEnded: a replayed recording has no further turn.
+	StopRecordingEnded = "recording_ended"
 )
 
 // Trajectory is one finished rollout of a task by a teacher.

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -90,7 +89,7 @@ A run directory belongs to one config; use another -o for another config.`,
 	fl.BoolVar(&f.noCache, "no-cache", false, "ask the endpoint again even for requests already answered (config: llm.no_cache)")
 	fl.IntVar(&f.samples, "samples", 0, "rollouts per task (config: teacher.samples)")
 	fl.IntVar(&f.maxTurns, "max-turns", 0, "assistant turns per rollout at most (config: teacher.max_turns)")
-	fl.IntVar(&f.concurrency, "concurrency", 0, "rollouts in flight at most (config: concurrency)")
+	fl.IntVar(&f.concurrency, "concurrency", 0, "rollouts in flight at most; default: sandbox.slots if set, else 16 for --teacher openai, else one per CPU (config: concurrency)")
 	fl.Float64Var(&f.benchFrac, "bench-fraction", 0, "share of tasks held out for the benchmark; default 0.3 (config: bench.fraction)")
 	fl.StringSliceVar(&f.templates, "templates", nil, "only these templates or prefixes, e.g. table.,text.wordfreq (config: tasks.templates)")
 	fl.BoolVar(&f.validateTasks, "validate-tasks", false, "prove every task in the sandbox before rollouts, not only benchmark tasks (config: tasks.validate)")
@@ -230,11 +229,7 @@ func printSummary(w io.Writer, sum *pipeline.Summary) {
 	}
 	tw.Flush()
 	if len(sum.Failures) > 0 {
-		var parts []string
-		for k, v := range sum.Failures {
-			parts = append(parts, fmt.Sprintf("%s %d", k, v))
-		}
-		fmt.Fprintf(w, "failed rollouts: %s\n", strings.Join(parts, ", "))
+		fmt.Fprintf(w, "failed rollouts: %s\n", sum.FailureNote())
 	}
 	for _, s := range sum.Shards {
 		fmt.Fprintf(w, "dataset:   %s\n", s)

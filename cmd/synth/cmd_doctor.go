@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os/exec"
@@ -79,7 +80,9 @@ func doctor(cmd *cobra.Command, cfg pipeline.Config) error {
 	tw.Flush()
 
 	fmt.Fprintln(w, "\nTask templates")
-	printTemplates(w, py.Packages)
+	if err := printTemplates(cmd.Context(), w, python); err != nil {
+		fmt.Fprintf(w, "  cannot tell: %v\n", err)
+	}
 
 	fmt.Fprintln(w, "\nTest tools")
 	if _, err := exec.LookPath("node"); err != nil {
@@ -90,36 +93,17 @@ func doctor(cmd *cobra.Command, cfg pipeline.Config) error {
 	return nil
 }
 
-func printTemplates(w io.Writer, have map[string]string) {
-	var ready, missing int
-	lacking := map[string][]string{}
-	for _, t := range template.Templates() {
-		var need []string
-		for _, m := range t.Requires {
-			if _, ok := have[m]; !ok {
-				need = append(need, m)
-			}
-		}
-		if len(need) == 0 {
-			ready++
-			continue
-		}
-		missing++
-		key := strings.Join(need, ", ")
-		lacking[key] = append(lacking[key], t.Name)
+// printTemplates says which templates this interpreter can run, asking it
+// for the modules the templates need, as synth build does.
+func printTemplates(ctx context.Context, w io.Writer, python string) error {
+	have, err := template.ProbeModules(ctx, python, template.Modules())
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(w, "  %d templates can run here", ready)
-	if missing == 0 {
-		fmt.Fprintln(w, "; all of them")
-		return
+	ok, skipped := template.Available(have)
+	fmt.Fprintf(w, "  %d of %d templates can run here\n", len(ok), len(ok)+len(skipped))
+	for _, s := range skipped {
+		fmt.Fprintf(w, "  - %s\n", s)
 	}
-	fmt.Fprintf(w, "; %d need Python modules this interpreter lacks:\n", missing)
-	keys := make([]string, 0, len(lacking))
-	for k := range lacking {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		fmt.Fprintf(w, "  - %s: %s (install the Debian package python3-<module>, e.g. EXTRA_DEBS=\"python3-docx\" make deps)\n", k, strings.Join(lacking[k], ", "))
-	}
+	return nil
 }

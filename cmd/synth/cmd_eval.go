@@ -113,7 +113,7 @@ Compare runs with: synth eval compare RUN_A RUN_B ...`,
 	fl.IntVar(&f.samples, "samples", 1, "rollouts per task (k of pass@k)")
 	fl.IntVar(&f.maxTurns, "max-turns", 0, "assistant turns per rollout at most (default 10; PyBench's turn cap)")
 	fl.Float64Var(&f.temperature, "temperature", 0, "sampling temperature (default 0 with one sample, 0.7 with more)")
-	fl.IntVar(&f.concurrency, "concurrency", 0, "rollouts in flight at most (default: the sandbox slots, one per CPU)")
+	fl.IntVar(&f.concurrency, "concurrency", 0, "rollouts in flight at most (default: the sandbox slots if set, else 16 for a model at an endpoint, else one per CPU)")
 	fl.IntVar(&f.infraRetries, "infra-retries", 0, "retries of a rollout whose infrastructure failed (default 2; -1: none)")
 	fl.StringSliceVar(&f.tasks, "tasks", nil, "only these task indexes, e.g. 1,2,7")
 	fl.Float64Var(&f.maxCost, "max-cost", 0, "stop cleanly after spending this many US dollars (needs prices in --config)")

@@ -1,0 +1,127 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"time"
+
+	"synth/agent"
+	"synth/filters"
+	"synth/sandbox"
+	"synth/schemas"
+)
+
+// What build and eval share to run one rollout.
+
+// errAbandoned is a rollout cut short by the end of the grace period; it is
+// not recorded, so the next run does it again.
+var errAbandoned = errors.New("rollout abandoned at shutdown")
+
+// defaultGrace is how long rollouts in flight may run on after an interrupt.
+const defaultGrace = 30 * time.Second
+
+// inFlight is how many rollouts run at once: the configured number, else one
+// per configured sandbox slot, else 16 for a teacher at an endpoint (its
+// rollouts mostly wait on it), else one per CPU.
+func inFlight(configured int, teacherKind string, slots int) int {
+	switch {
+	case configured > 0:
+		return configured
+	case slots > 0:
+		return slots
+	case teacherKind == "openai":
+		return 16
+	}
+	return max(2, runtime.NumCPU())
+}
+
+// withSlots gives the sandbox one slot per rollout in flight unless it is
+// configured: a rollout holds its sandbox while the teacher thinks.
+func withSlots(cfg sandbox.Config, inFlight int) sandbox.Config {
+	if cfg.Slots == 0 {
+		cfg.Slots = inFlight
+	}
+	return cfg
+}
+
+// graceful returns the context rollouts run under: it outlives ctx by the
+// grace period, so that after an interrupt no rollout starts but those in
+// flight may finish; then it is cancelled and they are abandoned.
+func graceful(ctx context.Context, log io.Writer, stage string, grace time.Duration) (context.Context, context.CancelFunc) {
+	work, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	go func() {
+		select {
+		case <-ctx.Done():
+			fmt.Fprintf(log, "%s: letting the rollouts in flight finish (up to %s)\n", stage, grace)
+			t := time.NewTimer(grace)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				cancel()
+			case <-work.Done():
+			}
+		case <-work.Done():
+		}
+	}()
+	return work, cancel
+}
+
+// player runs rollouts: the sandboxes, the artifact store, and the loop's
+// settings.
+type player struct {
+	backend   sandbox.Backend
+	artifacts string       // the content-addressed store for files rollouts write under output/
+	teacher   agent.Config // system prompts, observation cap, nudge
+	maxTurns  int
+}
+
+// play runs jb in a fresh sandbox holding inputs, collects what it wrote
+// under output/, and verifies it with the task's checks. A sandbox that
+// would not start is a trajectory with that stop reason and failure, not an
+// error; the error is errAbandoned when ctx ended the rollout, or a failure
+// of the artifact store.
+func (p player) play(ctx context.Context, jb job, inputs []sandbox.Input) (*schemas.Trajectory, error) {
+	sb, err := p.backend.Open(ctx, sandbox.Spec{Inputs: inputs, Seed: seedOf(jb.id)})
+	if ctx.Err() != nil {
+		return nil, errAbandoned
+	}
+	if err != nil {
+		return unplayed(jb, schemas.StopSandboxError, schemas.FailSandboxCrash, fmt.Errorf("open sandbox: %w", err)), nil
+	}
+	defer sb.Close()
+	opts := agent.Options{
+		ID: jb.id, Sample: jb.sample, System: p.teacher.SystemPromptFor(jb.id),
+		MaxTurns: p.maxTurns, MaxObservation: p.teacher.MaxObservation, Nudge: p.teacher.Nudge,
+	}
+	t, err := agent.Run(ctx, jb.teacher, jb.format, sb, jb.task, opts)
+	if err != nil {
+		return nil, errAbandoned // Run fails only when ctx is done
+	}
+	t.Artifacts, err = sandbox.CollectArtifacts(sb.Workspace(), p.artifacts)
+	if err != nil {
+		return nil, fmt.Errorf("rollout %s: artifacts: %w", jb.id, err)
+	}
+	v, err := filters.Verify(ctx, p.backend, jb.task, t, sb.Workspace())
+	if ctx.Err() != nil {
+		return nil, errAbandoned
+	}
+	if err != nil {
+		v = schemas.Verdict{Failure: schemas.FailSandboxCrash, Checks: []schemas.CheckResult{}}
+		t.Error = strings.TrimPrefix(t.Error+"; verify: "+err.Error(), "; ")
+	}
+	t.Verdict = &v
+	return t, nil
+}
+
+// unplayed is the record of a rollout that could not run.
+func unplayed(jb job, reason, failure string, err error) *schemas.Trajectory {
+	return &schemas.Trajectory{
+		ID: jb.id, TaskID: jb.task.ID, Sample: jb.sample, Teacher: jb.teacher.Info(),
+		StopReason: reason, Error: err.Error(), Messages: []schemas.Message{}, Steps: []schemas.Step{},
+		Verdict: &schemas.Verdict{Failure: failure, Checks: []schemas.CheckResult{}},
+	}
+}
