@@ -18,21 +18,37 @@ const (
 // when at least the threshold share of its query's word n-grams occur in one
 // benchmark query. It is read-only after construction and safe for
 // concurrent use.
+//
+// The cost of Check is bounded whatever the benchmark: an n-gram remembers
+// at most postingCap of the benchmark tasks that hold it (boilerplate that
+// every templated query shares does not make every check walk every task),
+// and only the maxCandidates benchmark tasks with the most hits among those
+// are measured exactly. A training query that overlaps a benchmark query in
+// its distinctive n-grams is always found; one whose overlap is all
+// boilerplate is found through the first benchmark tasks holding that
+// boilerplate, which overlap it as much.
 type Decon struct {
-	cfg   DeconConfig
-	bench []schemas.Task
-	grams map[uint64][]int32 // n-gram -> benchmark tasks holding it
-	files map[string]string  // file sha256 -> where the benchmark uses it
+	cfg    DeconConfig
+	bench  []schemas.Task
+	grams  map[uint64][]int32 // n-gram -> benchmark tasks holding it, at most postingCap
+	byTask [][]uint64         // benchmark task -> its n-grams, sorted
+	files  map[string]string  // file sha256 -> where the benchmark uses it
 }
+
+// postingCap bounds the benchmark tasks remembered per n-gram (see Decon).
+const postingCap = 64
 
 // NewDecontaminator indexes the benchmark tasks' queries and input files.
 func NewDecontaminator(cfg Config, bench []schemas.Task) *Decon {
 	c := cfg.Decon.WithDefaults()
-	d := &Decon{cfg: c, bench: bench, grams: map[uint64][]int32{}, files: map[string]string{}}
+	d := &Decon{cfg: c, bench: bench, grams: map[uint64][]int32{}, byTask: make([][]uint64, len(bench)), files: map[string]string{}}
 	for i := range bench {
 		b := &bench[i]
-		for g := range ngrams(words(b.Query), c.NGram) {
-			d.grams[g] = append(d.grams[g], int32(i))
+		d.byTask[i] = sortedGrams(words(b.Query), c.NGram)
+		for _, g := range d.byTask[i] {
+			if p := d.grams[g]; len(p) < postingCap {
+				d.grams[g] = append(p, int32(i))
+			}
 		}
 		for _, f := range b.Files {
 			if f.ID != "" {
@@ -58,19 +74,19 @@ func (d *Decon) Check(t *schemas.Task) (ok bool, reason, matched string) {
 			return false, ReasonBenchmarkFile, fmt.Sprintf("file %s (sha256 %s) is %s", f.Name, short(f.ID), where)
 		}
 	}
-	grams := ngrams(words(t.Query), d.cfg.NGram)
+	grams := sortedGrams(words(t.Query), d.cfg.NGram)
 	if len(grams) == 0 {
 		return true, "", ""
 	}
 	hits := map[int32]int{}
-	for g := range grams {
+	for _, g := range grams {
 		for _, i := range d.grams[g] {
 			hits[i]++
 		}
 	}
 	best, bestN := int32(-1), 0
-	for i, n := range hits {
-		if n > bestN || (n == bestN && i < best) {
+	for _, i := range topHits(hits, maxCandidates) {
+		if n := intersect(grams, d.byTask[i]); n > bestN || (n == bestN && i < best) {
 			best, bestN = i, n
 		}
 	}

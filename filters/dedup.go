@@ -26,20 +26,34 @@ const (
 // The first item seen is kept; a Dedup remembers every kept item, so feed it
 // items in a deterministic order for a deterministic result. It is safe for
 // concurrent use.
+//
+// The cost of Keep is bounded whatever the input: a bucket remembers at most
+// bucketCap kept tasks (once full, each new one replaces an earlier one in a
+// fixed rotation), and only the maxCandidates tasks that share the most
+// buckets with a query have their Jaccard similarity computed. Queries of one
+// phrasing, which all share buckets, therefore cost the same at 1,000 tasks
+// as at 1,000,000. The price is recall in that crowd: a near-duplicate of a
+// task that has rotated out of every bucket it shared is kept.
 type Dedup struct {
 	cfg     DedupConfig
 	mh      *minHasher
 	mu      sync.Mutex
-	exact   map[uint64]string // scoped query hash -> task id
-	buckets map[uint64][]int32
+	exact   map[uint64]string  // scoped query hash -> task id
+	buckets map[uint64][]int32 // band key -> kept tasks, at most bucketCap
 	kept    []keptQuery
 	trajs   map[uint64]string // messages hash -> trajectory id
 }
 
 type keptQuery struct {
 	id       string
-	shingles map[uint64]struct{}
+	shingles []uint64 // sorted, distinct
 }
+
+// Bounds on the work of one Keep (see Dedup).
+const (
+	bucketCap     = 32
+	maxCandidates = 16
+)
 
 // NewDedup returns an empty Dedup configured by cfg.Dedup.
 func NewDedup(cfg Config) *Dedup {
@@ -63,7 +77,7 @@ func (d *Dedup) Keep(t *schemas.Task) (ok bool, reason, matched string) {
 	ws := words(t.Query)
 	scope := d.scope(t)
 	key := splitmix(hashWords(ws) ^ scope)
-	shingles := ngrams(ws, d.cfg.ShingleWords)
+	shingles := sortedGrams(ws, d.cfg.ShingleWords)
 	var keys []uint64
 	if len(shingles) > 0 {
 		keys = d.mh.bandKeys(d.mh.signature(shingles), scope)
@@ -74,16 +88,9 @@ func (d *Dedup) Keep(t *schemas.Task) (ok bool, reason, matched string) {
 	if id, dup := d.exact[key]; dup {
 		return false, ReasonDuplicateQuery, "task " + id
 	}
-	seen := map[int32]bool{}
-	for _, k := range keys {
-		for _, i := range d.buckets[k] {
-			if seen[i] {
-				continue
-			}
-			seen[i] = true
-			if j := jaccard(shingles, d.kept[i].shingles); j >= d.cfg.NearThreshold {
-				return false, ReasonNearDuplicateQuery, fmt.Sprintf("task %s (jaccard %.2f)", d.kept[i].id, j)
-			}
+	for _, i := range d.candidates(keys) {
+		if j := jaccard(shingles, d.kept[i].shingles); j >= d.cfg.NearThreshold {
+			return false, ReasonNearDuplicateQuery, fmt.Sprintf("task %s (jaccard %.2f)", d.kept[i].id, j)
 		}
 	}
 	d.exact[key] = t.ID
@@ -91,10 +98,50 @@ func (d *Dedup) Keep(t *schemas.Task) (ok bool, reason, matched string) {
 		i := int32(len(d.kept))
 		d.kept = append(d.kept, keptQuery{id: t.ID, shingles: shingles})
 		for _, k := range keys {
-			d.buckets[k] = append(d.buckets[k], i)
+			b := d.buckets[k]
+			if len(b) < bucketCap {
+				d.buckets[k] = append(b, i)
+			} else {
+				b[int(i)%bucketCap] = i
+			}
 		}
 	}
 	return true, "", ""
+}
+
+// candidates returns the kept tasks sharing a bucket with keys, those that
+// share the most first (earlier kept tasks first among equals), at most
+// maxCandidates of them. A near-duplicate shares many more buckets than a
+// task that merely has the same phrasing, so it ranks first.
+func (d *Dedup) candidates(keys []uint64) []int32 {
+	shared := map[int32]int{}
+	for _, k := range keys {
+		for _, i := range d.buckets[k] {
+			shared[i]++
+		}
+	}
+	return topHits(shared, maxCandidates)
+}
+
+// topHits returns up to n keys of hits with the largest counts, ties broken
+// by the smaller key.
+func topHits(hits map[int32]int, n int) []int32 {
+	type hit struct{ id, n int32 }
+	hs := make([]hit, 0, len(hits))
+	for i, c := range hits {
+		hs = append(hs, hit{i, int32(c)})
+	}
+	slices.SortFunc(hs, func(a, b hit) int {
+		if a.n != b.n {
+			return int(b.n - a.n)
+		}
+		return int(a.id - b.id)
+	})
+	ids := make([]int32, 0, min(n, len(hs)))
+	for _, h := range hs[:min(n, len(hs))] {
+		ids = append(ids, h.id)
+	}
+	return ids
 }
 
 // KeepTrajectory reports whether trajectory tr's messages are new,

@@ -39,12 +39,12 @@ func lshBands(perms int, threshold float64) (bands, rows int) {
 }
 
 // signature returns the MinHash signature of a shingle set.
-func (m *minHasher) signature(shingles map[uint64]struct{}) []uint64 {
+func (m *minHasher) signature(shingles []uint64) []uint64 {
 	sig := make([]uint64, len(m.seeds))
 	for i := range sig {
 		sig[i] = math.MaxUint64
 	}
-	for sh := range shingles {
+	for _, sh := range shingles {
 		for i, seed := range m.seeds {
 			if h := splitmix(sh ^ seed); h < sig[i] {
 				sig[i] = h
@@ -76,20 +76,30 @@ func splitmix(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-// jaccard returns |a ∩ b| / |a ∪ b|.
-func jaccard(a, b map[uint64]struct{}) float64 {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	inter := 0
-	for k := range a {
-		if _, ok := b[k]; ok {
-			inter++
-		}
-	}
+// jaccard returns |a ∩ b| / |a ∪ b| of two sorted, distinct sets.
+func jaccard(a, b []uint64) float64 {
+	inter := intersect(a, b)
 	union := len(a) + len(b) - inter
 	if union == 0 {
 		return 1
 	}
 	return float64(inter) / float64(union)
+}
+
+// intersect returns |a ∩ b| of two sorted, distinct sets.
+func intersect(a, b []uint64) int {
+	n, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			n++
+			i++
+			j++
+		}
+	}
+	return n
 }

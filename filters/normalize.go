@@ -1,6 +1,7 @@
 package filters
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -65,5 +66,17 @@ func ngrams(ws []string, n int) map[uint64]struct{} {
 	for i := 0; i+n <= len(ws); i++ {
 		out[hashWords(ws[i:i+n])] = struct{}{}
 	}
+	return out
+}
+
+// sortedGrams returns the n-grams of ws as ngrams does, as a sorted slice:
+// an eighth of a map's memory, and intersections by merging.
+func sortedGrams(ws []string, n int) []uint64 {
+	set := ngrams(ws, n)
+	out := make([]uint64, 0, len(set))
+	for g := range set {
+		out = append(out, g)
+	}
+	slices.Sort(out)
 	return out
 }
