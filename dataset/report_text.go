@@ -62,6 +62,9 @@ func WriteText(w io.Writer, r *Report) error {
 			return err
 		}
 	}
+	if err := writeStageTimes(w, r.StageTimes); err != nil {
+		return err
+	}
 	if r.RolloutPassRate != nil {
 		fmt.Fprintf(w, "\nrollout pass rate: %s (infrastructure failures excluded)\n", rateText(r.RolloutPassRate))
 	}

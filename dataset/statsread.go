@@ -1,6 +1,8 @@
 package dataset
 
 import (
+	"synth/schemas"
+
 	"encoding/json"
 	"fmt"
 	"os"
@@ -27,6 +29,9 @@ type Report struct {
 	// RolloutPassRate is the share of verified rollouts that passed (the
 	// verify stage's out over in), infrastructure failures excluded.
 	RolloutPassRate *float64 `json:"rollout_pass_rate,omitempty"`
+	// StageTimes come from the run.json of the run the dataset belongs to:
+	// what each stage of its last build cost.
+	StageTimes []schemas.StageTime `json:"stage_times,omitempty"`
 }
 
 // Name is how reports call the dataset: its path without a trailing
@@ -84,6 +89,9 @@ func ReadStats(path, tokensFrom string) (*Report, error) {
 		if err := rep.addFunnel(statsJSON); err != nil {
 			return nil, fmt.Errorf("stats %s: %w", statsJSON, err)
 		}
+	}
+	if err := rep.addStageTimes(path); err != nil {
+		return nil, fmt.Errorf("stats: %w", err)
 	}
 	return rep, nil
 }

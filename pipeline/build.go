@@ -36,6 +36,7 @@ type Summary struct {
 	Shards   []string       // Parquet files written
 	Bench    string         // the benchmark folder
 	Elapsed  time.Duration
+	clock    stageClock
 }
 
 // StageCount is one line of the funnel.
@@ -48,7 +49,11 @@ type StageCount struct {
 
 func (s *Summary) add(stage string, in, out int, note string, args ...any) {
 	s.Stages = append(s.Stages, StageCount{Stage: stage, In: in, Out: out, Note: fmt.Sprintf(note, args...)})
+	s.clock.lap(stage, in, out)
 }
+
+// StageTimes is when each stage of the build ran and what it cost.
+func (s *Summary) StageTimes() []schemas.StageTime { return s.clock.times }
 
 // ErrConfigChanged is returned when the run directory was made with another
 // config.
@@ -79,6 +84,7 @@ func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 	if err := r.open(ctx); err != nil {
 		return nil, err
 	}
+	defer r.saveStageTimes()
 	fresh := !r.info.done(stageEmit)
 
 	files, err := r.collect(ctx)
@@ -131,11 +137,22 @@ func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 }
 
 func newRun(cfg Config, opts Options) *run {
-	r := &run{cfg: cfg, opts: opts, dir: opts.Out, log: opts.Log, sum: &Summary{Out: opts.Out, Failures: map[string]int{}}}
+	r := &run{cfg: cfg, opts: opts, dir: opts.Out, log: opts.Log, sum: &Summary{Out: opts.Out, Failures: map[string]int{}, clock: newStageClock()}}
 	if r.log == nil {
 		r.log = io.Discard
 	}
 	return r
+}
+
+// saveStageTimes writes this build's stage times into run.json, whether the
+// build finished, stopped or failed, so every run says where its time went.
+func (r *run) saveStageTimes() {
+	if times := r.sum.StageTimes(); len(times) > 0 {
+		r.info.StageTimes = times
+		if err := r.info.save(r.dir); err != nil {
+			r.logf("run.json: stage times: %v", err)
+		}
+	}
 }
 
 // sandbox is the run's sandbox backend, started on first use and stopped

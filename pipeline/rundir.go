@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"synth/schemas"
 )
 
 // The run directory's fixed names.
@@ -40,6 +42,9 @@ type RunInfo struct {
 	Finished   time.Time            `json:"finished,omitzero"`
 	Stages     map[string]time.Time `json:"stages"` // stage -> when it completed
 	Counts     map[string]int       `json:"counts"`
+	// StageTimes is the last build's stages in order: start, end, CPU and
+	// counts. A resumed build records what it did itself.
+	StageTimes []schemas.StageTime `json:"stage_times,omitempty"`
 }
 
 // PythonInfo is the sandbox interpreter's version and packages.
