@@ -1,0 +1,233 @@
+package view
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+
+	"synth/schemas"
+)
+
+// The run directory's names this package reads.
+const (
+	runJSON      = "run.json"
+	tasksJSONL   = "tasks.jsonl"
+	filesJSONL   = "files.jsonl"
+	trajJSONL    = "trajectories.jsonl"
+	filteredJSON = "filtered.jsonl"
+	statsJSON    = "dataset/stats.json"
+)
+
+var hexID = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// runFiles reaches a run directory's tasks, files and filter records by id.
+type runFiles struct {
+	in       *input
+	tasks    *lineIndex
+	files    *lineIndex
+	filtered *lineIndex
+}
+
+func openRunFiles(in *input) (*runFiles, error) {
+	rf := &runFiles{in: in}
+	var err error
+	if rf.tasks, err = optionalIndex(filepath.Join(in.dir, tasksJSONL), idKey); err != nil {
+		return nil, err
+	}
+	if rf.files, err = optionalIndex(filepath.Join(in.dir, filesJSONL), idKey); err != nil {
+		return nil, err
+	}
+	itemKey := func(line []byte) string {
+		var d struct {
+			Item string `json:"item"`
+		}
+		if json.Unmarshal(line, &d) != nil {
+			return ""
+		}
+		return d.Item
+	}
+	if rf.filtered, err = optionalIndex(filepath.Join(in.dir, filteredJSON), itemKey); err != nil {
+		return nil, err
+	}
+	return rf, nil
+}
+
+func (rf *runFiles) close() { rf.tasks.close(); rf.files.close(); rf.filtered.close() }
+
+// optionalIndex indexes path, or returns nil when there is no such file.
+func optionalIndex(path string, key func([]byte) string) (*lineIndex, error) {
+	ix, err := indexLines(path, key)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("view: %w", err)
+	}
+	return ix, nil
+}
+
+// writeRun writes a page per line of the run's trajectories.jsonl.
+func (s *site) writeRun(ctx context.Context, in *input) ([]Overview, error) {
+	rf, err := openRunFiles(in)
+	if err != nil {
+		return nil, err
+	}
+	defer rf.close()
+	path := filepath.Join(in.dir, trajJSONL)
+	bad := 0
+	err = eachLine(path, func(line []byte, num int, _ int64) error {
+		var tr schemas.Trajectory
+		if err := json.Unmarshal(line, &tr); err != nil {
+			bad++
+			s.logf("view: %s:%d: skipped: %v", path, num, err)
+			return nil
+		}
+		p, err := s.runPage(rf, &tr)
+		if err != nil {
+			return err
+		}
+		return s.add(ctx, p)
+	})
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	ov := runOverview(in)
+	if bad > 0 {
+		ov.Figures = append(ov.Figures, Figure{"unreadable lines skipped", fmt.Sprint(bad)})
+	}
+	return []Overview{ov}, nil
+}
+
+// runPage is the page of one trajectory of a run.
+func (s *site) runPage(rf *runFiles, tr *schemas.Trajectory) (*Page, error) {
+	p := &Page{Kind: KindRun}
+	var task schemas.Task
+	ok, err := rf.tasks.get(tr.TaskID, &task)
+	if err != nil {
+		return nil, err
+	}
+	side := sideOf(rf.in.label, tr)
+	if ok {
+		p.Task = taskV(&task)
+		p.Task.Files = s.runInputs(rf, task.Files)
+	} else {
+		p.Task = TaskV{ID: tr.TaskID, Query: queryOf(tr.Messages)}
+	}
+	side.Artifacts = s.artifacts(rf.in, tr.Artifacts)
+	for _, id := range []string{tr.ID, tr.TaskID} {
+		var d struct{ Stage, Reason, Matched string }
+		if ok, err := rf.filtered.get(id, &d); err == nil && ok {
+			side.Dropped = d.Stage + ": " + d.Reason
+			if d.Matched != "" {
+				side.Dropped += ": " + d.Matched
+			}
+			break
+		}
+	}
+	p.Sides = []*Side{side}
+	return p, nil
+}
+
+// runInputs are a task's input files as stored in the run's files/.
+func (s *site) runInputs(rf *runFiles, files []schemas.TaskFile) []*Media {
+	var ms []*Media
+	for _, tf := range files {
+		var f schemas.File
+		ok, _ := rf.files.get(tf.ID, &f)
+		if !hexID.MatchString(tf.ID) || !isPlainName(f.Name) {
+			ms = append(ms, &Media{Name: tf.Name, Show: ShowNone, Note: "not in the run's files/"})
+			continue
+		}
+		m := s.mediaOf(rf.in, "files/"+tf.ID[:2]+"/"+tf.ID+"/"+f.Name, tf.Name, f.Size, tf.ID)
+		if ok {
+			m.Preview = f.Preview
+		}
+		ms = append(ms, m)
+	}
+	return ms
+}
+
+// artifacts are a rollout's artifacts as stored in the input's artifacts/.
+func (s *site) artifacts(in *input, as []schemas.Artifact) []*Media {
+	var ms []*Media
+	for _, a := range as {
+		if !hexID.MatchString(a.SHA256) {
+			ms = append(ms, &Media{Name: a.Path, Size: a.Size, Show: ShowNone, Note: "no stored copy (its sha256 is not a hash)"})
+			continue
+		}
+		ms = append(ms, s.mediaOf(in, "artifacts/"+a.SHA256[:2]+"/"+a.SHA256, a.Path, a.Size, a.SHA256))
+	}
+	return ms
+}
+
+// isPlainName says whether name is one path element.
+func isPlainName(name string) bool {
+	return name != "" && name != "." && name != ".." && filepath.Base(name) == name && !containsSlash(name)
+}
+
+func containsSlash(s string) bool {
+	for _, r := range s {
+		if r == '/' || r == '\\' {
+			return true
+		}
+	}
+	return false
+}
+
+// runOverview reads run.json's counts and the dataset's funnel.
+func runOverview(in *input) Overview {
+	ov := Overview{Label: in.label, Kind: KindRun}
+	var ri struct {
+		Version  string         `json:"synth_version"`
+		Started  string         `json:"started"`
+		Finished string         `json:"finished"`
+		Counts   map[string]int `json:"counts"`
+		Config   struct {
+			Teacher map[string]any `json:"teacher"`
+		} `json:"config"`
+	}
+	if b, err := os.ReadFile(filepath.Join(in.dir, runJSON)); err == nil && json.Unmarshal(b, &ri) == nil {
+		var keys []string
+		for k := range ri.Counts {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			ov.Figures = append(ov.Figures, Figure{k, fmt.Sprint(ri.Counts[k])})
+		}
+		if ri.Version != "" {
+			ov.Figures = append(ov.Figures, Figure{"synth version", ri.Version})
+		}
+		if ri.Finished != "" {
+			ov.Figures = append(ov.Figures, Figure{"finished", ri.Finished})
+		}
+	}
+	ov.Stages = readFunnel(filepath.Join(in.dir, statsJSON))
+	return ov
+}
+
+// readFunnel reads the filter funnel from a dataset's stats.json; nil when
+// there is none.
+func readFunnel(path string) []Stage {
+	var st struct {
+		Funnel struct {
+			Stages []Stage `json:"stages"`
+		} `json:"funnel"`
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || json.Unmarshal(b, &st) != nil {
+		return nil
+	}
+	return st.Funnel.Stages
+}
+
+func (s *site) logf(format string, args ...any) {
+	if s.opts.Log != nil {
+		fmt.Fprintf(s.opts.Log, format+"\n", args...)
+	}
+}
