@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -66,6 +67,7 @@ func Handler(dir string) (http.Handler, error) {
 func serveInput(w http.ResponseWriter, r *http.Request, ins []*os.Root, rest string) {
 	w.Header().Set("Content-Security-Policy", "sandbox")
 	i, p, _ := strings.Cut(rest, "/")
+	p = path.Clean("/" + p)[1:] // no .. climbs out of files/ or artifacts/
 	n, err := strconv.Atoi(i)
 	top, _, _ := strings.Cut(p, "/")
 	if err != nil || n < 0 || n >= len(ins) || (top != "files" && top != "artifacts" && top != "data") {
