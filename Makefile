@@ -23,8 +23,9 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 
 # pygame: the sandbox test that an interactive program hits the time limit.
+# chromium: the tests that open synth view's pages in a headless browser.
 test: vet
-	@scripts/deps.sh python3-pygame
+	@scripts/deps.sh python3-pygame chromium
 	$(GO) test -count=1 -timeout 20m ./...
 
 # Jupyter: the kernel the sandbox is measured against.

@@ -2,12 +2,12 @@ package view
 
 import (
 	"bytes"
-	"image"
-	"image/png"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"testing"

@@ -39,7 +39,7 @@
   function schedule() {
     if (drawPending) return;
     drawPending = true;
-    requestAnimationFrame(function () { drawPending = false; draw(); });
+    setTimeout(function () { drawPending = false; draw(); }, 0);
   }
 
   function text(id, s) { document.getElementById(id).textContent = s; }
