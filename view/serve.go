@@ -149,5 +149,8 @@ func Serve(ctx context.Context, dir, addr string, ready func(net.Addr)) error {
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("view: --serve %s: %w", addr, err)
 	}
-	return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("view: stopped serving %s: %w", dir, err)
+	}
+	return nil
 }

@@ -36,6 +36,7 @@
     } else {
       schedule();
     }
+    if (loaded === SV.meta.chunks) document.documentElement.setAttribute("data-all-rows-ms", String(Math.round(performance.now())));
   };
 
   function chunkFailed() {

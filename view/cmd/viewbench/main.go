@@ -52,6 +52,11 @@ func run(n int, browser string, runs int, dir string) error {
 		dir = tmp
 	}
 	runDir, site := filepath.Join(dir, "run"), filepath.Join(dir, "site")
+	index := filepath.Join(site, "index.html")
+	if _, err := os.Stat(index); err == nil && browser != "" {
+		fmt.Printf("reusing the site in %s\n", site)
+		return measure(browser, index, runs, dir)
+	}
 	t0 := time.Now()
 	if err := generate(runDir, n); err != nil {
 		return err
@@ -68,24 +73,38 @@ func run(n int, browser string, runs int, dir string) error {
 	if browser == "" {
 		return nil
 	}
-	var firsts, walls []float64
+	return measure(browser, res.Index, runs, dir)
+}
+
+// measure opens the index runs times and prints the medians.
+func measure(browser, index string, runs int, dir string) error {
+	var firsts, alls, walls []float64
 	for i := range runs {
-		first, wall, err := openIndex(browser, res.Index, filepath.Join(dir, fmt.Sprintf("profile-%d", i)))
+		first, all, wall, err := openIndex(browser, index, filepath.Join(dir, fmt.Sprintf("profile-%d", i)))
 		if err != nil {
 			return err
 		}
-		firsts, walls = append(firsts, first), append(walls, wall)
+		firsts, alls, walls = append(firsts, first), append(alls, all), append(walls, wall)
 	}
-	fmt.Printf("index in Chromium, %d opens: first rows drawn at %.0f ms (median; min %.0f, max %.0f) after navigation start; browser wall time %.0f ms (median, start-up included)\n",
-		runs, median(firsts), minOf(firsts), maxOf(firsts), median(walls))
+	fmt.Printf("index in Chromium, %d opens, ms after navigation start (median; min, max):\n", runs)
+	fmt.Printf("  first rows drawn        %6.0f  (%.0f, %.0f)\n", median(firsts), minOf(firsts), maxOf(firsts))
+	fmt.Printf("  whole index loaded     %6.0f  (%.0f, %.0f)\n", median(alls), minOf(alls), maxOf(alls))
+	fmt.Printf("  browser wall time       %6.0f  (start-up and exit included)\n", median(walls))
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		fmt.Printf("load average: %s", b)
+	}
 	return nil
 }
 
-var firstRe = regexp.MustCompile(`data-first-rows-ms="(\d+)"`)
+var (
+	firstRe = regexp.MustCompile(`data-first-rows-ms="(\d+)"`)
+	allRe   = regexp.MustCompile(`data-all-rows-ms="(\d+)"`)
+)
 
 // openIndex loads the index in headless Chromium and returns when its
-// first rows were drawn and the browser's wall time, in ms.
-func openIndex(browser, index, profile string) (float64, float64, error) {
+// first rows were drawn, when the whole index was in, and the browser's
+// wall time, in ms.
+func openIndex(browser, index, profile string) (float64, float64, float64, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	t0 := time.Now()
@@ -93,14 +112,15 @@ func openIndex(browser, index, profile string) (float64, float64, error) {
 		"--user-data-dir="+profile, "--dump-dom", "file://"+index).Output()
 	wall := float64(time.Since(t0).Milliseconds())
 	if err != nil {
-		return 0, 0, fmt.Errorf("chromium: %w", err)
+		return 0, 0, 0, fmt.Errorf("chromium: %w", err)
 	}
-	m := firstRe.FindSubmatch(out)
-	if m == nil {
-		return 0, 0, fmt.Errorf("chromium: the index drew no rows before the page loaded")
+	m, a := firstRe.FindSubmatch(out), allRe.FindSubmatch(out)
+	if m == nil || a == nil {
+		return 0, 0, 0, fmt.Errorf("chromium: the index did not load before the page did")
 	}
 	first, _ := strconv.ParseFloat(string(m[1]), 64)
-	return first, wall, nil
+	all, _ := strconv.ParseFloat(string(a[1]), 64)
+	return first, all, wall, nil
 }
 
 // generate writes a run directory of n trajectories, streaming.
