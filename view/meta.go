@@ -90,6 +90,7 @@ type Stage struct {
 	In      int64    `json:"in"`
 	Out     int64    `json:"out"`
 	Reasons []Reason `json:"reasons,omitempty"`
+	Note    string   `json:"note,omitempty"` // e.g. the stage's wall time
 }
 
 // Reason is how many items one reason dropped.

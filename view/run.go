@@ -183,13 +183,11 @@ func containsSlash(s string) bool {
 func runOverview(in *input) Overview {
 	ov := Overview{Label: in.label, Kind: KindRun}
 	var ri struct {
-		Version  string         `json:"synth_version"`
-		Started  string         `json:"started"`
-		Finished string         `json:"finished"`
-		Counts   map[string]int `json:"counts"`
-		Config   struct {
-			Teacher map[string]any `json:"teacher"`
-		} `json:"config"`
+		Version  string              `json:"synth_version"`
+		Started  string              `json:"started"`
+		Finished string              `json:"finished"`
+		Counts   map[string]int      `json:"counts"`
+		Stages   []schemas.StageTime `json:"stage_times"`
 	}
 	if b, err := os.ReadFile(filepath.Join(in.dir, runJSON)); err == nil && json.Unmarshal(b, &ri) == nil {
 		var keys []string
@@ -207,7 +205,18 @@ func runOverview(in *input) Overview {
 			ov.Figures = append(ov.Figures, Figure{"finished", ri.Finished})
 		}
 	}
-	ov.Stages = readFunnel(filepath.Join(in.dir, statsJSON))
+	// The build's stages (collect, generate, …, emit), then the filters'.
+	for _, st := range ri.Stages {
+		stage := Stage{Name: st.Stage, In: int64(st.In), Out: int64(st.Out)}
+		if w := st.Wall(); w > 0 {
+			stage.Note = fmt.Sprintf("%.1f s", w.Seconds())
+		}
+		ov.Stages = append(ov.Stages, stage)
+	}
+	for _, st := range readFunnel(filepath.Join(in.dir, statsJSON)) {
+		st.Name = "filter: " + st.Name
+		ov.Stages = append(ov.Stages, st)
+	}
 	return ov
 }
 

@@ -201,14 +201,16 @@
     ov.stages.forEach(function (s) { max = Math.max(max, s.in); });
     var t = el("table", "funnel", el("thead", null, el("tr", null, [
       el("th", null, eval_ ? "category" : "stage"), el("th", "num", eval_ ? "rollouts" : "in"),
-      el("th", "num", eval_ ? "passed" : "out"), el("th", null, ""), el("th", null, eval_ ? "" : "dropped")])));
+      el("th", "num", eval_ ? "passed" : "out"), el("th", null, ""), el("th", null, eval_ ? "" : "dropped, time")])));
     var tb = el("tbody");
     ov.stages.forEach(function (s) {
       var bar = el("div", "bar"), fill = el("div", "fill");
       bar.style.width = (100 * s.in / max) + "%";
       fill.style.width = s.in ? (100 * s.out / s.in) + "%" : "0";
       bar.appendChild(fill);
-      var reasons = (s.reasons || []).map(function (r) { return r.reason + " " + r.count; }).join(", ");
+      var reasons = (s.reasons || []).map(function (r) { return r.reason + " " + r.count; });
+      if (s.note) reasons.push(s.note);
+      reasons = reasons.join(", ");
       tb.appendChild(el("tr", null, [el("td", null, s.name), el("td", "num", String(s.in)), el("td", "num", String(s.out)),
         el("td", "barcell", bar), el("td", "dim", reasons)]));
     });
