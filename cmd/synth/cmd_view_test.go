@@ -60,6 +60,16 @@ func TestViewDemoRun(t *testing.T) {
 	if err != nil || !strings.Contains(out, "pages written") {
 		t.Fatalf("view: %v\n%s", err, out)
 	}
+	// The run's dataset: a page per row, each its trajectory's in the run.
+	dsite := filepath.Join(dir, "dsite")
+	if out, err := runSynth(t, "", "view", filepath.Join(run, "dataset"), "-o", dsite); err != nil || !strings.Contains(out, "pages written") {
+		t.Fatalf("view the dataset: %v\n%s", err, out)
+	}
+	if b, err := os.ReadFile(filepath.Join(dsite, "data", "t", "000", "0.js")); err != nil || !strings.Contains(string(b), `"kind":"dataset"`) ||
+		!strings.Contains(string(b), `"files":[{"name":`) || !strings.Contains(string(b), `"verdict":{"passed":true`) {
+		t.Errorf("dataset page 0: %v\n%.2000s", err, b)
+	}
+
 	index := dumpDOM(t, browser, filepath.Join(site, "index.html"), "")
 	links := map[string]bool{}
 	for _, m := range trajLink.FindAllStringSubmatch(index, -1) {
