@@ -38,9 +38,12 @@ type Result struct {
 
 // Site layout.
 const (
-	markerFile    = ".synth-view"
-	chunkRows     = 2000 // index rows per chunk file
-	maxIndexQuery = 1000 // characters of a query the index keeps for its search
+	markerFile = ".synth-view"
+	// The index is written in chunks: a small first one, drawn as soon as
+	// it is in, then larger ones the index asks for together.
+	firstChunkRows = 500
+	chunkRows      = 5000
+	maxIndexQuery  = 1000 // characters of a query the index keeps for its search
 )
 
 // ErrNotASite is returned when Out holds files that no Build wrote.
@@ -248,7 +251,7 @@ func (s *site) addRow(p *Page) error {
 	s.chunk.Write(b)
 	s.chunk.WriteByte('\n')
 	s.rows++
-	if s.rows == chunkRows {
+	if s.rows == chunkRows || (s.chunks == 0 && s.rows == firstChunkRows) {
 		return s.flushChunk()
 	}
 	return nil

@@ -70,7 +70,7 @@ func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 
 func TestBuildRunEveryTrajectoryHasAPageAndARow(t *testing.T) {
 	run := t.TempDir()
-	n := writeRun(t, run, 2*chunkRows+5) // three index chunks
+	n := writeRun(t, run, firstChunkRows+chunkRows+5) // three index chunks
 	site := build(t, false, run)
 	rows := indexRows(t, site)
 	if len(rows) != n {
