@@ -1,6 +1,9 @@
 package view
 
 import (
+	"fmt"
+	"unicode/utf8"
+
 	"synth/bench"
 	"synth/schemas"
 )
@@ -108,6 +111,10 @@ func sideOf(label string, tr *schemas.Trajectory) *Side {
 	if s.Messages == nil {
 		s.Messages = []schemas.Message{}
 	}
+	for i := range s.Messages { // tr's own messages: the caller decoded tr for this page
+		s.Messages[i].Content = cut(s.Messages[i].Content, maxMessage)
+	}
+	s.FinalAnswer = cut(s.FinalAnswer, maxMessage)
 	u := tr.Usage
 	s.Usage = &u
 	for _, st := range tr.Steps {
@@ -164,4 +171,19 @@ func queryOf(msgs []schemas.Message) string {
 		}
 	}
 	return ""
+}
+
+// maxMessage bounds the text of one message a page holds.
+const maxMessage = 1 << 20
+
+// cut shortens s to about n bytes, at a rune, saying how much was left out.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + fmt.Sprintf("\n… %d more bytes (the whole text is in the input's JSONL)", len(s)-i)
 }

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 )
 
 // Options say what Build shows and where it writes the site.
@@ -51,18 +50,17 @@ var ErrNotASite = errors.New("not a synth view site")
 
 // site is a site being written.
 type site struct {
-	opts    Options
-	out     string
-	inputs  []*input // what is shown
-	roots   []*input // the inputs, then folders they refer to (an eval's benchmark)
-	n       int
-	chunk   bytes.Buffer
-	rows    int // in chunk
-	chunks  int
-	facets  map[string]*facet
-	tally   []tally // per input
-	copied  map[string]bool
-	started time.Time
+	opts   Options
+	out    string
+	inputs []*input // what is shown
+	roots  []*input // the inputs, then folders they refer to (an eval's benchmark)
+	n      int
+	chunk  bytes.Buffer
+	rows   int // in chunk
+	chunks int
+	facets map[string]*facet
+	tally  []tally // per input
+	copied map[string]bool
 }
 
 // Build writes the site for opts.Inputs into opts.Out. It reads the inputs
@@ -71,7 +69,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	if len(opts.Inputs) == 0 || len(opts.Inputs) > 2 {
 		return nil, fmt.Errorf("view: give one folder, or two eval results folders to compare (got %d)", len(opts.Inputs))
 	}
-	s := &site{opts: opts, facets: map[string]*facet{}, copied: map[string]bool{}, started: time.Now()}
+	s := &site{opts: opts, facets: map[string]*facet{}, copied: map[string]bool{}}
 	defer func() {
 		for _, r := range s.roots {
 			r.root.Close()

@@ -5,13 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"synth/schemas"
 	"testing"
+	"unicode/utf8"
 )
 
 // build writes the site of inputs into a new folder and returns it.
@@ -271,5 +274,19 @@ func TestServeSendsInputsAsDataOnly(t *testing.T) {
 			!strings.Contains(resp.Header.Get("Content-Security-Policy"), tc.csp) {
 			t.Errorf("GET %s: %s, %q, CSP %q", tc.path, resp.Status, resp.Header.Get("Content-Type"), resp.Header.Get("Content-Security-Policy"))
 		}
+	}
+}
+
+func TestLongMessagesAreCut(t *testing.T) {
+	long := strings.Repeat("é", maxMessage) // two bytes a rune
+	tr := &schemas.Trajectory{ID: "x", Messages: []schemas.Message{{Role: "user", Content: "short"}, {Role: "user", Content: long}}, FinalAnswer: long}
+	sd := sideOf("run", tr)
+	for _, got := range []string{sd.Messages[1].Content, sd.FinalAnswer} {
+		if len(got) > maxMessage+100 || !utf8.ValidString(got) || !strings.Contains(got, fmt.Sprintf("%d more bytes", maxMessage)) {
+			t.Errorf("a long text: %d bytes, ends %q", len(got), got[len(got)-60:])
+		}
+	}
+	if sd.Messages[0].Content != "short" {
+		t.Errorf("a short message changed: %q", sd.Messages[0].Content)
 	}
 }
