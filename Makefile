@@ -28,9 +28,9 @@ test: vet
 	@scripts/deps.sh python3-pygame chromium
 	$(GO) test -count=1 -timeout 20m ./...
 
-# Jupyter: the kernel the sandbox is measured against.
+# Jupyter: the kernel the sandbox is measured against; chromium: synth view's index load.
 bench: build
-	@scripts/deps.sh python3-ipykernel python3-jupyter-client
+	@scripts/deps.sh python3-ipykernel python3-jupyter-client chromium
 	scripts/bench.sh
 
 fmt:
