@@ -160,3 +160,22 @@ func linked(dom string) map[int]bool {
 	}
 	return seen
 }
+
+// An index of several chunks, which arrive in any order, lists every row in
+// order once all are in.
+func TestChromiumIndexOfSeveralChunks(t *testing.T) {
+	browser := chromium(t)
+	run := t.TempDir()
+	n := writeRun(t, run, firstChunkRows+200)
+	site := build(t, false, run)
+	last := (n + 99) / 100
+	dom := DumpDOM(t, browser, fileURL(filepath.Join(site, "index.html"), fmt.Sprintf("page=%d", last)))
+	links := linked(dom)
+	if !strings.Contains(dom, fmt.Sprintf("%d of %d trajectories", n, n)) || len(links) != n-(last-1)*100 || !links[n-1] || !links[(last-1)*100] {
+		t.Errorf("last page of %d: links %v", n, links)
+	}
+	found := DumpDOM(t, browser, fileURL(filepath.Join(site, "index.html"), "q=tr-extra-650"))
+	if links := linked(found); len(links) != 1 || !links[652] {
+		t.Errorf("search for a row of the second chunk: links %v", links)
+	}
+}

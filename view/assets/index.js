@@ -75,10 +75,12 @@
   function draw() {
     var m = matches();
     var pages = Math.max(1, Math.ceil(m.length / PAGE));
-    if (state.page >= pages) state.page = pages - 1;
+    // The page asked for may not have loaded yet: show the last one there
+    // is, and keep what was asked for.
+    var shown = Math.min(state.page, pages - 1);
     var tbody = document.getElementById("rows");
     tbody.textContent = "";
-    m.slice(state.page * PAGE, state.page * PAGE + PAGE).forEach(function (r) {
+    m.slice(shown * PAGE, shown * PAGE + PAGE).forEach(function (r) {
       var href = "trajectory.html#" + r[N];
       var q = r[QUERY].length > 220 ? r[QUERY].slice(0, 220) + "…" : r[QUERY];
       var fts = r[FT].map(function (i) { return word("file_type", i); }).filter(Boolean).join(", ");
@@ -103,26 +105,26 @@
     var status = m.length + " of " + rows.length + " trajectories";
     if (rows.length < total) status += " (loading the index: " + rows.length + " of " + total + ")";
     text("status", status);
-    pager(pages);
+    pager(pages, shown);
   }
 
-  function pager(pages) {
+  function pager(pages, shown) {
     var nav = document.getElementById("pager");
     nav.textContent = "";
     if (pages <= 1) return;
     function go(p, label) {
-      var b = el("button", p === state.page ? "current" : null, label);
+      var b = el("button", p === shown ? "current" : null, label);
       b.type = "button";
-      b.disabled = p < 0 || p >= pages || p === state.page;
+      b.disabled = p < 0 || p >= pages || p === shown;
       b.addEventListener("click", function () { state.page = p; save(); draw(); window.scrollTo(0, 0); });
       nav.appendChild(b);
     }
-    go(state.page - 1, "‹ previous");
-    var from = Math.max(0, state.page - 4), to = Math.min(pages, from + 9);
+    go(shown - 1, "‹ previous");
+    var from = Math.max(0, shown - 4), to = Math.min(pages, from + 9);
     if (from > 0) go(0, "1");
     for (var p = from; p < to; p++) go(p, String(p + 1));
     if (to < pages) go(pages - 1, String(pages));
-    go(state.page + 1, "next ›");
+    go(shown + 1, "next ›");
   }
 
   // save keeps the filters in the address, so back from a page returns to them.
