@@ -35,8 +35,12 @@ type Summary struct {
 	Failures map[string]int // failure taxonomy word -> rollouts
 	Shards   []string       // Parquet files written
 	Bench    string         // the benchmark folder
-	Elapsed  time.Duration
-	clock    stageClock
+	CostUSD  float64        // what the rollouts cost, over every shard
+	Tokens   int64          // tokens the rollouts used, over every shard
+	// ShardInfos are the shards a merge gathered, or the one a rollout ran.
+	ShardInfos []ShardInfo
+	Elapsed    time.Duration
+	clock      stageClock
 }
 
 // StageCount is one line of the funnel.
@@ -61,22 +65,27 @@ var ErrConfigChanged = errors.New("config changed")
 
 // run is one build in progress.
 type run struct {
-	cfg     Config
-	opts    Options
-	dir     string
-	info    *RunInfo
-	log     io.Writer
-	backend sandbox.Backend
-	llm     *llm.Client
-	tch     agent.Teacher // see teacher
-	format  agent.Format
-	sum     *Summary
+	cfg  Config
+	opts Options
+	dir  string
+	work string // where rollouts are journaled: dir, or a shard's folder
+	// readOnly runs no rollout: a stage with rollouts left to do fails
+	// (merge reads a finished plan back).
+	readOnly bool
+	info     *RunInfo
+	log      io.Writer
+	backend  sandbox.Backend
+	llm      *llm.Client
+	tch      agent.Teacher // see teacher
+	format   agent.Format
+	sum      *Summary
 }
 
 // Build runs every stage over the run directory opts.Out, skipping what an
-// earlier run of the same config already did. Interrupted (ctx done), it
-// stops taking work, lets what is in flight end, keeps everything finished,
-// and returns ctx's error; running it again continues.
+// earlier run of the same config already did: the plan, the rollouts as one
+// shard kept in the run directory itself, and the merge. Interrupted (ctx
+// done), it stops taking work, lets what is in flight end, keeps everything
+// finished, and returns ctx's error; running it again continues.
 func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 	start := time.Now()
 	r := newRun(cfg, opts)
@@ -86,58 +95,46 @@ func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 	}
 	defer r.saveStageTimes()
 	fresh := !r.info.done(stageEmit)
-
-	files, err := r.collect(ctx)
+	p, err := r.plan(ctx)
 	if err != nil {
 		return r.sum, err
 	}
-	tasks, err := r.generate(ctx, files)
+	defer p.fn.close()
+	trajs, rolloutDone, err := r.rollouts(ctx, p.train, p.files)
 	if err != nil {
 		return r.sum, err
 	}
-	benchTasks, trainTasks := r.split(tasks)
-	fn, err := r.newFunnel()
-	if err != nil {
-		return r.sum, err
-	}
-	defer fn.close()
-	trainTasks = r.filterTasks(fn, trainTasks, benchTasks)
-
-	if _, err := r.sandbox(); err != nil {
-		return r.sum, err
-	}
-	validBench, benchRefs, benchDone, err := r.validateBench(ctx, benchTasks, files)
-	if err != nil {
-		return r.sum, err
-	}
-	trajs, rolloutDone, err := r.rollouts(ctx, trainTasks, files)
-	if err != nil {
-		return r.sum, err
-	}
-	kept := r.filterTrajectories(fn, trajs)
-	if !fresh && benchDone == 0 && rolloutDone == 0 {
+	if !fresh && p.benchDone == 0 && rolloutDone == 0 {
+		r.filterTrajectories(p.fn, trajs)
 		r.sum.UpToDate = true
 		r.sum.Elapsed = time.Since(start)
 		r.sum.Bench = filepath.Join(r.dir, benchDir)
 		r.sum.Shards, _ = filepath.Glob(filepath.Join(r.dir, datasetDataDir, "*.parquet"))
 		return r.sum, nil
 	}
-	if err := r.emit(ctx, fn, trainTasks, kept, files); err != nil {
-		return r.sum, err
-	}
-	if err := r.writeBench(validBench, benchRefs, files); err != nil {
-		return r.sum, err
-	}
-	r.info.Finished = time.Now().UTC()
-	if err := r.info.markDone(r.dir, stageEmit); err != nil {
+	if err := r.finish(ctx, p, trajs); err != nil {
 		return r.sum, err
 	}
 	r.sum.Elapsed = time.Since(start)
 	return r.sum, nil
 }
 
+// finish filters the trajectories and emits the dataset and the benchmark:
+// the end of build and of merge.
+func (r *run) finish(ctx context.Context, p *planned, trajs []*schemas.Trajectory) error {
+	kept := r.filterTrajectories(p.fn, trajs)
+	if err := r.emit(ctx, p.fn, p.train, kept, p.files); err != nil {
+		return err
+	}
+	if err := r.writeBench(p.validBench, p.benchRefs, p.files); err != nil {
+		return err
+	}
+	r.info.Finished = time.Now().UTC()
+	return r.info.markDone(r.dir, stageEmit)
+}
+
 func newRun(cfg Config, opts Options) *run {
-	r := &run{cfg: cfg, opts: opts, dir: opts.Out, log: opts.Log, sum: &Summary{Out: opts.Out, Failures: map[string]int{}, clock: newStageClock()}}
+	r := &run{cfg: cfg, opts: opts, dir: opts.Out, work: opts.Out, log: opts.Log, sum: &Summary{Out: opts.Out, Failures: map[string]int{}, clock: newStageClock()}}
 	if r.log == nil {
 		r.log = io.Discard
 	}

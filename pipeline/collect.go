@@ -20,22 +20,9 @@ import (
 // and the files.jsonl manifest, applying the sources section's limits and
 // license allow-list. A finished collection is read back, not redone.
 func (r *run) collect(ctx context.Context) (*fileSet, error) {
-	opt, err := sources.StoreOptionsFrom(r.cfg.Sources)
+	store, fs, err := r.knownFiles()
 	if err != nil {
-		return nil, fmt.Errorf("collect: %w", err)
-	}
-	store, err := sources.OpenStoreWith(filepath.Join(r.dir, filesDir), opt)
-	if err != nil {
-		return nil, fmt.Errorf("collect: %w", err)
-	}
-	fs := &fileSet{byID: map[string]schemas.File{}, path: map[string]string{}}
-	known, err := ReadAll[schemas.File](filepath.Join(r.dir, filesJournal))
-	if err != nil {
-		return nil, fmt.Errorf("collect: %w", err)
-	}
-	for _, f := range known {
-		store.Seed(f) // later duplicates add their provenance to it
-		fs.set(f, store.Path(f))
+		return nil, err
 	}
 	if r.info.done(stageCollect) {
 		r.sum.add("collect", 0, len(fs.order), "files (%s)", typeCounts(fs))
@@ -71,6 +58,29 @@ func (r *run) collect(ctx context.Context) (*fileSet, error) {
 	}
 	r.sum.add("collect", 0, len(fs.order), "files (%s)", typeCounts(fs))
 	return fs, nil
+}
+
+// knownFiles opens the run's file store and reads back the files
+// files.jsonl records.
+func (r *run) knownFiles() (*sources.Store, *fileSet, error) {
+	opt, err := sources.StoreOptionsFrom(r.cfg.Sources)
+	if err != nil {
+		return nil, nil, fmt.Errorf("collect: %w", err)
+	}
+	store, err := sources.OpenStoreWith(filepath.Join(r.dir, filesDir), opt)
+	if err != nil {
+		return nil, nil, fmt.Errorf("collect: %w", err)
+	}
+	fs := &fileSet{byID: map[string]schemas.File{}, path: map[string]string{}}
+	known, err := ReadAll[schemas.File](filepath.Join(r.dir, filesJournal))
+	if err != nil {
+		return nil, nil, fmt.Errorf("collect: %w", err)
+	}
+	for _, f := range known {
+		store.Seed(f) // later duplicates add their provenance to it
+		fs.set(f, store.Path(f))
+	}
+	return store, fs, nil
 }
 
 // logger writes a library's structured log lines into the run's log,

@@ -21,7 +21,7 @@ func (r *run) client() (*llm.Client, error) {
 	var cost float64
 	var tokens int64
 	for _, j := range []string{trajJournal, benchJournal} {
-		_ = ReadJournal(filepath.Join(r.dir, j), func(t schemas.Trajectory) error {
+		_ = ReadJournal(filepath.Join(r.work, j), func(t schemas.Trajectory) error {
 			cost += t.Usage.CostUSD
 			tokens += t.Usage.PromptTokens + t.Usage.CompletionTokens
 			return nil
@@ -29,7 +29,7 @@ func (r *run) client() (*llm.Client, error) {
 	}
 	opts := []llm.Option{llm.WithSpent(cost, tokens)}
 	if !r.cfg.LLM.NoCache {
-		opts = append(opts, llm.WithCache(llm.CacheDir(r.dir)))
+		opts = append(opts, llm.WithCache(llm.CacheDir(r.work)))
 	}
 	c, err := llm.New(r.cfg.LLM, opts...)
 	if err != nil {

@@ -49,9 +49,9 @@ func Generate(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 	return r.sum, nil
 }
 
-// Plan lists what the sources would collect, with sizes and licenses,
-// without downloading anything.
-func Plan(ctx context.Context, cfg Config, w io.Writer) error {
+// ListSources lists what the sources would collect, with sizes and
+// licenses, without downloading anything.
+func ListSources(ctx context.Context, cfg Config, w io.Writer) error {
 	srcs, err := open.OpenAll(cfg.Sources.Specs, cfg.Sources, open.Env{Seed: cfg.Seed, Log: logger(io.Discard)})
 	if err != nil {
 		return err

@@ -56,7 +56,7 @@ func seedOf(id string) int64 {
 // new) by id, and how many it ran now. Interrupted, it lets rollouts in
 // flight finish, journals them, and returns ctx's error.
 func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job, journal string, fs *fileSet) (map[string]*schemas.Trajectory, int, error) {
-	path := filepath.Join(r.dir, journal)
+	path := filepath.Join(r.work, journal)
 	done := map[string]*schemas.Trajectory{}
 	err := ReadJournal(path, func(t schemas.Trajectory) error { done[t.ID] = &t; return nil })
 	if err != nil {
@@ -70,6 +70,12 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job
 	}
 	if len(pending) == 0 {
 		return done, 0, nil
+	}
+	if r.readOnly {
+		return nil, 0, fmt.Errorf("%s: %d of %d rollouts are not done in %s: run synth plan -o %s again", stage, len(pending), len(jobs), r.work, r.dir)
+	}
+	if _, err := r.sandbox(); err != nil {
+		return nil, 0, err
 	}
 	j, err := OpenJournal(path)
 	if err != nil {
@@ -171,7 +177,7 @@ func (r *run) concurrency() int {
 // then recorded with their failure word; they are never task failures, and
 // the filters drop them.
 func (r *run) rollout(ctx context.Context, jb job, fs *fileSet) (*schemas.Trajectory, error) {
-	p := player{backend: r.backend, artifacts: filepath.Join(r.dir, artifactsDir), teacher: r.cfg.Teacher, maxTurns: r.cfg.Teacher.MaxTurns}
+	p := player{backend: r.backend, artifacts: filepath.Join(r.work, artifactsDir), teacher: r.cfg.Teacher, maxTurns: r.cfg.Teacher.MaxTurns}
 	for attempt := 1; ; attempt++ {
 		t, err := p.play(ctx, jb, fs.inputs(jb.task))
 		if err != nil || r.halted() != nil || !r.cfg.Filters.ShouldRetry(t.Verdict.Failure, attempt) {

@@ -40,7 +40,9 @@ type RunInfo struct {
 	Python     PythonInfo           `json:"python"`
 	Started    time.Time            `json:"started"`
 	Finished   time.Time            `json:"finished,omitzero"`
-	Stages     map[string]time.Time `json:"stages"` // stage -> when it completed
+	Stages     map[string]time.Time `json:"stages"`           // stage -> when it completed
+	Plan       string               `json:"plan,omitempty"`   // hash of plan.jsonl's tasks
+	Shards     []ShardInfo          `json:"shards,omitempty"` // the shards a merge gathered
 	Counts     map[string]int       `json:"counts"`
 	// StageTimes is the last build's stages in order: start, end, CPU and
 	// counts. A resumed build records what it did itself.

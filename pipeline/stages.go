@@ -119,22 +119,38 @@ func failedChecks(t *schemas.Trajectory) string {
 
 // rollouts runs the teacher on every training task, k samples each.
 func (r *run) rollouts(ctx context.Context, tasks []schemas.Task, fs *fileSet) ([]*schemas.Trajectory, int, error) {
-	teacher, format, err := r.teacher()
+	jobs, err := r.trainJobs(tasks)
 	if err != nil {
 		return nil, 0, err
 	}
+	done, ran, err := r.runJobs(ctx, "rollout", false, jobs, trajJournal, fs)
+	if err != nil {
+		return nil, ran, err
+	}
+	return r.inOrder(tasks, jobs, done, ""), ran, nil
+}
+
+// trainJobs are the rollouts of the training tasks, k samples each, in the
+// order of the dataset's rows.
+func (r *run) trainJobs(tasks []schemas.Task) ([]job, error) {
+	teacher, format, err := r.teacher()
+	if err != nil {
+		return nil, err
+	}
 	samples := max(1, r.cfg.Teacher.Samples)
-	var jobs []job
+	jobs := make([]job, 0, len(tasks)*samples)
 	for i := range tasks {
 		t := &tasks[i]
 		for s := range samples {
 			jobs = append(jobs, job{id: trajectoryID(t, s, teacher, format, r.cfg.Teacher), task: t, sample: s, teacher: teacher, format: format})
 		}
 	}
-	done, ran, err := r.runJobs(ctx, "rollout", false, jobs, trajJournal, fs)
-	if err != nil {
-		return nil, ran, err
-	}
+	return jobs, nil
+}
+
+// inOrder returns the jobs' trajectories, all in done, in the jobs' order,
+// and counts them in the summary's funnel line, failures and usage.
+func (r *run) inOrder(tasks []schemas.Task, jobs []job, done map[string]*schemas.Trajectory, from string) []*schemas.Trajectory {
 	out := make([]*schemas.Trajectory, 0, len(jobs))
 	passed := 0
 	for _, jb := range jobs {
@@ -145,9 +161,12 @@ func (r *run) rollouts(ctx context.Context, tasks []schemas.Task, fs *fileSet) (
 		} else {
 			r.sum.Failures[t.Verdict.Failure]++
 		}
+		r.sum.CostUSD += t.Usage.CostUSD
+		r.sum.Tokens += t.Usage.PromptTokens + t.Usage.CompletionTokens
 	}
-	r.sum.add("rollout", len(tasks), len(out), "trajectories (teacher %s, %d per task), %d passed their checks", teacher.Info().Kind, samples, passed)
-	return out, ran, nil
+	r.sum.add("rollout", len(tasks), len(out), "trajectories (teacher %s, %d per task%s), %d passed their checks",
+		r.tch.Info().Kind, max(1, r.cfg.Teacher.Samples), from, passed)
+	return out
 }
 
 // teacher is the run's teacher and format, made once: a replay file is read

@@ -74,8 +74,15 @@ A run directory belongs to one config; use another -o for another config.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runBuild(cmd, f) },
 	}
+	addBuildFlags(cmd, &f)
+	return cmd
+}
+
+// addBuildFlags adds the flags that shape a build: build, plan and launch
+// take them all.
+func addBuildFlags(cmd *cobra.Command, f *buildFlags) {
 	fl := cmd.Flags()
-	addSourceFlags(cmd, &f)
+	addSourceFlags(cmd, f)
 	fl.StringVar(&f.teacher, "teacher", "", "who writes the turns: reference, openai, replay or empty (config: teacher.kind)")
 	fl.StringVar(&f.format, "format", "", "message format: pybench or openai-tools (config: teacher.format)")
 	fl.StringVar(&f.model, "model", "", "model name at the endpoint (config: llm.endpoints[0].model)")
@@ -93,7 +100,6 @@ A run directory belongs to one config; use another -o for another config.`,
 	fl.Float64Var(&f.benchFrac, "bench-fraction", 0, "share of tasks held out for the benchmark; default 0.3 (config: bench.fraction)")
 	fl.StringSliceVar(&f.templates, "templates", nil, "only these templates or prefixes, e.g. table.,text.wordfreq (config: tasks.templates)")
 	fl.BoolVar(&f.validateTasks, "validate-tasks", false, "prove every task in the sandbox before rollouts, not only benchmark tasks (config: tasks.validate)")
-	return cmd
 }
 
 // addSourceFlags adds the flags build and collect share.
@@ -230,6 +236,12 @@ func printSummary(w io.Writer, sum *pipeline.Summary) {
 	tw.Flush()
 	if len(sum.Failures) > 0 {
 		fmt.Fprintf(w, "failed rollouts: %s\n", sum.FailureNote())
+	}
+	for _, si := range sum.ShardInfos {
+		fmt.Fprintf(w, "shard %s: %d tasks, %d rollouts, %d passed, %d tokens, $%.4f\n", si.Shard, si.Tasks, si.Rollouts, si.Passed, si.Tokens, si.CostUSD)
+	}
+	if sum.Tokens > 0 {
+		fmt.Fprintf(w, "rollouts used %d tokens, $%.4f\n", sum.Tokens, sum.CostUSD)
 	}
 	for _, s := range sum.Shards {
 		fmt.Fprintf(w, "dataset:   %s\n", s)

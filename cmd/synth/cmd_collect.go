@@ -38,7 +38,7 @@ and per-source options.`,
 				return err
 			}
 			if dryRun {
-				return pipeline.Plan(cmd.Context(), cfg, cmd.OutOrStdout())
+				return pipeline.ListSources(cmd.Context(), cfg, cmd.OutOrStdout())
 			}
 			sum, err := pipeline.Collect(cmd.Context(), cfg, pipeline.Options{Out: f.out, Version: version, Log: cmd.ErrOrStderr()})
 			if err != nil {

@@ -1,0 +1,156 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"synth/schemas"
+)
+
+// planFile lists the training tasks the rollouts are to solve, in the order
+// the dataset's rows follow; the run's stage "plan" marks it whole.
+const (
+	planFile  = "plan.jsonl"
+	stagePlan = "plan"
+)
+
+// planned is what every stage before the rollouts decided: the files, the
+// benchmark (proven, with its reference trajectories), and the training
+// tasks left after dedup and decontamination, with the funnel so far.
+type planned struct {
+	files      *fileSet
+	train      []schemas.Task
+	validBench []schemas.Task
+	benchRefs  map[string]*schemas.Trajectory
+	benchDone  int // benchmark proofs run now
+	fn         *funnel
+}
+
+// Plan runs every stage except the rollouts into the run directory
+// opts.Out: collect, generate, split, filter and the benchmark's validation.
+// It writes plan.jsonl, the training tasks that `synth rollout` shards
+// share out; the same config always gives the same plan. A second Plan
+// reads back what the first did.
+func Plan(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
+	start := time.Now()
+	r := newRun(cfg, opts)
+	defer r.close()
+	if err := r.open(ctx); err != nil {
+		return nil, err
+	}
+	p, err := r.plan(ctx)
+	if err != nil {
+		return r.sum, err
+	}
+	p.fn.close()
+	r.sum.Elapsed = time.Since(start)
+	return r.sum, nil
+}
+
+// plan runs collect, generate, split, the task filters and the benchmark's
+// validation, and writes the plan.
+func (r *run) plan(ctx context.Context) (*planned, error) {
+	p, err := r.replan(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.writePlan(p.train); err != nil {
+		p.fn.close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// replan runs the stages of the plan, or, with readOnly, reads them back
+// and fails if any is unfinished (merge: the plan must be whole).
+func (r *run) replan(ctx context.Context, readOnly bool) (*planned, error) {
+	if readOnly {
+		for _, stage := range []string{stageCollect, stageGenerate, stagePlan} {
+			if !r.info.done(stage) {
+				return nil, fmt.Errorf("%s has no finished plan (stage %s is not done): run synth plan -o %s first", r.dir, stage, r.dir)
+			}
+		}
+	}
+	files, err := r.collect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tasks, err := r.generate(ctx, files)
+	if err != nil {
+		return nil, err
+	}
+	benchTasks, trainTasks := r.split(tasks)
+	fn, err := r.newFunnel()
+	if err != nil {
+		return nil, err
+	}
+	p := &planned{files: files, fn: fn}
+	p.train = r.filterTasks(fn, trainTasks, benchTasks)
+	r.readOnly = readOnly
+	p.validBench, p.benchRefs, p.benchDone, err = r.validateBench(ctx, benchTasks, files)
+	if err != nil {
+		fn.close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// writePlan writes plan.jsonl whole and records its hash in run.json.
+func (r *run) writePlan(train []schemas.Task) error {
+	path := filepath.Join(r.dir, planFile)
+	hash := planHash(train)
+	if r.info.done(stagePlan) && r.info.Plan == hash {
+		return nil
+	}
+	tmp := path + ".tmp"
+	os.Remove(tmp)
+	j, err := OpenJournal(tmp)
+	if err != nil {
+		return fmt.Errorf("plan: %w", err)
+	}
+	for i := range train {
+		if err := j.Append(&train[i]); err != nil {
+			j.Close()
+			return fmt.Errorf("plan: %w", err)
+		}
+	}
+	if err := j.Close(); err != nil {
+		return fmt.Errorf("plan: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("plan: %w", err)
+	}
+	r.info.Plan = hash
+	r.info.Counts["train_tasks"] = len(train)
+	return r.info.markDone(r.dir, stagePlan)
+}
+
+// planHash names a plan by its tasks, in order: shards of one plan carry it.
+func planHash(train []schemas.Task) string {
+	h := sha256.New()
+	for i := range train {
+		fmt.Fprintf(h, "%s\n", train[i].ID)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// readPlan reads the training tasks of a finished plan.
+func readPlan(dir string, info *RunInfo) ([]schemas.Task, error) {
+	if !info.done(stagePlan) {
+		return nil, fmt.Errorf("%s has no plan: run synth plan -o %s first (with the build's flags)", dir, dir)
+	}
+	train, err := ReadAll[schemas.Task](filepath.Join(dir, planFile))
+	if err != nil {
+		return nil, fmt.Errorf("plan: %w", err)
+	}
+	if h := planHash(train); h != info.Plan {
+		return nil, fmt.Errorf("plan %s: its tasks (hash %s) are not the plan run.json records (%s): run synth plan -o %s again",
+			filepath.Join(dir, planFile), h, info.Plan, dir)
+	}
+	return train, nil
+}

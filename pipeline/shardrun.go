@@ -1,0 +1,106 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"synth/schemas"
+)
+
+// Rollout runs the rollouts of one shard of the plan in the run directory
+// opts.Out, which `synth plan` made. It takes the config from the plan's
+// run.json and writes only under RUN/shards/I-of-N/ (its journal, LLM
+// cache, artifacts and shard.json), so shards on a shared filesystem never
+// write each other's files. The LLM budget (llm.max_cost_usd,
+// llm.max_tokens) is split evenly: each of N shards may spend 1/N of it.
+// Like Build, it resumes: run again, it does only the rollouts its journal
+// lacks. concurrency > 0 overrides the config's rollouts in flight.
+func Rollout(ctx context.Context, s Shard, concurrency int, opts Options) (*Summary, error) {
+	start := time.Now()
+	info, cfg, err := planInfo(opts.Out)
+	if err != nil {
+		return nil, err
+	}
+	if concurrency > 0 {
+		cfg.Concurrency = concurrency
+	}
+	cfg.LLM.MaxCostUSD /= float64(s.Count)
+	cfg.LLM.MaxTokens /= int64(s.Count)
+	r := newRun(cfg, opts)
+	defer r.close()
+	r.info = info
+	r.work = filepath.Join(r.dir, shardsDir, s.Name())
+	train, err := readPlan(r.dir, info)
+	if err != nil {
+		return nil, err
+	}
+	var mine []schemas.Task
+	for _, t := range train {
+		if s.Owns(t.ID) {
+			mine = append(mine, t)
+		}
+	}
+	_, files, err := r.knownFiles()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(r.work, 0o755); err != nil {
+		return nil, fmt.Errorf("shard %s: %w", s.Name(), err)
+	}
+	host, _ := os.Hostname()
+	si := &ShardInfo{Shard: s.Name(), Plan: info.Plan, ConfigHash: info.ConfigHash, Host: host, Tasks: len(mine), Started: time.Now().UTC()}
+	if err := si.save(r.work); err != nil {
+		return nil, err
+	}
+	r.logf("rollout: shard %s: %d of the plan's %d training tasks", s.Name(), len(mine), len(train))
+	_, ran, err := r.rollouts(ctx, mine, files)
+	done, jerr := journaled(r.work)
+	if jerr != nil && err == nil {
+		err = jerr
+	}
+	si.tally(done)
+	if err != nil {
+		si.Stopped = err.Error()
+		if serr := si.save(r.work); serr != nil {
+			err = errors.Join(err, serr)
+		}
+		return r.sum, fmt.Errorf("shard %s: %w", s.Name(), err)
+	}
+	si.Finished = time.Now().UTC()
+	if err := si.save(r.work); err != nil {
+		return r.sum, err
+	}
+	r.sum.UpToDate = ran == 0
+	r.sum.ShardInfos = []ShardInfo{*si}
+	r.sum.Elapsed = time.Since(start)
+	return r.sum, nil
+}
+
+// planInfo reads the run.json of a planned run and its config, refusing a
+// run this synth would plan differently.
+func planInfo(dir string) (*RunInfo, Config, error) {
+	info, err := readRunInfo(dir)
+	if err != nil {
+		return nil, Config{}, err
+	}
+	if info == nil || !info.done(stagePlan) {
+		return nil, Config{}, fmt.Errorf("%s has no plan: run synth plan -o %s first (with the build's flags)", dir, dir)
+	}
+	cfg := info.Config
+	if h := cfg.Hash(); h != info.ConfigHash {
+		return nil, Config{}, fmt.Errorf("%w: %s/%s holds config hash %s but its settings hash to %s (another synth version made it?): run synth plan -o %s again",
+			ErrConfigChanged, dir, runFile, info.ConfigHash, h, dir)
+	}
+	return info, cfg, nil
+}
+
+// journaled is every trajectory a shard's journal holds, by id.
+func journaled(dir string) (map[string]*schemas.Trajectory, error) {
+	done := map[string]*schemas.Trajectory{}
+	err := ReadJournal(filepath.Join(dir, trajJournal), func(t schemas.Trajectory) error { done[t.ID] = &t; return nil })
+	return done, err
+}
