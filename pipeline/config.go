@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 
 	"go.yaml.in/yaml/v3"
 
@@ -116,9 +117,31 @@ func (c Config) Hash() string {
 	}
 	c.LLM.Endpoints = eps
 	c.Tasks.LLM.Concurrency = 0
+	nilEmpty(reflect.ValueOf(&c).Elem())
 	b, _ := json.Marshal(c)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
+}
+
+// nilEmpty sets the empty slices and maps among v's fields, and its
+// fields' fields, to nil: a config read from YAML (licenses: []) hashes as
+// the same config built in Go (no licenses). It follows no pointers and no
+// slice elements, so it changes nothing a caller shares.
+func nilEmpty(v reflect.Value) {
+	for i := range v.NumField() {
+		f := v.Field(i)
+		if !f.CanSet() {
+			continue
+		}
+		switch f.Kind() {
+		case reflect.Slice, reflect.Map:
+			if f.Len() == 0 && !f.IsNil() {
+				f.Set(reflect.Zero(f.Type()))
+			}
+		case reflect.Struct:
+			nilEmpty(f)
+		}
+	}
 }
 
 // YAML renders the resolved config.

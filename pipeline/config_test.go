@@ -83,3 +83,28 @@ func TestValidateNamesTheKey(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigHashSurvivesYAML: a config written as YAML (as synth launch
+// does for its plan job) reads back with the same hash, though empty lists
+// come back as [] rather than nil.
+func TestConfigHashSurvivesYAML(t *testing.T) {
+	cfg := Default()
+	cfg.Tasks.Templates = []string{"table.sort"}
+	cfg.Sources.Licenses = []string{}
+	p := filepath.Join(t.TempDir(), "synth.yaml")
+	if err := os.WriteFile(p, []byte(cfg.YAML()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Hash() != cfg.Hash() {
+		t.Fatalf("hash %s after YAML, %s before", back.Hash(), cfg.Hash())
+	}
+	other := cfg
+	other.Tasks.Templates = []string{"table.dedup"}
+	if other.Hash() == cfg.Hash() {
+		t.Fatal("another template list hashes the same")
+	}
+}

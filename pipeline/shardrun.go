@@ -18,16 +18,14 @@ import (
 // write each other's files. The LLM budget (llm.max_cost_usd,
 // llm.max_tokens) is split evenly: each of N shards may spend 1/N of it.
 // Like Build, it resumes: run again, it does only the rollouts its journal
-// lacks. concurrency > 0 overrides the config's rollouts in flight.
-func Rollout(ctx context.Context, s Shard, concurrency int, opts Options) (*Summary, error) {
+// lacks.
+func Rollout(ctx context.Context, s Shard, so ShardOptions, opts Options) (*Summary, error) {
 	start := time.Now()
 	info, cfg, err := planInfo(opts.Out)
 	if err != nil {
 		return nil, err
 	}
-	if concurrency > 0 {
-		cfg.Concurrency = concurrency
-	}
+	so.apply(&cfg)
 	cfg.LLM.MaxCostUSD /= float64(s.Count)
 	cfg.LLM.MaxTokens /= int64(s.Count)
 	r := newRun(cfg, opts)
@@ -78,6 +76,26 @@ func Rollout(ctx context.Context, s Shard, concurrency int, opts Options) (*Summ
 	r.sum.ShardInfos = []ShardInfo{*si}
 	r.sum.Elapsed = time.Since(start)
 	return r.sum, nil
+}
+
+// ShardOptions override, for one shard, the plan's settings that do not
+// shape the results; zero values keep the plan's.
+type ShardOptions struct {
+	Concurrency int     // rollouts in flight
+	MaxCostUSD  float64 // the whole run's budget in dollars, of which the shard may spend 1/N
+	MaxTokens   int64   // the whole run's budget in tokens, of which the shard may spend 1/N
+}
+
+func (so ShardOptions) apply(cfg *Config) {
+	if so.Concurrency > 0 {
+		cfg.Concurrency = so.Concurrency
+	}
+	if so.MaxCostUSD > 0 {
+		cfg.LLM.MaxCostUSD = so.MaxCostUSD
+	}
+	if so.MaxTokens > 0 {
+		cfg.LLM.MaxTokens = so.MaxTokens
+	}
 }
 
 // planInfo reads the run.json of a planned run and its config, refusing a

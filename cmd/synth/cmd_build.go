@@ -238,7 +238,11 @@ func printSummary(w io.Writer, sum *pipeline.Summary) {
 		fmt.Fprintf(w, "failed rollouts: %s\n", sum.FailureNote())
 	}
 	for _, si := range sum.ShardInfos {
-		fmt.Fprintf(w, "shard %s: %d tasks, %d rollouts, %d passed, %d tokens, $%.4f\n", si.Shard, si.Tasks, si.Rollouts, si.Passed, si.Tokens, si.CostUSD)
+		fmt.Fprintf(w, "shard %s: %d tasks, %d rollouts, %d passed", si.Shard, si.Tasks, si.Rollouts, si.Passed)
+		if si.Tokens > 0 {
+			fmt.Fprintf(w, ", %d tokens, $%.4f", si.Tokens, si.CostUSD)
+		}
+		fmt.Fprintln(w)
 	}
 	if sum.Tokens > 0 {
 		fmt.Fprintf(w, "rollouts used %d tokens, $%.4f\n", sum.Tokens, sum.CostUSD)

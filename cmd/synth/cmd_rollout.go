@@ -15,7 +15,7 @@ func newRolloutCmd() *cobra.Command {
 	var (
 		out, shard  string
 		shards      int
-		concurrency int
+		so          pipeline.ShardOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "rollout",
@@ -48,7 +48,7 @@ stop, it does only the rollouts its journal lacks. The LLM budget
 				return usageError{err}
 			}
 			stderr := cmd.ErrOrStderr()
-			sum, err := pipeline.Rollout(cmd.Context(), s, concurrency, pipeline.Options{
+			sum, err := pipeline.Rollout(cmd.Context(), s, so, pipeline.Options{
 				Out: out, Version: version, Log: stderr, Terminal: isTerminal(stderr),
 			})
 			if errors.Is(err, pipeline.ErrConfigChanged) {
@@ -65,6 +65,8 @@ stop, it does only the rollouts its journal lacks. The LLM budget
 	fl.StringVarP(&out, "out", "o", "out", "run directory synth plan wrote")
 	fl.StringVar(&shard, "shard", "", "the shard to run: I/N (1 <= I <= N), or auto")
 	fl.IntVar(&shards, "shards", 0, "number of shards, for --shard auto")
-	fl.IntVar(&concurrency, "concurrency", 0, "rollouts in flight at most; default: the plan's (config: concurrency)")
+	fl.IntVar(&so.Concurrency, "concurrency", 0, "rollouts in flight at most; default: the plan's (config: concurrency)")
+	fl.Float64Var(&so.MaxCostUSD, "max-cost-usd", 0, "the whole run's budget in dollars, 1/N of it for this shard; default: the plan's (config: llm.max_cost_usd)")
+	fl.Int64Var(&so.MaxTokens, "max-tokens", 0, "the whole run's budget in tokens, 1/N of it for this shard; default: the plan's (config: llm.max_tokens)")
 	return cmd
 }
