@@ -13,9 +13,9 @@ func init() { register(newRolloutCmd) }
 
 func newRolloutCmd() *cobra.Command {
 	var (
-		out, shard  string
-		shards      int
-		so          pipeline.ShardOptions
+		out, shard string
+		shards     int
+		so         pipeline.ShardOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "rollout",
