@@ -24,8 +24,11 @@ vet:
 
 # pygame: the sandbox test that an interactive program hits the time limit.
 # chromium: the tests that open synth view's pages in a headless browser.
+# slurm-wlm, munge: cmd/synth's TestSlurm starts a one-node cluster with
+# scripts/slurm-local.sh; it needs root, so they are installed only as root
+# (without, the test skips and says why).
 test: vet
-	@scripts/deps.sh python3-pygame chromium
+	@scripts/deps.sh python3-pygame chromium $$([ "$$(id -u)" -eq 0 ] && echo slurm-wlm munge)
 	$(GO) test -count=1 -timeout 20m ./...
 
 # Jupyter: the kernel the sandbox is measured against; chromium: synth view's index load.

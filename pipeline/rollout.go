@@ -120,6 +120,13 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job
 			if err != nil {
 				return err
 			}
+			if ctx.Err() != nil && (t.Verdict == nil || !t.Verdict.Passed) {
+				// It ended after the interrupt, whose signal may have
+				// reached its sandbox too (Slurm's scancel and Kubernetes
+				// signal every process of the job): the next run does it
+				// again rather than keep a failure that may not be its own.
+				return nil
+			}
 			if herr := r.halted(); herr != nil {
 				halt.CompareAndSwap(nil, &herr)
 				if t.StopReason == schemas.StopBudget || t.StopReason == schemas.StopTeacherError {

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSlurm runs a build on a real one-node Slurm cluster that
+// scripts/slurm-local.sh starts on this machine: synth launch slurm submits
+// plan, a 3-task rollout array and merge; shard 2 is cancelled with scancel
+// mid-run and resubmitted, resumes and completes; the merged dataset and
+// benchmark are byte for byte those of one synth build of the same config.
+func TestSlurm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the Slurm cluster test takes minutes")
+	}
+	if os.Getuid() != 0 {
+		t.Skip("needs root: scripts/slurm-local.sh starts munged, slurmctld and slurmd (run make test as root)")
+	}
+	os.Setenv("PATH", os.Getenv("PATH")+":/usr/sbin")
+	for _, b := range []string{"sbatch", "scancel", "scontrol", "slurmctld", "slurmd", "munged"} {
+		if _, err := exec.LookPath(b); err != nil {
+			t.Skipf("needs Debian's slurm-wlm and munge (make test installs them): %s not found", b)
+		}
+	}
+	if err := exec.Command("/usr/bin/python3", "-c", "import pandas, numpy, matplotlib").Run(); err != nil {
+		t.Skipf("needs /usr/bin/python3 with pandas, numpy and matplotlib (make deps): %v", err)
+	}
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(filepath.Join(repo, "scripts", "slurm-local.sh")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("scripts/slurm-local.sh: %v\n%s", err, out)
+	}
+	conf := regexp.MustCompile(`SLURM_CONF=(\S+)`).FindStringSubmatch(string(out))
+	if conf == nil {
+		t.Fatalf("scripts/slurm-local.sh printed no SLURM_CONF:\n%s", out)
+	}
+	t.Setenv("SLURM_CONF", conf[1])
+	t.Setenv("CI", "true")
+
+	dir := t.TempDir()
+	synth := filepath.Join(dir, "synth")
+	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if b, err := exec.Command(goCmd, "build", "-o", synth, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	config := []string{"--templates", "table.sort,text.", "--bench-fraction", "0.1", "--concurrency", "1"}
+	built := filepath.Join(dir, "built")
+	sh(t, synth, append([]string{"build", "-o", built}, config...)...)
+
+	run := filepath.Join(dir, "run")
+	launched := sh(t, synth, append([]string{"launch", "slurm", "-o", run, "--shards", "3", "--time", "20", "--cpus-per-task", "1", "--synth", synth}, config...)...)
+	ids := map[string]string{}
+	for _, m := range regexp.MustCompile(`(?m)^(plan|rollout|merge)\s+job (\d+)`).FindAllStringSubmatch(launched, -1) {
+		ids[m[1]] = m[2]
+	}
+	if len(ids) != 3 {
+		t.Fatalf("launch slurm printed job ids %v:\n%s", ids, launched)
+	}
+	t.Cleanup(func() { exec.Command("scancel", ids["plan"], ids["rollout"], ids["merge"]).Run() })
+
+	// Cancel shard 2 once it has journaled a rollout, before it finishes.
+	shard2 := filepath.Join(run, "shards", "2-of-3")
+	waitFor(t, 10*time.Minute, "shard 2-of-3 to journal a rollout", func() bool {
+		checkNotFailed(t, ids["plan"], run)
+		b, _ := os.ReadFile(filepath.Join(shard2, "trajectories.jsonl"))
+		return bytes.Count(b, []byte("\n")) >= 1
+	})
+	sh(t, "scancel", ids["rollout"]+"_2")
+	waitFor(t, 3*time.Minute, "shard 2-of-3 to stop", func() bool {
+		out, _ := exec.Command("squeue", "-h", "-j", ids["rollout"]+"_2").Output()
+		return jobState(ids["rollout"]+"_2") == "CANCELLED" && len(bytes.TrimSpace(out)) == 0
+	})
+	info := readJSON(t, filepath.Join(shard2, "shard.json"))
+	partial := lines(t, filepath.Join(shard2, "trajectories.jsonl"))
+	if info["finished"] != nil || len(partial) == 0 || len(partial) >= int(info["tasks"].(float64)) {
+		t.Fatalf("cancelled shard 2-of-3: %d of %v rollouts journaled, shard.json %v: want it cut mid-run", len(partial), info["tasks"], info)
+	}
+
+	// The merge waits on a dependency that can no longer succeed: resubmit
+	// shard 2 and the merge after it.
+	sh(t, "scancel", ids["merge"])
+	again := strings.TrimSpace(sh(t, "sbatch", "--parsable", "--array=2", filepath.Join(run, "slurm", "rollout.sbatch")))
+	merge := strings.TrimSpace(sh(t, "sbatch", "--parsable", "--dependency=afterok:"+again, filepath.Join(run, "slurm", "merge.sbatch")))
+	t.Cleanup(func() { exec.Command("scancel", again, merge).Run() })
+	waitFor(t, 10*time.Minute, "the merge job", func() bool {
+		switch st := jobState(merge); st {
+		case "COMPLETED":
+			return true
+		case "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY":
+			logs, _ := filepath.Glob(filepath.Join(run, "slurm", "logs", "*"))
+			var all strings.Builder
+			for _, l := range logs {
+				b, _ := os.ReadFile(l)
+				all.WriteString("== " + l + "\n" + string(b))
+			}
+			t.Fatalf("merge job %s %s (shard job %s %s):\n%s", merge, st, again, jobState(again), all.String())
+		}
+		return false
+	})
+
+	resumed := lines(t, filepath.Join(shard2, "trajectories.jsonl"))
+	if !strings.HasPrefix(strings.Join(resumed, "\n"), strings.Join(partial, "\n")) || len(resumed) != int(info["tasks"].(float64)) {
+		t.Fatalf("resumed shard 2-of-3 journal: %d lines (had %d, wants %v), earlier lines kept: %v",
+			len(resumed), len(partial), info["tasks"], strings.HasPrefix(strings.Join(resumed, "\n"), strings.Join(partial, "\n")))
+	}
+	for _, f := range []string{"bench/tasks.jsonl", "dataset/data/train-00000-of-00001.parquet"} {
+		a, err := os.ReadFile(filepath.Join(built, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(run, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs between synth build and the Slurm run", f)
+		}
+	}
+}
+
+func sh(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(name, args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %s: %v\n%s%s", name, strings.Join(args, " "), err, stdout.String(), stderr.String())
+	}
+	return stdout.String()
+}
+
+// jobState is Slurm's state of a job (or array task, ID_I), "" while
+// scontrol does not know it.
+func jobState(id string) string {
+	out, _ := exec.Command("scontrol", "show", "job", "-o", id).Output()
+	m := regexp.MustCompile(`JobState=(\S+)`).FindSubmatch(out)
+	if m == nil {
+		return ""
+	}
+	return string(m[1])
+}
+
+func checkNotFailed(t *testing.T, id, run string) {
+	t.Helper()
+	if st := jobState(id); st == "FAILED" || st == "CANCELLED" || st == "TIMEOUT" {
+		logs, _ := filepath.Glob(filepath.Join(run, "slurm", "logs", "plan-*"))
+		var b []byte
+		if len(logs) > 0 {
+			b, _ = os.ReadFile(logs[0])
+		}
+		t.Fatalf("plan job %s %s:\n%s", id, st, b)
+	}
+}
+
+func waitFor(t *testing.T, limit time.Duration, what string, done func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !done() {
+		if time.Now().After(deadline) {
+			out, _ := exec.Command("squeue").CombinedOutput()
+			t.Fatalf("waited %s for %s; squeue:\n%s", limit, what, out)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func readJSON(t *testing.T, path string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return v
+}
+
+func lines(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
