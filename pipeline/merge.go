@@ -107,29 +107,33 @@ func finishedShards(dir, plan string, n int) ([]ShardInfo, error) {
 }
 
 // gather reads the shards' journals and returns every training rollout in
-// the order Build would have them.
+// the order Build would have them. Each rollout is taken from the journal
+// of the shard that owns its task, and nowhere else.
 func (r *run) gather(train []schemas.Task, infos []ShardInfo) ([]*schemas.Trajectory, error) {
 	jobs, err := r.trainJobs(train)
 	if err != nil {
 		return nil, err
 	}
-	done := map[string]*schemas.Trajectory{}
-	for _, si := range infos {
-		got, err := journaled(filepath.Join(r.dir, shardsDir, si.Shard))
-		if err != nil {
+	n := len(infos)
+	perShard := make([]map[string]*schemas.Trajectory, n)
+	for i, si := range infos {
+		if perShard[i], err = journaled(filepath.Join(r.dir, shardsDir, si.Shard)); err != nil {
 			return nil, fmt.Errorf("merge: shard %s: %w", si.Shard, err)
 		}
-		for id, t := range got {
-			done[id] = t
-		}
 	}
-	n := len(infos)
+	done := make(map[string]*schemas.Trajectory, len(jobs))
 	for _, jb := range jobs {
-		if done[jb.id] == nil {
-			s := Shard{Index: shardOf(jb.task.ID, n), Count: n}
+		s := Shard{Index: shardOf(jb.task.ID, n), Count: n}
+		t := perShard[s.Index-1][jb.id]
+		switch {
+		case t == nil:
 			return nil, fmt.Errorf("merge: shard %s lacks rollout %s of task %s though it says it finished: run synth rollout -o %s --shard %s again",
 				s.Name(), jb.id, jb.task.ID, r.dir, s.Flag())
+		case t.TaskID != jb.task.ID || t.Verdict == nil:
+			return nil, fmt.Errorf("merge: shard %s: rollout %s is recorded for task %q, not %s, or without a verdict: its journal is corrupt; move %s away and run synth rollout -o %s --shard %s again",
+				s.Name(), jb.id, t.TaskID, jb.task.ID, filepath.Join(r.dir, shardsDir, s.Name()), r.dir, s.Flag())
 		}
+		done[jb.id] = t
 	}
 	return r.inOrder(train, jobs, done, fmt.Sprintf(", from %d shard(s)", n)), nil
 }

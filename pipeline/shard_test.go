@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -179,6 +180,46 @@ func TestShardsMergeToBuildsDataset(t *testing.T) {
 		t.Fatalf("shard 2-of-3 again: up to date %v, err %v", sum != nil && sum.UpToDate, err)
 	}
 	if _, err := Merge(ctx, 3, Options{Out: run}); err != nil {
+		t.Fatal(err)
+	}
+
+	// A rollout is taken only from the journal of its task's shard: moved
+	// to another shard's journal, it is missing; recorded for another task,
+	// the journal is corrupt.
+	j1, j2 := filepath.Join(run, "shards", "1-of-3", trajJournal), filepath.Join(run, "shards", "2-of-3", trajJournal)
+	orig1, orig2 := readFile(t, j1), readFile(t, j2)
+	first, rest, _ := strings.Cut(orig1, "\n")
+	writeFile(t, j1, rest)
+	writeFile(t, j2, orig2+first+"\n")
+	if _, err := Merge(ctx, 3, Options{Out: run}); err == nil || !strings.Contains(err.Error(), "shard 1-of-3 lacks rollout") {
+		t.Fatalf("merge with a rollout in another shard's journal: err = %v", err)
+	}
+	writeFile(t, j2, orig2)
+	var tr schemas.Trajectory
+	if err := json.Unmarshal([]byte(first), &tr); err != nil {
+		t.Fatal(err)
+	}
+	tr.TaskID = "someone-else"
+	forged, _ := json.Marshal(tr)
+	writeFile(t, j1, string(forged)+"\n"+rest)
+	if _, err := Merge(ctx, 3, Options{Out: run}); err == nil || !strings.Contains(err.Error(), "its journal is corrupt") {
+		t.Fatalf("merge with a rollout recorded for another task: err = %v", err)
+	}
+	writeFile(t, j1, orig1)
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func writeFile(t *testing.T, p, s string) {
+	t.Helper()
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
