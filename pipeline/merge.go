@@ -32,6 +32,7 @@ func Merge(ctx context.Context, shards int, opts Options) (*Summary, error) {
 	if err := r.open(ctx); err != nil {
 		return nil, err
 	}
+	defer r.saveStageTimes()
 	infos, err := finishedShards(r.dir, info.Plan, shards)
 	if err != nil {
 		return nil, err

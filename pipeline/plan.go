@@ -43,6 +43,7 @@ func Plan(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 	if err := r.open(ctx); err != nil {
 		return nil, err
 	}
+	defer r.saveStageTimes()
 	p, err := r.plan(ctx)
 	if err != nil {
 		return r.sum, err
