@@ -29,8 +29,12 @@ func Merge(ctx context.Context, shards int, opts Options) (*Summary, error) {
 	}
 	r := newRun(cfg, opts)
 	defer r.close()
-	if err := r.open(ctx); err != nil {
-		return nil, err
+	// The plan's run.json, as the plan left it: its Python is the one the
+	// shards ran (probing it again costs seconds).
+	r.info = info
+	r.info.Version = opts.Version
+	if info.Python.Version == "" { // the plan's probe failed: try again
+		info.Python = ProbePython(ctx, pythonOf(cfg))
 	}
 	defer r.saveStageTimes()
 	infos, err := finishedShards(r.dir, info.Plan, shards)

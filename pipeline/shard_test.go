@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -99,26 +100,35 @@ func TestShardsDealEveryTaskOnce(t *testing.T) {
 func shardConfig() Config {
 	cfg := quickConfig()
 	cfg.Tasks.Templates = []string{"table.sort", "text."}
+	cfg.Tasks.PerFile = 1
 	cfg.Bench.Fraction = 0.2
 	return cfg
 }
 
 // TestShardsMergeToBuildsDataset: a plan rolled out as 1 or 3 shards at once
-// and merged gives the rows (ids, order, content) and the benchmark of one
+// and merged gives the rows (ids, order, content) and the benchmark of a
 // build of the same config; merge refuses missing and unfinished shards by
-// name; shards write nothing outside their folder; a shard resumes.
+// name; shards write nothing outside their folder; a shard resumes. (The
+// build goes on from a copy of the plan, to spare the test a second plan;
+// cmd/synth's script and Slurm tests compare with a build from scratch.)
 func TestShardsMergeToBuildsDataset(t *testing.T) {
 	needPython(t)
 	ctx := context.Background()
 	cfg := shardConfig()
+	run := filepath.Join(t.TempDir(), "run")
+	if _, err := Plan(ctx, cfg, Options{Out: run}); err != nil {
+		t.Fatal(err)
+	}
 	built := filepath.Join(t.TempDir(), "built")
+	if out, err := exec.Command("cp", "-a", run, built).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
 	bsum, err := Build(ctx, cfg, Options{Out: built})
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := filepath.Join(t.TempDir(), "run")
-	if _, err := Plan(ctx, cfg, Options{Out: run}); err != nil {
-		t.Fatal(err)
+	if _, err := os.Stat(filepath.Join(built, trajJournal)); err != nil {
+		t.Fatalf("the build rolled out nothing in its own directory: %v", err)
 	}
 	if _, err := Merge(ctx, 0, Options{Out: run}); err == nil || !strings.Contains(err.Error(), "has no shards") {
 		t.Fatalf("merge before any shard: err = %v, want a refusal", err)
@@ -306,6 +316,7 @@ func TestMergeReportsAShardsBudgetStop(t *testing.T) {
 	srv := llmtest.NewServer(t, referenceSolver(t, run))
 	cfg := openaiConfig(srv.URL)
 	cfg.Bench.Fraction = 0
+	cfg.Tasks.PerFile = 1
 	cfg.Concurrency = 1
 	cfg.LLM.MaxCostUSD = 1 // $0.50 a shard: a few turns
 	if _, err := Plan(ctx, cfg, Options{Out: run}); err != nil {

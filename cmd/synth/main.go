@@ -50,6 +50,8 @@ PyBench-compatible benchmark.
 
 Start with:
   synth build -o out          the whole pipeline, offline, on the built-in corpus
+  synth launch slurm -o RUN --shards N   the same build as jobs on a Slurm cluster
+                              (synth plan, rollout and merge run its parts anywhere)
   synth init                  write a commented synth.yaml to edit
   synth doctor                what this machine can run
   synth eval --bench out/bench --model M --base-url URL   score a model on the benchmark`,
