@@ -3,8 +3,9 @@
 # slurmctld and slurmd from Debian's slurm-wlm and munge, all on localhost,
 # with their config, state, logs and spool under $SYNTH_SLURM_DIR
 # (default /tmp/synth-slurm); /etc/slurm is left alone. It starts daemons
-# directly (no systemd). Idempotent: when the cluster already answers, it
-# only prints where its config is.
+# directly (no systemd), and leaves them running for the next test run.
+# Idempotent: when the cluster already answers, it only prints where its
+# config is; `stop` ends slurmd and slurmctld (munged is left to the system).
 #
 # Usage: scripts/slurm-local.sh [start|stop]   (needs root)
 # Then:  export SLURM_CONF=$SYNTH_SLURM_DIR/slurm.conf; sbatch ...
@@ -59,7 +60,10 @@ if ! munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
   chmod 0700 /etc/munge /var/lib/munge /var/log/munge
   chmod 0400 /etc/munge/munge.key
   chmod 0755 /run/munge
-  pkill -x munged 2>/dev/null && sleep 0.5 || true  # a stale one that does not answer
+  if alive /run/munge/munged.pid; then # a stale one that does not answer
+    kill "$(cat /run/munge/munged.pid)" || true
+    sleep 0.5
+  fi
   rm -f /run/munge/munged.pid /run/munge/munge.socket.2*
   runuser -u munge -- munged
   for _ in $(seq 50); do munge -n 2>/dev/null | unmunge >/dev/null 2>&1 && break; sleep 0.1; done
