@@ -106,7 +106,9 @@ func (r *run) writePlan(train []schemas.Task) error {
 	path := filepath.Join(r.dir, planFile)
 	hash := planHash(train)
 	if r.info.done(stagePlan) && r.info.Plan == hash {
-		return nil
+		if old, err := ReadAll[schemas.Task](path); err == nil && planHash(old) == hash {
+			return nil // written whole already
+		}
 	}
 	tmp := path + ".tmp"
 	os.Remove(tmp)
