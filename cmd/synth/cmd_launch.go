@@ -51,9 +51,12 @@ in the current directory (--chdir), so relative paths in the config hold. Logs
 go to RUN/slurm/logs/.
 
 A shard that failed or was cancelled resumes where it stopped: resubmit it
-with sbatch --array=I RUN/slurm/rollout.sbatch, then sbatch
-RUN/slurm/merge.sbatch once it is done (the first merge job waits forever on
-a dependency that can no longer succeed: scancel it).`,
+with sbatch --array=I RUN/slurm/rollout.sbatch, then the merge after it and
+after the rest of the first array:
+  sbatch --dependency=afterok:NEWJOB,afterany:ARRAYJOB RUN/slurm/merge.sbatch
+(the first merge job waits forever on a dependency that can no longer
+succeed: scancel it). A merge that still finds a shard unfinished refuses
+and names it.`,
 		Example: `  synth launch slurm -o /shared/run1 --shards 8 --partition cpu --time 04:00:00 \
       --cpus-per-task 16 --mem 32G --sbatch=--account=myproj --config synth.yaml
   synth launch slurm -o /shared/run1 --shards 8 --dry-run     # write the scripts, print the commands`,

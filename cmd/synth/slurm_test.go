@@ -89,10 +89,10 @@ func TestSlurm(t *testing.T) {
 	}
 
 	// The merge waits on a dependency that can no longer succeed: resubmit
-	// shard 2 and the merge after it.
+	// shard 2, and the merge after it and after the rest of the array.
 	sh(t, "scancel", ids["merge"])
 	again := strings.TrimSpace(sh(t, "sbatch", "--parsable", "--array=2", filepath.Join(run, "slurm", "rollout.sbatch")))
-	merge := strings.TrimSpace(sh(t, "sbatch", "--parsable", "--dependency=afterok:"+again, filepath.Join(run, "slurm", "merge.sbatch")))
+	merge := strings.TrimSpace(sh(t, "sbatch", "--parsable", "--dependency=afterok:"+again+",afterany:"+ids["rollout"], filepath.Join(run, "slurm", "merge.sbatch")))
 	t.Cleanup(func() { exec.Command("scancel", again, merge).Run() })
 	waitFor(t, 10*time.Minute, "the merge job", func() bool {
 		switch st := jobState(merge); st {
