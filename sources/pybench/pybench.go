@@ -137,6 +137,7 @@ func LoadWith(ctx context.Context, dir string, opts Options) (*Checkout, error) 
 		}
 		seen[index] = true
 		t := schemas.Task{
+			Index:       index,
 			Category:    mapCategory(pt.Category1, pt.Category2),
 			Subcategory: strings.TrimSpace(pt.Category2),
 			Query:       pt.User,

@@ -210,3 +210,42 @@ func TestConformance(t *testing.T) {
 	}
 	sourcetest.Run(t, func(t *testing.T) sources.Source { return c.Source("") }, sourcetest.Options{MinItems: 3})
 }
+
+// TestIndexesKept imports a checkout numbered the way PyBench numbers its
+// tasks, with gaps, and requires every task to keep its own index, the
+// check of the test function that bears it, and that index in its ID.
+func TestIndexesKept(t *testing.T) {
+	needPython(t)
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "data", "meta"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "data", "unit_test"), 0o755)
+	var tasks []map[string]any
+	var tests strings.Builder
+	for _, idx := range []string{"2", "3", "5", "9"} {
+		tasks = append(tasks, map[string]any{"index": idx, "category1": "数学", "user": "Query " + idx, "file_paths": []string{}})
+		tests.WriteString("def test_task_" + idx + "(trajectory):\n    assert 'marker-" + idx + "'\n\n")
+	}
+	raw, _ := json.Marshal(tasks)
+	os.WriteFile(filepath.Join(dir, TaskFile), raw, 0o644)
+	os.WriteFile(filepath.Join(dir, TestsFile), []byte(tests.String()), 0o644)
+	c, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, task := range c.Tasks {
+		got = append(got, task.Index)
+		if task.Query != "Query "+task.Index {
+			t.Errorf("task %s has the query %q", task.Index, task.Query)
+		}
+		if !strings.HasPrefix(task.ID, "pybench-"+task.Index+"-") {
+			t.Errorf("task %s has the id %s", task.Index, task.ID)
+		}
+		if len(task.Checks) != 1 || !strings.Contains(task.Checks[0].Code, "marker-"+task.Index) {
+			t.Errorf("task %s has the checks %+v", task.Index, task.Checks)
+		}
+	}
+	if want := []string{"2", "3", "5", "9"}; !slices.Equal(got, want) {
+		t.Errorf("indexes %v, want %v", got, want)
+	}
+}
