@@ -34,7 +34,9 @@ type ctlMsg struct {
 	Seq    int    `json:"seq"`
 	Status string `json:"status"`
 	CPUMS  int64  `json:"cpu_ms"`
-	bad    string // a line that did not parse
+	// CellError is the cell's exception, when it raised one.
+	CellError *CellError `json:"cell_error"`
+	bad       string     // a line that did not parse
 }
 
 // forkRequest is what the zygote needs to fork an interpreter.

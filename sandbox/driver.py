@@ -10,6 +10,7 @@ interpreter that runs cells in its workspace:
   child -> Go                                {"ready": true}    set up in its workspace
   Go -> child                                {"seq": n, "code": "..."}
                                              {"seq": n, "status": "ok"|"error", "cpu_ms": n}
+                                             and, for an error, "cell_error": {"ename", "evalue", "traceback"}
 
 Everything a cell prints, at the file-descriptor level, goes to the output
 pipe between a begin and an end marker; the value of the cell's last
@@ -184,15 +185,27 @@ def trimmed_traceback(exc):
     return text
 
 
+def cell_error(exc, text):
+    """What a notebook client sees of a cell's error: the exception's class
+    name and its str(), as Jupyter's ename and evalue, and the traceback text
+    written to the output."""
+    try:
+        value = str(exc)
+    except BaseException:
+        value = "<unprintable %s>" % type(exc).__name__
+    return {"ename": type(exc).__name__, "evalue": value, "traceback": text}
+
+
 def run_cell(code, g, seq):
-    """Runs one cell in globals g; returns "ok" or "error"."""
+    """Runs one cell in globals g; returns "ok" or "error", and the error."""
     name = "<cell-%d>" % seq
     linecache.cache[name] = (len(code), None, code.splitlines(True), name)
     try:
         tree = ast.parse(code, name)
     except (SyntaxError, ValueError) as e:
-        sys.stderr.write("".join(traceback.format_exception_only(type(e), e)))
-        return "error"
+        text = "".join(traceback.format_exception_only(type(e), e))
+        sys.stderr.write(text)
+        return "error", cell_error(e, text)
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr) and not silenced(code, tree.body[-1]):
         last = ast.Expression(tree.body.pop().value)
@@ -205,12 +218,14 @@ def run_cell(code, g, seq):
                 sys.stdout.write(repr(value) + "\n")
     except SystemExit as e:
         code = e.code
-        sys.stderr.write("SystemExit: %s\n" % ("" if code is None else code))
-        return "ok" if code in (None, 0) else "error"
+        text = "SystemExit: %s\n" % ("" if code is None else code)
+        sys.stderr.write(text)
+        return ("ok", None) if code in (None, 0) else ("error", cell_error(e, text))
     except BaseException as e:  # the cell's own error, reported as an observation
-        sys.stderr.write(trimmed_traceback(e))
-        return "error"
-    return "ok"
+        text = trimmed_traceback(e)
+        sys.stderr.write(text)
+        return "error", cell_error(e, text)
+    return "ok", None
 
 
 def silenced(code, stmt):
@@ -241,7 +256,7 @@ def serve(rf, ctl, out_fd, token):
         seq = req["seq"]
         os.write(out_fd, marker(token, seq, "B"))
         t0 = os.times()
-        status = run_cell(req["code"], g, seq)
+        status, error = run_cell(req["code"], g, seq)
         flush_all()
         if os.getpid() != me:  # a process the cell forked fell off its end
             os._exit(0)
@@ -249,7 +264,10 @@ def serve(rf, ctl, out_fd, token):
         cpu = (t1.user + t1.system + t1.children_user + t1.children_system) - (
             t0.user + t0.system + t0.children_user + t0.children_system)
         os.write(out_fd, marker(token, seq, "E"))
-        ctl.sendall((json.dumps({"seq": seq, "status": status, "cpu_ms": int(cpu * 1000)}) + "\n").encode())
+        reply = {"seq": seq, "status": status, "cpu_ms": int(cpu * 1000)}
+        if error is not None:
+            reply["cell_error"] = error
+        ctl.sendall((json.dumps(reply) + "\n").encode())
     os._exit(0)
 
 

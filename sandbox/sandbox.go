@@ -70,4 +70,15 @@ type Result struct {
 	CPU       time.Duration // CPU time the cell used, where the backend can tell
 	StateLost bool          // the interpreter was restarted: earlier variables are gone
 	Truncated bool          // Output was cut at the limit
+	// Error is the exception that ended the cell, as a notebook client
+	// sees it; nil when the cell ran through (or timed out, or crashed).
+	Error *CellError
+}
+
+// CellError is a cell's exception: its class name and its str(), which
+// Jupyter calls ename and evalue, and the traceback that ends Output.
+type CellError struct {
+	Name      string `json:"ename"`
+	Value     string `json:"evalue"`
+	Traceback string `json:"traceback"`
 }

@@ -135,6 +135,9 @@ func (s *session) Exec(ctx context.Context, code string) (Result, error) {
 	}
 	res.Elapsed = time.Since(t0)
 	res.CPU = time.Duration(reply.CPUMS) * time.Millisecond
+	if res.Status == schemas.StatusError {
+		res.Error = reply.CellError
+	}
 	res.Output, res.Truncated = out.text()
 	res.Output = s.takeLostNote() + res.Output
 	return res, nil
