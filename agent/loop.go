@@ -112,7 +112,11 @@ func Run(ctx context.Context, t Teacher, f Format, sb sandbox.Sandbox, task *sch
 			tr.Error = fmt.Sprintf("turn %d: %v", turn, err)
 			return tr, nil
 		}
-		obs := truncate(res.Output, opts.MaxObservation)
+		text := res.Output
+		if co, ok := f.(CellObserver); ok {
+			text = co.Observation(res)
+		}
+		obs := truncate(text, opts.MaxObservation)
 		tr.Steps = append(tr.Steps, schemas.Step{Code: act.Code, Observation: obs, Status: res.Status, ElapsedMS: res.Elapsed.Milliseconds()})
 		tr.Usage.SandboxCPUMS += res.CPU.Milliseconds()
 		tr.Messages = append(tr.Messages, f.Observe(act, obs)...)

@@ -21,7 +21,7 @@ func Report(s Summary, tasks []schemas.Task, results []Result) string {
 	fmt.Fprintf(&b, "# Eval: %s\n\n", name)
 	fmt.Fprintf(&b, "- benchmark: %s (%d tasks, content hash `%s`)\n", s.Bench, s.Tasks, short(s.BenchHash))
 	fmt.Fprintf(&b, "- teacher: %s; %d sample(s) per task; turn cap %d\n", s.Teacher, s.Samples, s.TurnCap)
-	fmt.Fprintf(&b, "- checked by the benchmark's unit tests, run in the sandbox\n\n")
+	fmt.Fprintf(&b, "- checked by the benchmark's unit tests, run in the sandbox; %s\n\n", scoringLine(s.Scoring))
 
 	b.WriteString("| metric | value |\n|---|---:|\n")
 	fmt.Fprintf(&b, "| pass rate (pass@1) | %s (%d/%d rollouts) |\n", pct(s.PassRate), s.Passed, s.Rollouts)
@@ -198,4 +198,15 @@ func short(h string) string {
 		return h[:16]
 	}
 	return h
+}
+
+// scoringLine says which scoring mode made the verdicts.
+func scoringLine(mode string) string {
+	switch mode {
+	case ScoringPyBench:
+		return "scoring: pybench (PyBench's harness: its prompts and observations, tests run whatever the rollout's stop reason)"
+	case "", ScoringStrict:
+		return "scoring: strict (a rollout must finish with an answer within the turn cap, then pass every test)"
+	}
+	return "scoring: " + mode
 }

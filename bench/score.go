@@ -161,6 +161,9 @@ type Summary struct {
 	BenchHash string `json:"bench_hash"`
 	Samples   int    `json:"samples"` // per task (k)
 	TurnCap   int    `json:"turn_cap"`
+	// Scoring is the mode that made the verdicts: ScoringStrict or
+	// ScoringPyBench.
+	Scoring string `json:"scoring"`
 	Group
 	PerCategory map[string]Group `json:"per_category"`
 	PerFileType map[string]Group `json:"per_file_type"`

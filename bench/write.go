@@ -33,6 +33,9 @@ type Info struct {
 	Seed      int64
 	SourceRun string // the run directory or config hash it came from
 	Validated string // how its tasks were validated
+	// Scoring is the mode synth eval scores it with by default
+	// (bench.json); empty: ScoringStrict.
+	Scoring string
 }
 
 // Entry is a benchmark task with its input files and, when known, the
@@ -63,7 +66,8 @@ type pybenchTrajectory struct {
 // Write lays out a benchmark in dir, replacing what is there: PyBench's
 // meta/task.json, data/, unit_test/tests.py (one test_task_<index> per task,
 // compiled from its checks), synth's tasks.jsonl, the reference
-// trajectories in PyBench's trajectory format, and BENCHMARK.md. Tasks are
+// trajectories in PyBench's trajectory format, bench.json (the scoring
+// mode) and BENCHMARK.md. Tasks are
 // numbered from 1 in the order given, unless they carry an index already. Files go to data/ under the names the
 // queries use; two different files with one name make an error.
 func Write(dir string, entries []Entry, info Info) error {
@@ -145,6 +149,16 @@ func write(dir string, entries []Entry, info Info) error {
 		return err
 	}
 	if err := writeJSONL(filepath.Join(dir, ReferenceFile), refs); err != nil {
+		return err
+	}
+	scoring := info.Scoring
+	if scoring == "" {
+		scoring = ScoringStrict
+	}
+	if err := CheckScoring(scoring); err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	if err := writeJSON(filepath.Join(dir, SettingsFile), Settings{Scoring: scoring}); err != nil {
 		return err
 	}
 	hash, err := ContentHash(dir)
@@ -230,6 +244,9 @@ func card(tasks []schemas.Task, info Info, hash string) string {
 		fmt.Fprintf(&b, "| %s | %d |\n", k, perType[k])
 	}
 	fmt.Fprintf(&b, "\n## Provenance\n\n- seed: %d\n- source run: %s\n- content hash (sha256 of every file but this card): `%s`\n", info.Seed, info.SourceRun, hash)
+	if info.Scoring != "" {
+		fmt.Fprintf(&b, "- scored by default in synth eval's %s mode (bench.json)\n", info.Scoring)
+	}
 	if info.Validated != "" {
 		fmt.Fprintf(&b, "- validation: %s\n", info.Validated)
 	}
@@ -241,6 +258,7 @@ func card(tasks []schemas.Task, info Info, hash string) string {
 - unit_test/tests.py — one test_task_<index>(trajectory) per task; run from this folder
 - tasks.jsonl — the tasks with their checks, read by synth eval
 - reference_trajectories.jsonl — a solving trajectory per task, in PyBench's trajectory format
+- bench.json — the scoring mode synth eval uses unless --scoring says otherwise
 
 Score a model with: synth eval --bench <this folder> --model <model> --base-url <url>
 `)

@@ -23,6 +23,26 @@ func Verify(ctx context.Context, b sandbox.Backend, task *schemas.Task, traj *sc
 	if f := unfinished(traj); f != "" {
 		return schemas.Verdict{Passed: false, Checks: []schemas.CheckResult{}, Failure: f}, nil
 	}
+	return VerifyWorkspace(ctx, b, task, traj, workspace)
+}
+
+// VerifyAsPyBench is Verify the way PyBench's harness scores: the checks
+// run on whatever the rollout left, whether it finished, ran out of turns
+// or stopped writing code. Only a rollout that the infrastructure cut short
+// (the teacher's endpoint, the budget, the sandbox) fails without them, so
+// that it is retried and reported apart.
+func VerifyAsPyBench(ctx context.Context, b sandbox.Backend, task *schemas.Task, traj *schemas.Trajectory, workspace string) (schemas.Verdict, error) {
+	switch traj.StopReason {
+	case schemas.StopTeacherError, schemas.StopBudget, schemas.StopSandboxError:
+		return schemas.Verdict{Passed: false, Checks: []schemas.CheckResult{}, Failure: unfinished(traj)}, nil
+	}
+	return VerifyWorkspace(ctx, b, task, traj, workspace)
+}
+
+// VerifyWorkspace runs the task's checks on the workspace whatever the
+// rollout's stop reason: it passes when every check does, else fails with
+// check_failed.
+func VerifyWorkspace(ctx context.Context, b sandbox.Backend, task *schemas.Task, traj *schemas.Trajectory, workspace string) (schemas.Verdict, error) {
 	sb, err := b.Open(ctx, sandbox.Spec{Workspace: workspace})
 	if err != nil {
 		return schemas.Verdict{}, fmt.Errorf("verify %s: open sandbox: %w", traj.ID, err)

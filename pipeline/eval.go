@@ -40,6 +40,12 @@ type EvalConfig struct {
 	InfraRetries int `yaml:"infra_retries"`
 	// Tasks, if set, keeps only the tasks with these indexes.
 	Tasks []string `yaml:"tasks"`
+	// Scoring is bench.ScoringStrict or bench.ScoringPyBench; empty: the
+	// benchmark's own (bench.json), strict for one without.
+	Scoring string `yaml:"scoring"`
+	// PyBenchPrompt is the system prompt of the pybench scoring mode:
+	// agent.PromptGPT (default) or agent.PromptLocal.
+	PyBenchPrompt string `yaml:"pybench_prompt"`
 }
 
 // EvalOptions are how an eval runs, beside its config.
@@ -107,6 +113,7 @@ type evalRun struct {
 	backend  sandbox.Backend
 	judge    *judge
 	benchDir string
+	scoring  string // bench.ScoringStrict or bench.ScoringPyBench
 }
 
 // Eval rolls out every task of the benchmark (Teacher.Samples times),
@@ -122,6 +129,9 @@ func Eval(ctx context.Context, cfg EvalConfig, opts EvalOptions) (*EvalResult, e
 	r := &evalRun{cfg: cfg, opts: opts, log: opts.Log, benchDir: cfg.Bench}
 	if r.log == nil {
 		r.log = io.Discard
+	}
+	if err := r.setScoring(); err != nil {
+		return nil, err
 	}
 	if err := r.loadTasks(); err != nil {
 		return nil, err
@@ -154,6 +164,7 @@ func Eval(ctx context.Context, cfg EvalConfig, opts EvalOptions) (*EvalResult, e
 	sum := bench.Score(r.tasks, results, bench.ScoreOptions{Samples: r.samples(), TurnCap: r.turnCap()})
 	info := r.teacher.Info()
 	sum.Model, sum.Teacher, sum.Bench, sum.BenchHash = info.Model, info.Kind, cfg.Bench, hash
+	sum.Scoring = r.scoring
 	report := filepath.Join(opts.Out, EvalReportFile)
 	if err := writeSummary(opts.Out, sum); err != nil {
 		return nil, err
@@ -187,6 +198,9 @@ func (r *evalRun) loadTasks() error {
 	}
 	usable := tasks[:0]
 	for i := range tasks {
+		if r.scoring == bench.ScoringPyBench && r.withoutMissingInputs(&tasks[i]) {
+			continue // PyBench's harness runs it all the same, without them
+		}
 		if err := bench.Usable(r.cfg.Bench, &tasks[i]); err != nil {
 			fmt.Fprintf(r.log, "eval: skipped %v\n", err)
 			continue
@@ -200,8 +214,65 @@ func (r *evalRun) loadTasks() error {
 	return nil
 }
 
+// setScoring settles the scoring mode: the config's, else the benchmark's.
+func (r *evalRun) setScoring() error {
+	r.scoring = r.cfg.Scoring
+	if r.scoring == "" {
+		var err error
+		if r.scoring, err = bench.ReadScoring(r.cfg.Bench); err != nil {
+			return err
+		}
+	}
+	if err := bench.CheckScoring(r.scoring); err != nil {
+		return err
+	}
+	if r.scoring != bench.ScoringPyBench && r.cfg.PyBenchPrompt != "" {
+		return fmt.Errorf("a PyBench prompt (%s) goes with the pybench scoring mode, not %s", r.cfg.PyBenchPrompt, r.scoring)
+	}
+	return nil
+}
+
+// withoutMissingInputs drops the input files of t that the benchmark lacks
+// and says whether that made it usable; a task missing nothing is left to
+// bench.Usable. PyBench's harness gives a model the task whether or not its
+// files are there, so the pybench mode scores such a task (most fail)
+// instead of leaving it out of the count.
+func (r *evalRun) withoutMissingInputs(t *schemas.Task) bool {
+	var kept []schemas.TaskFile
+	var missing []string
+	for _, f := range t.Files {
+		if _, err := os.Stat(filepath.Join(r.cfg.Bench, bench.DataDir, f.Name)); err != nil {
+			missing = append(missing, "data/"+f.Name)
+			continue
+		}
+		kept = append(kept, f)
+	}
+	if len(missing) == 0 {
+		return false
+	}
+	t.Files = kept
+	if err := bench.Usable(r.cfg.Bench, t); err != nil {
+		return false
+	}
+	fmt.Fprintf(r.log, "eval: task %s runs without its missing input %s, as PyBench's harness would\n", t.Index, strings.Join(missing, ", "))
+	return true
+}
+
 func (r *evalRun) setTeacher() error {
 	tc := r.cfg.Teacher
+	if r.scoring == bench.ScoringPyBench {
+		switch tc.Format {
+		case "", agent.NewPyBench().Name():
+		default:
+			return fmt.Errorf("teacher format %s: the pybench scoring mode talks PyBench's own format; drop the format or score with --scoring strict", tc.Format)
+		}
+		h, err := agent.NewPyBenchHarness(r.cfg.PyBenchPrompt)
+		if err != nil {
+			return err
+		}
+		r.format = h
+		return r.setTeacherKind(tc)
+	}
 	switch tc.Format {
 	case "", agent.NewPyBench().Name():
 		r.format = agent.NewPyBench()
@@ -210,6 +281,10 @@ func (r *evalRun) setTeacher() error {
 	default:
 		return fmt.Errorf("teacher format %q is not known (want pybench or openai-tools)", tc.Format)
 	}
+	return r.setTeacherKind(tc)
+}
+
+func (r *evalRun) setTeacherKind(tc agent.Config) error {
 	switch tc.Kind {
 	case TeacherReference:
 		var missing []string
@@ -261,6 +336,9 @@ func (r *evalRun) openOut(hash string) error {
 		r.turnCap(), tc.MaxObservation, strings.Join(tc.SystemPrompts, "\x00"), tc.Replay)
 	if tc.Temperature != nil {
 		fmt.Fprintf(h, "\x00t%v", *tc.Temperature)
+	}
+	if r.scoring != bench.ScoringStrict {
+		fmt.Fprintf(h, "\x00s%s", r.scoring)
 	}
 	key := hex.EncodeToString(h.Sum(nil))[:16]
 	path := filepath.Join(out, EvalInfoFile)

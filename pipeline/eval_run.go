@@ -168,7 +168,8 @@ func (r *evalRun) rolloutOnce(ctx context.Context, jb job) (*schemas.Trajectory,
 	for i, f := range jb.task.Files {
 		inputs[i] = sandbox.Input{Name: f.Name, Path: filepath.Join(r.benchDir, bench.DataDir, f.Name)}
 	}
-	p := player{backend: r.backend, artifacts: filepath.Join(r.opts.Out, artifactsDir), teacher: r.cfg.Teacher, maxTurns: r.turnCap()}
+	p := player{backend: r.backend, artifacts: filepath.Join(r.opts.Out, artifactsDir), teacher: r.cfg.Teacher, maxTurns: r.turnCap(),
+		pybench: r.scoring == bench.ScoringPyBench}
 	t, err := p.play(ctx, jb, inputs)
 	if err != nil {
 		return nil, err

@@ -77,7 +77,15 @@ type player struct {
 	artifacts string       // the content-addressed store for files rollouts write under output/
 	teacher   agent.Config // system prompts, observation cap, nudge
 	maxTurns  int
+	// pybench plays and verifies as PyBench's harness: no nudge, no cap on
+	// observations but the sandbox's, and the checks run however the
+	// rollout stopped.
+	pybench bool
 }
+
+// pybenchObservation is the observation cap of the pybench mode: PyBench
+// cuts nothing, so only the sandbox's output limit applies.
+const pybenchObservation = 1 << 30
 
 // play runs jb in a fresh sandbox holding inputs, collects what it wrote
 // under output/, and verifies it with the task's checks. A sandbox that
@@ -97,6 +105,10 @@ func (p player) play(ctx context.Context, jb job, inputs []sandbox.Input) (*sche
 		ID: jb.id, Sample: jb.sample, System: p.teacher.SystemPromptFor(jb.id),
 		MaxTurns: p.maxTurns, MaxObservation: p.teacher.MaxObservation, Nudge: p.teacher.Nudge,
 	}
+	verify := filters.Verify
+	if p.pybench {
+		opts.Nudge, opts.MaxObservation, verify = "-", pybenchObservation, filters.VerifyAsPyBench
+	}
 	t, err := agent.Run(ctx, jb.teacher, jb.format, sb, jb.task, opts)
 	if err != nil {
 		return nil, errAbandoned // Run fails only when ctx is done
@@ -105,7 +117,7 @@ func (p player) play(ctx context.Context, jb job, inputs []sandbox.Input) (*sche
 	if err != nil {
 		return nil, fmt.Errorf("rollout %s: artifacts: %w", jb.id, err)
 	}
-	v, err := filters.Verify(ctx, p.backend, jb.task, t, sb.Workspace())
+	v, err := verify(ctx, p.backend, jb.task, t, sb.Workspace())
 	if ctx.Err() != nil {
 		return nil, errAbandoned
 	}

@@ -32,6 +32,7 @@ type evalFlags struct {
 	maxCost                        float64
 	judge, judgeModel, judgeURL    string
 	judgeKeyEnv, judgeBaseline     string
+	scoring, pybenchPrompt         string
 }
 
 const openAIURL = "https://api.openai.com/v1"
@@ -70,6 +71,20 @@ Teachers:
   replay      re-executes the assistant turns of --trajectories FILE (synth's
               trajectories.jsonl or PyBench's trajectory.jsonl, matched to tasks
               by index) and grades them: scores outputs of another harness
+
+Scoring modes (--scoring; default: the benchmark's bench.json, else strict):
+  strict      synth's: a rollout passes only if it ends with "Finished:" within
+              the turn cap and every unit test passes; observations carry the
+              traceback; a reply with neither code nor answer is nudged once.
+              The default for benchmarks made by synth build.
+  pybench     PyBench's harness, as the paper's models saw it: its system prompt
+              (--pybench-prompt gpt, or local for the <|execute_start|> one), its
+              upload and observation texts (an error is "There are some errors in
+              the code. ... Error: <name>\n<value>", no traceback), at most 10
+              turns, the first python block of a reply runs, a reply without code
+              ends the task, and the unit tests run on whatever the rollout left
+              however it stopped. The default for synth import pybench.
+summary.json and report.md say which mode scored.
 
 An optional LLM judge (--judge score|pairwise, with its own endpoint) adds
 pass/fail with reasoning and code-quality scores, or win/tie/lose against a
@@ -122,6 +137,8 @@ Compare runs with: synth eval compare RUN_A RUN_B ...`,
 	fl.StringVar(&f.judgeURL, "judge-base-url", "", "the judge's API root (default "+openAIURL+")")
 	fl.StringVar(&f.judgeKeyEnv, "judge-api-key-env", "", "environment variable holding the judge's API key (default "+llm.DefaultKeyEnv+")")
 	fl.StringVar(&f.judgeBaseline, "judge-baseline", "reference", "pairwise baseline: reference (the benchmark's reference trajectories), a results folder or a trajectory file")
+	fl.StringVar(&f.scoring, "scoring", "", "strict or pybench (default: the benchmark's bench.json, else strict)")
+	fl.StringVar(&f.pybenchPrompt, "pybench-prompt", "", "system prompt of --scoring pybench: gpt (default) or local (PyBench's prompt for local models)")
 	cmd.AddCommand(newEvalCompareCmd())
 	return cmd
 }
@@ -176,6 +193,12 @@ func evalConfig(cmd *cobra.Command, f evalFlags) (pipeline.EvalConfig, error) {
 		cfg.InfraRetries = f.infraRetries
 	}
 	cfg.Tasks = f.tasks
+	if f.scoring != "" {
+		if err := bench.CheckScoring(f.scoring); err != nil {
+			return cfg, usagef("--scoring: %v", err)
+		}
+	}
+	cfg.Scoring, cfg.PyBenchPrompt = f.scoring, f.pybenchPrompt
 	if tc.Kind == pipeline.TeacherOpenAI {
 		if err := evalEndpoint(cmd, f, &cfg); err != nil {
 			return cfg, err
@@ -262,7 +285,7 @@ func printEval(w io.Writer, res *pipeline.EvalResult) {
 	if s.Samples > 1 {
 		fmt.Fprintf(w, ", pass@%d %.1f%%", s.Samples, 100*s.PassAtK[fmt.Sprint(s.Samples)])
 	}
-	fmt.Fprintf(w, "), avg turns %.2f (PyBench) / %.2f (passed)\n", s.AvgTurnsPyBench, s.AvgTurns)
+	fmt.Fprintf(w, "), avg turns %.2f (PyBench) / %.2f (passed); scoring %s\n", s.AvgTurnsPyBench, s.AvgTurns, s.Scoring)
 	for _, c := range schemas.Categories {
 		if g, ok := s.PerCategory[c]; ok {
 			fmt.Fprintf(w, "  %-22s %5.1f%%  (%d/%d)\n", bench.CategoryTitle(c), 100*g.PassRate, g.Passed, g.Rollouts)

@@ -33,7 +33,12 @@ Python's ast, with the helpers and imports it uses).
 
 PyBench's tests that cannot work — a test that is missing, names something
 undefined, or reads an input that is not there — are listed, not hidden; the
-tasks are kept so that the numbering matches PyBench's.`,
+tasks are kept so that the numbering matches PyBench's.
+
+The benchmark's bench.json makes synth eval score it in the pybench mode by
+default: PyBench's prompts and observation texts, at most 10 turns, and its
+unit tests run on whatever a rollout left, however it stopped, as PyBench's
+own harness scores (see synth eval --help).`,
 		Example: `  synth import pybench ./PyBench -o pybench-bench
   synth eval --bench pybench-bench --model gpt-4o --base-url https://api.openai.com/v1`,
 		Args: cobra.ExactArgs(1),
@@ -51,12 +56,14 @@ tasks are kept so that the numbering matches PyBench's.`,
 				entries[i] = bench.Entry{Task: t, Inputs: inputs}
 			}
 			err = bench.Write(out, entries, bench.Info{SourceRun: "PyBench checkout " + co.Dir,
-				Validated: "imported from PyBench; its unit tests are kept as python checks, unproven"})
+				Validated: "imported from PyBench; its unit tests are kept as python checks, unproven",
+				Scoring:   bench.ScoringPyBench})
 			if err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "imported %d tasks and %d files into %s\n", len(co.Tasks), len(co.Files), out)
+			fmt.Fprintf(w, "synth eval scores it the PyBench way (its harness's prompts, observations and verdicts); --scoring strict for synth's rules\n")
 			if len(co.Problems) > 0 {
 				fmt.Fprintf(w, "%d tasks have broken or doubtful tests:\n", len(co.Problems))
 				for _, p := range co.Problems {
