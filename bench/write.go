@@ -28,6 +28,11 @@ const (
 	DataDir       = "data"
 )
 
+// FirstIndex is the number of a built benchmark's first task. PyBench's
+// tasks run from 2 and its data/unit_test/enter_point.py tests indexes 2 to
+// 152, so a benchmark of up to 151 tasks numbered from 2 is run whole by it.
+const FirstIndex = 2
+
 // Info describes how a benchmark was made, for its card.
 type Info struct {
 	Seed      int64
@@ -67,9 +72,9 @@ type pybenchTrajectory struct {
 // meta/task.json, data/, unit_test/tests.py (one test_task_<index> per task,
 // compiled from its checks), synth's tasks.jsonl, the reference
 // trajectories in PyBench's trajectory format, bench.json (the scoring
-// mode) and BENCHMARK.md. Tasks are
-// numbered from 1 in the order given, unless they carry an index already. Files go to data/ under the names the
-// queries use; two different files with one name make an error.
+// mode) and BENCHMARK.md. Tasks are numbered from FirstIndex in the order
+// given, unless they carry an index already. Files go to data/ under the
+// names the queries use; two different files with one name make an error.
 func Write(dir string, entries []Entry, info Info) error {
 	tmp := dir + ".tmp"
 	if err := os.RemoveAll(tmp); err != nil {
@@ -105,7 +110,7 @@ func write(dir string, entries []Entry, info Info) error {
 	for i, e := range entries {
 		t := e.Task
 		if t.Index == "" { // an imported benchmark keeps its own numbers
-			t.Index = strconv.Itoa(i + 1)
+			t.Index = strconv.Itoa(i + FirstIndex)
 		}
 		if seenIndex[t.Index] {
 			return fmt.Errorf("bench: task %s: index %s is used twice", t.ID, t.Index)

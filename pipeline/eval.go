@@ -189,7 +189,11 @@ func (r *evalRun) loadTasks() error {
 			}
 		}
 		if len(keep) == 0 {
-			return fmt.Errorf("bench %s: none of the tasks %s is in it (indexes run from 1 to %d)", r.cfg.Bench, strings.Join(r.cfg.Tasks, ","), len(tasks))
+			idx := make([]string, len(tasks))
+			for i, t := range tasks {
+				idx[i] = t.Index
+			}
+			return fmt.Errorf("bench %s: none of the tasks %s is in it (its indexes: %s)", r.cfg.Bench, strings.Join(r.cfg.Tasks, ","), abbreviate(idx, 10))
 		}
 		tasks = keep
 	}
