@@ -169,7 +169,7 @@ func (r *evalRun) rolloutOnce(ctx context.Context, jb job) (*schemas.Trajectory,
 		inputs[i] = sandbox.Input{Name: f.Name, Path: filepath.Join(r.benchDir, bench.DataDir, f.Name)}
 	}
 	p := player{backend: r.backend, artifacts: filepath.Join(r.opts.Out, artifactsDir), teacher: r.cfg.Teacher, maxTurns: r.turnCap(),
-		pybench: r.scoring == bench.ScoringPyBench}
+		pybench: r.scoring == bench.ScoringPyBench, limits: collectLimits(r.cfg.Sandbox)}
 	t, err := p.play(ctx, jb, inputs)
 	if err != nil {
 		return nil, err

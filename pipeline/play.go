@@ -81,6 +81,7 @@ type player struct {
 	// observations but the sandbox's, and the checks run however the
 	// rollout stopped.
 	pybench bool
+	limits  sandbox.CollectLimits
 }
 
 // pybenchObservation is the observation cap of the pybench mode: PyBench
@@ -90,8 +91,8 @@ const pybenchObservation = 1 << 30
 // play runs jb in a fresh sandbox holding inputs, collects what it wrote
 // under output/, and verifies it with the task's checks. A sandbox that
 // would not start is a trajectory with that stop reason and failure, not an
-// error; the error is errAbandoned when ctx ended the rollout, or a failure
-// of the artifact store.
+// error, and so is a rollout whose output/ could not be collected; the
+// error is errAbandoned when ctx ended the rollout.
 func (p player) play(ctx context.Context, jb job, inputs []sandbox.Input) (*schemas.Trajectory, error) {
 	sb, err := p.backend.Open(ctx, sandbox.Spec{Inputs: inputs, Seed: seedOf(jb.id)})
 	if ctx.Err() != nil {
@@ -113,9 +114,8 @@ func (p player) play(ctx context.Context, jb job, inputs []sandbox.Input) (*sche
 	if err != nil {
 		return nil, errAbandoned // Run fails only when ctx is done
 	}
-	t.Artifacts, err = sandbox.CollectArtifacts(sb.Workspace(), p.artifacts)
-	if err != nil {
-		return nil, fmt.Errorf("rollout %s: artifacts: %w", jb.id, err)
+	if failed := p.collect(sb, t); failed {
+		return t, nil
 	}
 	v, err := verify(ctx, p.backend, jb.task, t, sb.Workspace())
 	if ctx.Err() != nil {
@@ -136,4 +136,38 @@ func unplayed(jb job, reason, failure string, err error) *schemas.Trajectory {
 		StopReason: reason, Error: err.Error(), Messages: []schemas.Message{}, Steps: []schemas.Step{},
 		Verdict: &schemas.Verdict{Failure: failure, Checks: []schemas.CheckResult{}},
 	}
+}
+
+// collect stops every process of sb, then copies what the rollout left under
+// output/ into the artifact store. A rollout whose processes would not stop,
+// or whose output/ breaks the collection limits or holds anything but plain
+// files, gets that failure as its verdict (artifact_limit, artifact_error)
+// and collect reports failed: the run goes on.
+func (p player) collect(sb sandbox.Sandbox, t *schemas.Trajectory) (failed bool) {
+	fail := func(reason string, err error) bool {
+		t.Error = strings.TrimPrefix(t.Error+"; artifacts: "+err.Error(), "; ")
+		t.Verdict = &schemas.Verdict{Failure: reason, Checks: []schemas.CheckResult{}}
+		return true
+	}
+	if h, ok := sb.(sandbox.Halter); ok {
+		if err := h.Halt(); err != nil {
+			return fail(schemas.FailArtifactError, err)
+		}
+	}
+	arts, err := sandbox.Collect(sb.Workspace(), p.artifacts, p.limits)
+	t.Artifacts = arts
+	var ce *sandbox.CollectError
+	switch {
+	case errors.As(err, &ce):
+		return fail(ce.Reason, err)
+	case err != nil:
+		return fail(schemas.FailArtifactError, err)
+	}
+	return false
+}
+
+// collectLimits are sandbox.artifacts; the config was validated on load.
+func collectLimits(c sandbox.Config) sandbox.CollectLimits {
+	l, _ := c.ParsedCollectLimits()
+	return l
 }

@@ -3,8 +3,9 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
-	"os/exec"
 	"time"
+
+	"synth/hostpy"
 )
 
 // pythonProbe prints the interpreter's version and the versions of the
@@ -27,7 +28,7 @@ func ProbePython(ctx context.Context, python string) PythonInfo {
 	info := PythonInfo{Executable: python, Packages: map[string]string{}}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, python, "-c", pythonProbe).Output()
+	out, err := hostpy.Command(ctx, python, "-c", pythonProbe).Output()
 	if err != nil {
 		return info
 	}

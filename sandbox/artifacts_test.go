@@ -3,9 +3,12 @@ package sandbox
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"synth/schemas"
 )
 
 func TestCollectArtifacts(t *testing.T) {
@@ -15,7 +18,6 @@ func TestCollectArtifacts(t *testing.T) {
 	os.WriteFile(filepath.Join(out, "b.csv"), []byte("b\n"), 0o644)
 	os.WriteFile(filepath.Join(out, "sub", "a.png"), []byte("png"), 0o644)
 	os.WriteFile(filepath.Join(out, "same.csv"), []byte("b\n"), 0o644)
-	os.Symlink("/etc/passwd", filepath.Join(out, "link"))
 	os.WriteFile(filepath.Join(ws, "not-output.txt"), []byte("x"), 0o644)
 
 	arts, err := CollectArtifacts(ws, store)
@@ -51,6 +53,12 @@ func TestCollectArtifacts(t *testing.T) {
 	again, err := CollectArtifacts(ws, store)
 	if err != nil || len(again) != 3 {
 		t.Fatalf("%+v %v", again, err)
+	}
+	// A symlink anywhere under output/ fails the collection.
+	os.Symlink("/etc/passwd", filepath.Join(out, "sub", "link"))
+	var ce *CollectError
+	if _, err := CollectArtifacts(ws, t.TempDir()); !errors.As(err, &ce) || ce.Reason != schemas.FailArtifactError || ce.Path != "output/sub/link" {
+		t.Errorf("symlink: %v", err)
 	}
 	// No output/ at all: no artifacts, no error.
 	if arts, err := CollectArtifacts(t.TempDir(), store); err != nil || len(arts) != 0 {

@@ -59,6 +59,7 @@ type assignment struct {
 	Seed      int64            `json:"seed"`
 	Token     string           `json:"token"`
 	TmpBytes  int64            `json:"tmp_bytes"`
+	Inodes    int              `json:"inodes"`
 	Limits    map[string]int64 `json:"limits"`
 }
 
@@ -287,4 +288,31 @@ func (c *child) drainInto(out *cellOutput, wait time.Duration) {
 func (c *child) discard() {
 	c.kill()
 	c.close()
+}
+
+// waitGone kills the interpreter and waits up to wait until it, and with a
+// pid namespace everything in it, has ended.
+func (c *child) waitGone(wait time.Duration) bool {
+	c.kill()
+	if c.pidfd >= 0 {
+		fds := []unix.PollFd{{Fd: int32(c.pidfd), Events: unix.POLLIN}}
+		deadline := time.Now().Add(wait)
+		for {
+			left := time.Until(deadline)
+			if left <= 0 {
+				return false
+			}
+			n, err := unix.Poll(fds, int(left/time.Millisecond)+1)
+			if n > 0 {
+				break
+			}
+			if err != nil && err != unix.EINTR {
+				return false
+			}
+		}
+		return true // pid 1 of a namespace ends after every other process in it
+	}
+	// The waiter ends after the interpreter is reaped.
+	_, ok := c.z.deathOf(c.waiter, wait)
+	return ok
 }

@@ -15,6 +15,16 @@ type Config struct {
 	// Preload lists modules the warm interpreter imports once.
 	Preload []string   `yaml:"preload"`
 	Limits  LimitsYAML `yaml:"limits"`
+	// Artifacts bound what the host collects from one rollout's output/.
+	Artifacts ArtifactsYAML `yaml:"artifacts"`
+}
+
+// ArtifactsYAML is CollectLimits as written in config.
+type ArtifactsYAML struct {
+	MaxFiles int    `yaml:"max_files"`
+	MaxBytes string `yaml:"max_bytes"`
+	MaxDepth int    `yaml:"max_depth"`
+	MaxPath  int    `yaml:"max_path"`
 }
 
 // LimitsYAML is Limits as written in config: durations as "30s", sizes as
@@ -27,4 +37,7 @@ type LimitsYAML struct {
 	OpenFiles   int    `yaml:"open_files"`
 	Processes   int    `yaml:"processes"`
 	Output      string `yaml:"output"`
+	Workspace   string `yaml:"workspace"`
+	Inodes      int    `yaml:"inodes"`
+	Tmp         string `yaml:"tmp"`
 }

@@ -310,7 +310,7 @@ def prepare_root(req):
         open(path, "w").close()
         mount("/dev/" + dev, path, None, MS_BIND)
     os.mkdir(root + "/dev/shm")
-    mount("tmpfs", root + "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777")
+    mount("tmpfs", root + "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,nr_inodes=1024,mode=1777")
     for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
                          ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
         os.symlink(target, root + "/dev/" + name)
@@ -357,7 +357,7 @@ def finish_root(ws, tree_fd, req):
     if os.path.isdir(data) and not os.path.islink(data):
         bind(data, data, True)
     mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV,
-          "size=%d,mode=1777" % req.get("tmp_bytes", 256 << 20))
+          "size=%d,nr_inodes=%d,mode=1777" % (req.get("tmp_bytes") or 256 << 20, req.get("inodes") or 20000))
     if tree_fd is None:
         drop_oldroot()
 

@@ -16,6 +16,9 @@ const (
 	DefaultOpenFiles   = 256
 	DefaultProcesses   = 64
 	DefaultOutput      = 64 << 10
+	DefaultWorkspace   = 1 << 30
+	DefaultInodes      = 20000
+	DefaultTmp         = 512 << 20
 )
 
 // DefaultLimits returns the limits a sandbox gets when neither the config nor
@@ -29,6 +32,10 @@ func DefaultLimits() Limits {
 		OpenFiles:   DefaultOpenFiles,
 		Processes:   DefaultProcesses,
 		OutputBytes: DefaultOutput,
+
+		WorkspaceBytes: DefaultWorkspace,
+		Inodes:         DefaultInodes,
+		TmpBytes:       DefaultTmp,
 	}
 }
 
@@ -63,7 +70,39 @@ func (c Config) ParsedLimits() (Limits, error) {
 		return l, fmt.Errorf("sandbox.limits.processes: %d is negative (use 0 for the default, %d)", y.Processes, DefaultProcesses)
 	}
 	l.OpenFiles, l.Processes = y.OpenFiles, y.Processes
+	if l.WorkspaceBytes, err = parseSize("sandbox.limits.workspace", y.Workspace); err != nil {
+		return l, err
+	}
+	if l.TmpBytes, err = parseSize("sandbox.limits.tmp", y.Tmp); err != nil {
+		return l, err
+	}
+	if y.Inodes < 0 {
+		return l, fmt.Errorf("sandbox.limits.inodes: %d is negative (use 0 for the default, %d)", y.Inodes, DefaultInodes)
+	}
+	l.Inodes = y.Inodes
+	if _, err := c.ParsedCollectLimits(); err != nil {
+		return l, err
+	}
 	return l, nil
+}
+
+// ParsedCollectLimits converts sandbox.artifacts to CollectLimits; zero
+// values stay zero (the defaults apply).
+func (c Config) ParsedCollectLimits() (CollectLimits, error) {
+	y := c.Artifacts
+	for _, v := range []struct {
+		key string
+		n   int
+	}{{"max_files", y.MaxFiles}, {"max_depth", y.MaxDepth}, {"max_path", y.MaxPath}} {
+		if v.n < 0 {
+			return CollectLimits{}, fmt.Errorf("sandbox.artifacts.%s: %d is negative (use 0 for the default)", v.key, v.n)
+		}
+	}
+	b, err := parseSize("sandbox.artifacts.max_bytes", y.MaxBytes)
+	if err != nil {
+		return CollectLimits{}, err
+	}
+	return CollectLimits{Files: y.MaxFiles, Bytes: b, Depth: y.MaxDepth, Path: y.MaxPath}, nil
 }
 
 func parseDuration(key, s string) (time.Duration, error) {
@@ -130,6 +169,15 @@ func (l Limits) merge(base Limits) Limits {
 	}
 	if l.OutputBytes <= 0 {
 		l.OutputBytes = base.OutputBytes
+	}
+	if l.WorkspaceBytes <= 0 {
+		l.WorkspaceBytes = base.WorkspaceBytes
+	}
+	if l.Inodes <= 0 {
+		l.Inodes = base.Inodes
+	}
+	if l.TmpBytes <= 0 {
+		l.TmpBytes = base.TmpBytes
 	}
 	return l
 }

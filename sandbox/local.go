@@ -39,6 +39,9 @@ type backend struct {
 	tree    bool   // the kernel clones mounts (open_tree): workspaces travel as mount fds
 	roPaths []string
 	hide    []string
+	cg      *cgroups // per-sandbox memory and process limits; off without root
+	quota   bool     // each workspace the backend makes is a size- and inode-limited tmpfs
+	noQuota string   // why quota is off
 	slots   chan struct{}
 
 	spares chan *child   // forked interpreters waiting for a sandbox
@@ -106,8 +109,22 @@ func newBackend(cfg Config) (*backend, error) {
 			unix.Close(fd)
 			b.tree = true
 		}
+		if root {
+			b.cg = setupCgroups()
+			b.quota, b.noQuota = canQuota()
+			sweepWorkspaces()
+		} else {
+			b.noQuota = "synth is not root (mounting a tmpfs per workspace needs root)"
+			b.cg = &cgroups{why: "synth is not root (it needs root, or a delegated cgroup v2 subtree)"}
+		}
 		if cfg.Isolation == IsolationStrict {
 			var missing []string
+			if !b.quota {
+				missing = append(missing, "a size-limited workspace ("+b.noQuota+")")
+			}
+			if b.cg.version == 0 {
+				missing = append(missing, "per-sandbox cgroups ("+b.cg.why+")")
+			}
 			if !root {
 				missing = append(missing, "root (to give each interpreter its own namespaces and uid)")
 			}
@@ -220,5 +237,6 @@ func (b *backend) Close() error {
 		b.z.kill()
 		b.z = nil
 	}
+	b.cg.close()
 	return nil
 }

@@ -60,9 +60,9 @@ func (b *backend) open(spec Spec, ws string, use *wsUse) (*session, error) {
 	}
 	s := &session{b: b, spec: spec, lim: spec.Limits.merge(b.lim), ws: ws, token: newToken()}
 	if s.ws == "" {
-		dir, err := os.MkdirTemp("", "synth-ws-")
+		dir, _, err := makeWorkspace(s.lim, spec.Inputs, b.quota && b.treeHandoff())
 		if err != nil {
-			return nil, fmt.Errorf("sandbox: workspace: %w", err)
+			return nil, err
 		}
 		s.ws, s.ownWS = dir, true
 	} else if st, err := os.Stat(s.ws); err != nil || !st.IsDir() {
@@ -96,10 +96,17 @@ func (b *backend) open(spec Spec, ws string, use *wsUse) (*session, error) {
 			return fail(fmt.Errorf("sandbox: workspace %s: %w", s.ws, err))
 		}
 	}
+	cg, err := b.cg.create(s.lim.MemoryBytes, s.lim.Processes)
+	if err != nil {
+		b.freeUID(use)
+		return fail(fmt.Errorf("sandbox: %w", err))
+	}
+	s.cgroup = cg
 	s.mu.Lock()
-	err := s.start()
+	err = s.start()
 	s.mu.Unlock()
 	if err != nil {
+		cg.remove()
 		b.freeUID(use)
 		return fail(err)
 	}

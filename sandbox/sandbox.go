@@ -24,6 +24,16 @@ type Sandbox interface {
 	Close() error
 }
 
+// Halter is a Sandbox that can be stopped for good before its workspace is
+// read. Halt kills every process the sandbox ran (its whole pid namespace,
+// its cgroup) and returns once they are gone, so that nothing can change
+// the workspace while the host collects from it; it fails if they could
+// not be confirmed gone. Exec after Halt is an error; Close is still
+// needed. The local backend's sandboxes are Halters.
+type Halter interface {
+	Halt() error
+}
+
 // Backend makes sandboxes. A backend may keep warm processes (a zygote, a
 // pool); Close releases them. Open and Close are safe for concurrent use.
 type Backend interface {
@@ -60,6 +70,14 @@ type Limits struct {
 	OpenFiles   int
 	Processes   int
 	OutputBytes int // per cell; the rest is cut with a visible marker
+
+	// WorkspaceBytes and Inodes bound the workspace's filesystem (a tmpfs,
+	// where the backend can mount one): writing past them is ENOSPC. They
+	// apply to /dev/shm too. TmpBytes bounds /tmp. Memory written to any of
+	// them counts against MemoryBytes where the sandbox has a cgroup.
+	WorkspaceBytes int64
+	Inodes         int
+	TmpBytes       int64
 }
 
 // Result is what a cell produced.

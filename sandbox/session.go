@@ -16,20 +16,22 @@ import (
 
 // session is a Sandbox of the local backend.
 type session struct {
-	b     *backend
-	spec  Spec
-	lim   Limits
-	ws    string
-	ownWS bool
-	uid   int
-	token string
-	use   *wsUse // the workspace's uid and pool slot, shared with other sandboxes on it
+	b      *backend
+	spec   Spec
+	lim    Limits
+	ws     string
+	ownWS  bool
+	uid    int
+	token  string
+	use    *wsUse         // the workspace's uid and pool slot, shared with other sandboxes on it
+	cgroup *sandboxCgroup // nil without cgroups
 
 	mu       sync.Mutex
 	c        *child
 	seq      int
 	lostNote string // said at the top of the next cell's output
 	closed   bool
+	halted   bool
 }
 
 func newToken() string {
@@ -46,7 +48,8 @@ func (s *session) assignment() assignment {
 		UID:       s.uid,
 		Seed:      s.spec.Seed,
 		Token:     s.token,
-		TmpBytes:  max(64<<20, min(s.lim.FileBytes, 512<<20)),
+		TmpBytes:  s.lim.TmpBytes,
+		Inodes:    s.lim.Inodes,
 		Limits:    limitsForDriver(s.lim, s.uid != 0),
 	}
 }
@@ -56,7 +59,7 @@ func (s *session) start() error {
 	if s.c != nil {
 		return nil
 	}
-	c, err := s.b.interpreter(s.assignment())
+	c, err := s.b.interpreter(s.assignment(), s.cgroup)
 	if err != nil {
 		return fmt.Errorf("sandbox %s: %w", s.ws, err)
 	}
@@ -72,6 +75,9 @@ func (s *session) Exec(ctx context.Context, code string) (Result, error) {
 	defer s.mu.Unlock()
 	if s.closed {
 		return Result{}, errors.New("sandbox: exec after close")
+	}
+	if s.halted {
+		return Result{}, errors.New("sandbox: exec after halt")
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
@@ -226,6 +232,39 @@ func (s *session) discard() {
 	s.lostNote = "[note: the interpreter was restarted after an interrupted cell; state from earlier cells was lost]\n"
 }
 
+// haltWait bounds how long Halt waits for the sandbox's processes to end.
+const haltWait = 10 * time.Second
+
+// Halt kills the interpreter and everything it started and waits until
+// they are gone: the interpreter is pid 1 of its pid namespace, so the
+// kernel ends the others before the interpreter itself is gone; the
+// sandbox's cgroup, where there is one, catches what a plain fork left
+// behind.
+func (s *session) Halt() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.halted {
+		return nil
+	}
+	s.halted = true
+	var err error
+	if s.c != nil {
+		c := s.c
+		c.kill()
+		if !c.waitGone(haltWait) {
+			err = fmt.Errorf("sandbox %s: halt: the interpreter (pid %d) did not end within %s", s.ws, c.pid, haltWait)
+		}
+		c.close()
+		s.c = nil
+	}
+	if cg := s.cgroup; cg != nil {
+		if e := cg.kill(haltWait); e != nil && err == nil {
+			err = fmt.Errorf("sandbox %s: halt: %w", s.ws, e)
+		}
+	}
+	return err
+}
+
 func (s *session) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -239,6 +278,7 @@ func (s *session) Close() error {
 		s.c.close()
 		s.c = nil
 	}
+	s.cgroup.remove()
 	var err error
 	if s.ownWS {
 		err = removeWorkspace(s.ws)

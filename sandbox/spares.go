@@ -44,9 +44,9 @@ func (b *backend) keepSpares() {
 	}
 }
 
-// interpreter returns an interpreter set up for a: a spare if one is
-// waiting, else a fresh fork.
-func (b *backend) interpreter(a assignment) (*child, error) {
+// interpreter returns an interpreter set up for a, in cgroup cg (nil for
+// none): a spare if one is waiting, else a fresh fork.
+func (b *backend) interpreter(a assignment, cg *sandboxCgroup) (*child, error) {
 	for tries := 0; ; tries++ {
 		var c *child
 		select {
@@ -63,7 +63,13 @@ func (b *backend) interpreter(a assignment) (*child, error) {
 				return nil, err
 			}
 		}
-		err := c.assign(a, c.ns && b.treeHandoff(), startWait)
+		var err error
+		if cg != nil {
+			err = cg.add(c.pid)
+		}
+		if err == nil {
+			err = c.assign(a, c.ns && b.treeHandoff(), startWait)
+		}
 		if err == nil {
 			return c, nil
 		}

@@ -95,6 +95,9 @@ func chownWorkspace(ws string, uid int) error {
 // removeWorkspace deletes a workspace the backend made, including read-only
 // directories inside it.
 func removeWorkspace(ws string) error {
+	if err := unmountWorkspace(ws); err != nil {
+		return err
+	}
 	if err := os.RemoveAll(ws); err == nil {
 		return nil
 	}

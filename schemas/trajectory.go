@@ -83,6 +83,9 @@ type Artifact struct {
 	Path   string `json:"path"` // workspace-relative: output/3.csv
 	SHA256 string `json:"sha256"`
 	Size   int64  `json:"size"`
+	// PathBytes is the exact name when it is not valid UTF-8 (Path then
+	// shows each invalid byte as \xNN), so that no two names collide.
+	PathBytes []byte `json:"path_bytes,omitempty"`
 }
 
 // Usage is what a rollout cost.
@@ -113,6 +116,12 @@ const (
 	FailSandboxCrash  = "sandbox_crash"
 	FailTeacherError  = "teacher_error"
 	FailBudget        = "budget"
+	// FailArtifactLimit: the rollout wrote more under output/ than the
+	// collection limits allow (files, bytes, depth, path length).
+	FailArtifactLimit = "artifact_limit"
+	// FailArtifactError: output/ held something other than plain files and
+	// directories (a symlink, a FIFO), or a file that changed while collected.
+	FailArtifactError = "artifact_error"
 )
 
 // Verdict is the result of running a task's checks against a rollout.

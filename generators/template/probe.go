@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"slices"
 	"strings"
+
+	"synth/hostpy"
 )
 
 // Modules lists every Python module the templates may need: the core set
@@ -30,7 +31,7 @@ func ProbeModules(ctx context.Context, python string, modules []string) (map[str
 	names, _ := json.Marshal(modules)
 	code := "import importlib.util, json\nprint(json.dumps({m: importlib.util.find_spec(m) is not None for m in json.loads('" +
 		strings.ReplaceAll(string(names), "'", "") + "')}))"
-	out, err := exec.CommandContext(ctx, python, "-c", code).Output()
+	out, err := hostpy.Command(ctx, python, "-c", code).Output()
 	if err != nil {
 		return nil, fmt.Errorf("probe python modules with %s: %w", python, err)
 	}

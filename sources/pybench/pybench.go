@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -20,6 +19,7 @@ import (
 	"time"
 	"unicode"
 
+	"synth/hostpy"
 	"synth/schemas"
 	"synth/sources"
 )
@@ -236,7 +236,7 @@ func extractTests(ctx context.Context, testsPath string, opts Options) (*extract
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, py, "-I", "-c", extractScript, testsPath)
+	cmd := hostpy.Command(ctx, py, "-c", extractScript, testsPath)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
