@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"synth/sandbox"
 )
 
 func TestLoadStrict(t *testing.T) {
@@ -61,6 +63,15 @@ func TestStarterLoadsAsDefaults(t *testing.T) {
 	d := Default()
 	if c.Teacher.Kind != d.Teacher.Kind || c.Teacher.MaxTurns != d.Teacher.MaxTurns || c.Bench.Fraction != d.Bench.Fraction || c.Seed != d.Seed {
 		t.Fatalf("starter differs from the defaults:\n%+v\n%+v", c, d)
+	}
+	lim, err := c.Sandbox.ParsedLimits()
+	if err != nil || lim != sandbox.DefaultLimits() {
+		t.Errorf("starter sandbox.limits %+v (%v), want the defaults %+v", lim, err, sandbox.DefaultLimits())
+	}
+	art, err := c.Sandbox.ParsedCollectLimits()
+	want := sandbox.CollectLimits{Files: sandbox.DefaultArtifactFiles, Bytes: sandbox.DefaultArtifactBytes, Depth: sandbox.DefaultArtifactDepth, Path: sandbox.DefaultArtifactPath}
+	if err != nil || art != want {
+		t.Errorf("starter sandbox.artifacts %+v (%v), want the defaults %+v", art, err, want)
 	}
 }
 

@@ -284,3 +284,19 @@ func (g *cgroups) close() {
 		os.Remove(p)
 	}
 }
+
+// peak is the most memory the cgroup has held, in bytes (0 when unknown).
+func (c *sandboxCgroup) peak() int64 {
+	if c == nil {
+		return 0
+	}
+	for _, d := range c.dirs {
+		for _, f := range []string{"memory.max_usage_in_bytes", "memory.peak"} {
+			if b, err := os.ReadFile(filepath.Join(d, f)); err == nil {
+				n, _ := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+				return n
+			}
+		}
+	}
+	return 0
+}

@@ -23,17 +23,21 @@ type child struct {
 	msgs   chan ctlMsg // closed on control EOF
 	out    chan []byte // closed on output EOF
 	z      *zygote
+
+	seccomp bool // the system call filter is loaded
 }
 
 // ctlMsg is a message from the interpreter on its control socket.
 type ctlMsg struct {
-	Pid    int    `json:"pid"`
-	Waiter int    `json:"waiter"`
-	Ready  bool   `json:"ready"`
-	Error  string `json:"error"`
-	Seq    int    `json:"seq"`
-	Status string `json:"status"`
-	CPUMS  int64  `json:"cpu_ms"`
+	Pid    int  `json:"pid"`
+	Waiter int  `json:"waiter"`
+	Ready  bool `json:"ready"`
+	// Seccomp: the interpreter loaded the system call filter.
+	Seccomp bool   `json:"seccomp"`
+	Error   string `json:"error"`
+	Seq     int    `json:"seq"`
+	Status  string `json:"status"`
+	CPUMS   int64  `json:"cpu_ms"`
 	// CellError is the cell's exception, when it raised one.
 	CellError *CellError `json:"cell_error"`
 	bad       string     // a line that did not parse
@@ -60,6 +64,7 @@ type assignment struct {
 	Token     string           `json:"token"`
 	TmpBytes  int64            `json:"tmp_bytes"`
 	Inodes    int              `json:"inodes"`
+	Seccomp   bool             `json:"seccomp"` // load the system call filter
 	Limits    map[string]int64 `json:"limits"`
 }
 
@@ -173,7 +178,7 @@ func (c *child) assign(a assignment, tree bool, wait time.Duration) error {
 	case !m.Ready:
 		return fmt.Errorf("interpreter: unexpected message %+v", m)
 	}
-
+	c.seccomp = m.Seccomp
 	return nil
 }
 

@@ -63,10 +63,40 @@ func Doctor(cfg Config) []Layer {
 		{Name: "uts namespace", On: on("uts"), Detail: nsDetail("uts", "private hostname")},
 		uid,
 		{Name: "rlimits", On: true, Detail: rlimitDetail(b, own)},
+		cgroupLayer(b),
+		quotaLayer(b),
 		preloadLayer(z),
-		probeLayer(b),
 	}
-	return layers
+	return append(layers, probeLayers(b)...)
+}
+
+func cgroupLayer(b *backend) Layer {
+	g := b.cg
+	switch {
+	case b.cfg.Isolation == IsolationOff:
+		return Layer{Name: "cgroup", Detail: "off: sandbox.isolation is off"}
+	case g == nil || g.version == 0:
+		why := "unknown"
+		if g != nil {
+			why = g.why
+		}
+		return Layer{Name: "cgroup", Detail: "off: " + why + "; memory is limited per process only (address space), processes by uid"}
+	}
+	return Layer{Name: "cgroup", On: true, Detail: fmt.Sprintf("cgroup v%d per sandbox (%s): memory %s including tmpfs pages, %d processes and threads",
+		g.version, strings.Join(g.parents, ", "), humanBytes(b.lim.MemoryBytes), b.lim.Processes)}
+}
+
+func quotaLayer(b *backend) Layer {
+	sizes := fmt.Sprintf("workspace %s, /tmp %s, /dev/shm 64MiB; %d inodes each", humanBytes(b.lim.WorkspaceBytes), humanBytes(b.lim.TmpBytes), b.lim.Inodes)
+	switch {
+	case b.cfg.Isolation == IsolationOff:
+		return Layer{Name: "disk quota", Detail: "off: sandbox.isolation is off; only the file size limit holds"}
+	case !b.quota:
+		return Layer{Name: "disk quota", Detail: "off: " + b.noQuota + "; the workspace is on the host's disk, only the file size limit holds"}
+	case !b.treeHandoff():
+		return Layer{Name: "disk quota", Detail: "off: this kernel cannot hand a mount to an interpreter (open_tree); only the file size limit holds"}
+	}
+	return Layer{Name: "disk quota", On: true, Detail: "a tmpfs per sandbox: " + sizes + " (past them, writes fail with ENOSPC)"}
 }
 
 func rlimitDetail(b *backend, ownUID bool) string {
@@ -122,22 +152,37 @@ func preloadLayer(z *zygote) Layer {
 	return Layer{Name: "zygote preload", On: true, Detail: strings.Join(mods, ", ")}
 }
 
-// probeLayer runs one cell and checks from inside what the interpreter sees.
-func probeLayer(b *backend) Layer {
+// probeLayers opens one sandbox and checks from inside what a cell sees:
+// its uid, pid and directory, the system call filter, and whether it can
+// make a user namespace.
+func probeLayers(b *backend) []Layer {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	t0 := time.Now()
 	s, err := b.Open(ctx, Spec{})
 	if err != nil {
-		return Layer{Name: "sandbox", Detail: err.Error()}
+		return []Layer{{Name: "sandbox", Detail: err.Error()}}
 	}
 	defer s.Close()
 	open := time.Since(t0)
 	r, err := s.Exec(ctx, "import os\nprint(os.getuid(), os.getpid(), os.getcwd())")
 	if err != nil || r.Status != schemas.StatusOK {
-		return Layer{Name: "sandbox", Detail: fmt.Sprintf("a test cell failed: %v %s", err, r.Output)}
+		return []Layer{{Name: "sandbox", Detail: fmt.Sprintf("a test cell failed: %v %s", err, r.Output)}}
 	}
-	return Layer{Name: "sandbox", On: true, Detail: fmt.Sprintf("opened in %s; a cell sees uid, pid, cwd = %s", open.Round(time.Microsecond*100), strings.TrimSpace(r.Output))}
+	layers := []Layer{{Name: "sandbox", On: true, Detail: fmt.Sprintf("opened in %s; a cell sees uid, pid, cwd = %s", open.Round(time.Microsecond*100), strings.TrimSpace(r.Output))}}
+	sec := Layer{Name: "seccomp", Detail: "off: sandbox.isolation is off"}
+	switch c := s.(*session).c; {
+	case c != nil && c.seccomp:
+		sec = Layer{Name: "seccomp", On: true, Detail: "denies new namespaces, mount, ptrace, keyctl, bpf, perf_event_open, userfaultfd, module loading, kexec, io_uring and the like"}
+	case b.cfg.Isolation != IsolationOff:
+		sec.Detail = "off: the filter is written for x86_64 only"
+	}
+	r, err = s.Exec(ctx, "import ctypes\nprint('userns', ctypes.CDLL(None).unshare(0x10000000))")
+	userns := Layer{Name: "user namespaces inside", Detail: "allowed: a cell can make a user namespace (unshare -U)"}
+	if err == nil && strings.Contains(r.Output, "userns -1") {
+		userns = Layer{Name: "user namespaces inside", On: true, Detail: "disabled: unshare -U fails in a cell"}
+	}
+	return append(layers, sec, userns)
 }
 
 func humanBytes(n int64) string {

@@ -24,9 +24,17 @@ func TestDoctor(t *testing.T) {
 	if _, err := exec.LookPath("bwrap"); err == nil && os.Geteuid() == 0 && !got["bubblewrap"].On {
 		t.Errorf("bubblewrap installed and running as root, but the layer is off: %s", got["bubblewrap"].Detail)
 	}
+	if os.Geteuid() == 0 {
+		// As root on Linux every layer of a sandbox is expected on.
+		for _, name := range []string{"cgroup", "disk quota", "seccomp", "user namespaces inside"} {
+			if !got[name].On {
+				t.Errorf("%s is off as root: %s", name, got[name].Detail)
+			}
+		}
+	}
 	off := Doctor(Config{Python: testPython, Isolation: IsolationOff})
 	for _, l := range off {
-		if l.Name == "network namespace" && l.On {
+		if (l.Name == "network namespace" || l.Name == "seccomp" || l.Name == "cgroup") && l.On {
 			t.Errorf("isolation off, but %s is on", l.Name)
 		}
 	}

@@ -104,6 +104,91 @@ def bind(src, target, readonly):
     remount(target, readonly)
 
 
+# ---------------------------------------------------------------- seccomp
+
+AUDIT_ARCH_X86_64 = 0xC000003E
+X32_SYSCALL_BIT = 0x40000000
+# New namespaces (user, pid, net, mount, ipc, uts, cgroup, time) by clone.
+CLONE_NS_FLAGS = 0x7E020080
+SYS_CLONE, SYS_CLONE3 = 56, 435
+# Denied with EPERM: namespaces, mounts, tracing, kernel keys, BPF, perf,
+# userfaultfd, modules, kexec, io_uring, raw I/O, clocks, reboot and swap.
+DENIED_SYSCALLS = {
+    "ptrace": 101, "syslog": 103, "vhangup": 153, "pivot_root": 155,
+    "adjtimex": 159, "acct": 163, "settimeofday": 164, "mount": 165, "umount2": 166,
+    "swapon": 167, "swapoff": 168, "reboot": 169, "iopl": 172, "ioperm": 173,
+    "init_module": 175, "delete_module": 176, "quotactl": 179, "nfsservctl": 180,
+    "lookup_dcookie": 212, "clock_settime": 227, "kexec_load": 246, "add_key": 248,
+    "request_key": 249, "keyctl": 250, "unshare": 272, "perf_event_open": 298,
+    "name_to_handle_at": 303, "open_by_handle_at": 304, "clock_adjtime": 305, "setns": 308,
+    "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312, "finit_module": 313,
+    "kexec_file_load": 320, "bpf": 321, "userfaultfd": 323, "io_uring_setup": 425,
+    "io_uring_enter": 426, "io_uring_register": 427, "open_tree": 428, "move_mount": 429,
+    "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433, "pidfd_getfd": 438,
+    "mount_setattr": 442,
+}
+PR_SET_SECCOMP = 22
+SECCOMP_MODE_FILTER = 2
+SECCOMP_RET_KILL_PROCESS = 0x80000000
+SECCOMP_RET_ERRNO = 0x00050000
+SECCOMP_RET_ALLOW = 0x7FFF0000
+BPF_LD_W_ABS, BPF_JEQ_K, BPF_JGE_K, BPF_JSET_K, BPF_RET_K = 0x20, 0x15, 0x35, 0x45, 0x06
+
+
+def seccomp_program():
+    """The filter, as (code, jt, jf, k) tuples with jumps resolved: EPERM for
+    DENIED_SYSCALLS, for clone with a namespace flag and for x32 calls;
+    ENOSYS for clone3 (its flags are out of the filter's reach, so libc
+    falls back to clone); everything else allowed. Another architecture
+    than x86_64 kills the process."""
+    prog, jumps = [], []  # jumps: (index, true label, false label)
+
+    def op(code, k, jt=None, jf=None):
+        jumps.append((len(prog), jt, jf))
+        prog.append([code, 0, 0, k])
+
+    op(BPF_LD_W_ABS, 4)
+    op(BPF_JEQ_K, AUDIT_ARCH_X86_64, None, "kill")
+    op(BPF_LD_W_ABS, 0)
+    op(BPF_JGE_K, X32_SYSCALL_BIT, "eperm")
+    for nr in sorted(DENIED_SYSCALLS.values()):
+        op(BPF_JEQ_K, nr, "eperm")
+    op(BPF_JEQ_K, SYS_CLONE3, "enosys")
+    op(BPF_JEQ_K, SYS_CLONE, None, "allow")
+    op(BPF_LD_W_ABS, 16)  # clone's flags: the low half of args[0]
+    op(BPF_JSET_K, CLONE_NS_FLAGS, "eperm")
+    labels = {}
+    for name, k in (("allow", SECCOMP_RET_ALLOW), ("eperm", SECCOMP_RET_ERRNO | errno.EPERM),
+                    ("enosys", SECCOMP_RET_ERRNO | errno.ENOSYS), ("kill", SECCOMP_RET_KILL_PROCESS)):
+        labels[name] = len(prog)
+        op(BPF_RET_K, k)
+    for i, jt, jf in jumps:
+        for slot, label in ((1, jt), (2, jf)):
+            if label is not None:
+                prog[i][slot] = labels[label] - i - 1
+    return prog
+
+
+def install_seccomp():
+    """Loads the filter into this process (no_new_privs must be set); its
+    children inherit it. Returns False where the architecture is not
+    x86_64."""
+    if os.uname().machine != "x86_64":
+        return False
+    prog = seccomp_program()
+
+    class SockFilter(ctypes.Structure):
+        _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte), ("k", ctypes.c_uint)]
+
+    class SockFprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(SockFilter))]
+
+    arr = (SockFilter * len(prog))(*[SockFilter(*ins) for ins in prog])
+    fprog = SockFprog(len(prog), arr)
+    _check(libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0), "seccomp")
+    return True
+
+
 # ---------------------------------------------------------------- the cell loop
 
 
@@ -503,8 +588,9 @@ def become_child(req, ctl, out_fd, go_ahead):
             p.register(go_ahead, select.POLLIN | select.POLLHUP)
             if p.poll(0):
                 os._exit(0)
+        sec = bool(req.get("seccomp")) and install_seccomp()
         reseed(req["seed"])
-        ctl.sendall(b'{"ready": true}\n')
+        ctl.sendall((json.dumps({"ready": True, "seccomp": sec}) + "\n").encode())
     except BaseException as e:
         try:
             ctl.sendall((json.dumps({"error": "sandbox setup: %s" % e}) + "\n").encode())

@@ -122,6 +122,9 @@ func newBackend(cfg Config) (*backend, error) {
 			if !b.quota {
 				missing = append(missing, "a size-limited workspace ("+b.noQuota+")")
 			}
+			if runtime.GOARCH != "amd64" {
+				missing = append(missing, "a seccomp filter (written for x86_64 only)")
+			}
 			if b.cg.version == 0 {
 				missing = append(missing, "per-sandbox cgroups ("+b.cg.why+")")
 			}

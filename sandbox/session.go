@@ -50,6 +50,7 @@ func (s *session) assignment() assignment {
 		Token:     s.token,
 		TmpBytes:  s.lim.TmpBytes,
 		Inodes:    s.lim.Inodes,
+		Seccomp:   s.b.cfg.Isolation != IsolationOff,
 		Limits:    limitsForDriver(s.lim, s.uid != 0),
 	}
 }
