@@ -37,11 +37,14 @@ func (o Options) withDefaults() Options {
 
 // stopReason says why a teacher error ended a rollout: the budget is spent,
 // the conversation outgrew the model's context (the model's failure), a
-// replayed recording ran out, or the teacher could not answer at all.
+// replayed recording ran out, a reply was past the byte limit, or the teacher could not answer at all.
 func stopReason(err error) string {
 	var budget interface{ Budget() bool }
 	var context interface{ ContextLength() bool }
+	var long interface{ ReplyTooLong() bool }
 	switch {
+	case errors.As(err, &long) && long.ReplyTooLong():
+		return schemas.StopReplyTooLong
 	case errors.As(err, &budget) && budget.Budget():
 		return schemas.StopBudget
 	case errors.As(err, &context) && context.ContextLength():

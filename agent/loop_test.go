@@ -45,6 +45,11 @@ type contextError struct{}
 func (contextError) Error() string       { return "HTTP 400: maximum context length exceeded" }
 func (contextError) ContextLength() bool { return true }
 
+type longError struct{}
+
+func (longError) Error() string      { return "reply is longer than 16777216 bytes" }
+func (longError) ReplyTooLong() bool { return true }
+
 type budgetError struct{}
 
 func (budgetError) Error() string { return "budget of $1.00 reached" }
@@ -75,6 +80,7 @@ func TestRun(t *testing.T) {
 		{name: "teacher error", replies: []string{code("1")}, err: errors.New("HTTP 500"), stop: schemas.StopTeacherError, wantErr: "turn 2: HTTP 500", cells: []string{"1"}},
 		{name: "budget", replies: nil, err: budgetError{}, stop: schemas.StopBudget, wantErr: "budget"},
 		{name: "context length", replies: nil, err: contextError{}, stop: schemas.StopContextLength, wantErr: "context"},
+		{name: "reply too long", replies: nil, err: longError{}, stop: schemas.StopReplyTooLong, wantErr: "longer than"},
 		{name: "recording ended", replies: nil, err: fmt.Errorf("task t1 sample 0: %w", ErrNotRecorded), stop: schemas.StopRecordingEnded, wantErr: "not recorded"},
 		{name: "sandbox failure", replies: []string{code("boom")}, stop: schemas.StopSandboxError, wantErr: "interpreter vanished"},
 	}

@@ -82,6 +82,8 @@ func unfinished(traj *schemas.Trajectory) string {
 		return schemas.FailTeacherError
 	case schemas.StopBudget:
 		return schemas.FailBudget
+	case schemas.StopReplyTooLong:
+		return schemas.FailReplyTooLong
 	case schemas.StopContextLength, schemas.StopRecordingEnded:
 		return schemas.FailNoFinalAnswer // the model's doing, not the infrastructure's
 	case schemas.StopSandboxError:

@@ -75,6 +75,9 @@ func New(cfg Config, opts ...Option) (*Client, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
+	if cfg.MaxReplyBytes <= 0 {
+		cfg.MaxReplyBytes = DefaultMaxReply
+	}
 	if cfg.MaxRetries == 0 {
 		cfg.MaxRetries = DefaultMaxRetries
 	}
@@ -116,7 +119,7 @@ func New(cfg Config, opts ...Option) (*Client, error) {
 		e := &endpoint{cfg: ec, name: strings.TrimRight(ec.BaseURL, "/"), keyEnv: keyEnv, rpm: newLimiter(ec.RPM), tpm: newLimiter(ec.TPM)}
 		oc := openai.DefaultConfig(o.getenv(keyEnv))
 		oc.BaseURL = e.name
-		oc.HTTPClient = &transport{ep: e, next: doer, cache: ch, timeout: cfg.Timeout, retries: cfg.MaxRetries,
+		oc.HTTPClient = &transport{ep: e, next: doer, cache: ch, timeout: cfg.Timeout, retries: cfg.MaxRetries, maxReply: cfg.MaxReplyBytes,
 			base: o.base, max: o.max, onRetry: func() { c.meter.retry() }, log: o.log}
 		e.api = openai.NewClientWithConfig(oc)
 		c.endpoints = append(c.endpoints, e)

@@ -23,6 +23,10 @@ type Config struct {
 	// MaxTokens stops the run cleanly once this many tokens (prompt and
 	// completion) have been used; 0: no limit.
 	MaxTokens int64 `yaml:"max_tokens"`
+	// MaxReplyBytes bounds one reply's body; a longer reply is never read
+	// whole, and the call fails with an *Error whose ReplyTooLong is true.
+	// Default 16 MiB.
+	MaxReplyBytes int64 `yaml:"max_reply_bytes"`
 	// NoCache turns the response cache off (it is on by default when the
 	// run has a cache directory).
 	NoCache bool `yaml:"no_cache"`
@@ -61,6 +65,7 @@ const (
 	DefaultMaxRetries  = 6
 	DefaultConcurrency = 16
 	DefaultKeyEnv      = "OPENAI_API_KEY"
+	DefaultMaxReply    = 16 << 20
 )
 
 // Cost returns the price of a call's usage.

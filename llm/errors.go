@@ -19,8 +19,13 @@ type Error struct {
 	retry         bool
 	fatal         bool
 	contextLength bool
+	replyTooLong  bool
 	retryAfter    time.Time
 }
+
+// ReplyTooLong reports whether the reply was past llm.max_reply_bytes (the
+// model's doing: not retried).
+func (e *Error) ReplyTooLong() bool { return e.replyTooLong }
 
 // ContextLength reports whether the request was refused because the
 // conversation exceeds the model's context.

@@ -49,10 +49,12 @@ type transport struct {
 	cache   *cache
 	timeout time.Duration
 	retries int
-	base    time.Duration // first backoff
-	max     time.Duration // largest backoff
-	onRetry func()
-	log     *slog.Logger
+	// maxReply bounds a reply's body in bytes.
+	maxReply int64
+	base     time.Duration // first backoff
+	max      time.Duration // largest backoff
+	onRetry  func()
+	log      *slog.Logger
 }
 
 func (t *transport) Do(req *http.Request) (*http.Response, error) {
@@ -131,10 +133,15 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, body []byte)
 	if err != nil {
 		return nil, t.transportError(ctx, actx, err)
 	}
-	b, err := io.ReadAll(resp.Body)
+	b, err := io.ReadAll(io.LimitReader(resp.Body, t.maxReply+1))
 	resp.Body.Close()
 	if err != nil {
 		return nil, t.transportError(ctx, actx, err)
+	}
+	if int64(len(b)) > t.maxReply {
+		return nil, &Error{Endpoint: t.ep.name, Status: resp.StatusCode, replyTooLong: true,
+			Msg: fmt.Sprintf("reply is longer than %d bytes; it was not read further", t.maxReply),
+			Fix: "raise llm.max_reply_bytes if replies this long are expected, or lower teacher.max_reply_tokens"}
 	}
 	if resp.StatusCode/100 != 2 {
 		return nil, classify(t.ep.name, t.ep.keyEnv, t.ep.cfg.Model, resp.StatusCode, errorMessage(b, resp.Status), retryAfter(resp.Header))

@@ -45,6 +45,8 @@ const (
 	StopMaxTurns     = "max_turns"
 	StopNoCode       = "no_code"
 	StopTeacherError = "teacher_error"
+	// StopReplyTooLong: a teacher reply was past llm.max_reply_bytes.
+	StopReplyTooLong = "reply_too_long"
 	StopSandboxError = "sandbox_error"
 	StopBudget       = "budget"
 	// StopContextLength: the conversation outgrew the model's context — the
@@ -118,6 +120,7 @@ const (
 	FailBudget        = "budget"
 	// FailArtifactLimit: the rollout wrote more under output/ than the
 	// collection limits allow (files, bytes, depth, path length).
+	FailReplyTooLong  = "reply_too_long"
 	FailArtifactLimit = "artifact_limit"
 	// FailArtifactError: output/ held something other than plain files and
 	// directories (a symlink, a FIFO), or a file that changed while collected.
