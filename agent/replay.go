@@ -32,10 +32,15 @@ type Replay struct {
 // recording for the task or sample, or its recording has no further turn.
 var ErrNotRecorded = errors.New("not recorded")
 
+// MaxReplayLine bounds one line of a replay file, in bytes: one
+// trajectory, all of its turns.
+const MaxReplayLine = 64 << 20
+
 // LoadReplay reads a trajectory file: PyBench's trajectory.jsonl (lines
 // with "index" and "messages") or synth's trajectories.jsonl (lines with
 // "task_id" and "messages"); both may be mixed. Blank lines are skipped; a
-// line that is neither is an error naming its number.
+// line that is neither, or longer than MaxReplayLine, is an error naming
+// its number.
 func LoadReplay(path string) (*Replay, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -44,8 +49,9 @@ func LoadReplay(path string) (*Replay, error) {
 	defer f.Close()
 	r := &Replay{path: path, byTask: map[string][][]schemas.Message{}, byIdx: map[string][][]schemas.Message{}}
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	for n := 1; sc.Scan(); n++ {
+	sc.Buffer(make([]byte, 64<<10), MaxReplayLine)
+	n := 1
+	for ; sc.Scan(); n++ {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {
 			continue
@@ -68,7 +74,9 @@ func LoadReplay(path string) (*Replay, error) {
 			return nil, fmt.Errorf("replay %s:%d: a line needs \"task_id\" (synth) or \"index\" (PyBench)", path, n)
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("replay %s:%d: line longer than %d bytes (one trajectory per line; is this a trajectory file?)", path, n, MaxReplayLine)
+	} else if err != nil {
 		return nil, fmt.Errorf("replay %s: %w", path, err)
 	}
 	if len(r.byTask)+len(r.byIdx) == 0 {

@@ -83,6 +83,7 @@ func TestLoadReplayErrors(t *testing.T) {
 		"nokey.jsonl":   "{\"messages\": []}\n",
 		"empty.jsonl":   "\n",
 		"missing.jsonl": "",
+		"long.jsonl":    "{\"index\": 1, \"messages\": []}\n{\"index\": \"" + strings.Repeat("x", agent.MaxReplayLine) + "\"}\n",
 	} {
 		p := filepath.Join(dir, name)
 		if name != "missing.jsonl" {
@@ -92,6 +93,8 @@ func TestLoadReplayErrors(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		} else if name == "bad.jsonl" && !strings.Contains(err.Error(), "bad.jsonl:2") {
 			t.Errorf("%s: error %q does not name the line", name, err)
+		} else if name == "long.jsonl" && !strings.Contains(err.Error(), "long.jsonl:2: line longer than") {
+			t.Errorf("%s: error %q", name, err)
 		}
 	}
 }

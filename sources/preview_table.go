@@ -23,14 +23,15 @@ const (
 	maxCellChars = 40   // cell width in Preview.Head
 )
 
-// previewTable previews a csv or tsv file in any encoding sniffEncoding knows.
+// previewTable previews a csv or tsv file in any encoding sniffEncoding
+// knows, within the preview budgets (rows, bytes, time).
 func previewTable(path string) (*schemas.Preview, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, HeadSize)
+	br := bufio.NewReaderSize(&countingReader{r: f, max: PreviewMaxBytes, what: "the table"}, HeadSize)
 	head, _ := br.Peek(HeadSize)
 	enc, ok := sniffEncoding(head)
 	if !ok {
@@ -58,6 +59,7 @@ func previewTable(path string) (*schemas.Preview, error) {
 	p := &schemas.Preview{Encoding: enc, Delimiter: string(delim)}
 	infer := make([]dtypeGuess, len(header))
 	var first [][]string
+	budget := newTableBudget()
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -68,6 +70,9 @@ func previewTable(path string) (*schemas.Preview, error) {
 			if errors.As(err, &pe) {
 				return nil, fmt.Errorf("row %d: %w", p.Rows+2, err)
 			}
+			return nil, err
+		}
+		if err := budget.row(); err != nil {
 			return nil, err
 		}
 		if p.Rows < headRows {

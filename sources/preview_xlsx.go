@@ -9,8 +9,13 @@ import (
 )
 
 // previewXLSX lists a workbook's sheets and previews the first as a table.
+// It stays within the preview budgets: parts that unpack past
+// PreviewMaxBytes or PreviewMaxRatio are refused before they are unpacked.
 func previewXLSX(path string) (*schemas.Preview, error) {
-	wb, err := excelize.OpenFile(path, excelize.Options{UnzipSizeLimit: 1 << 30, UnzipXMLSizeLimit: 64 << 20})
+	if err := checkXLSXParts(path); err != nil {
+		return nil, err
+	}
+	wb, err := excelize.OpenFile(path, excelize.Options{UnzipSizeLimit: PreviewMaxBytes, UnzipXMLSizeLimit: 64 << 20})
 	if err != nil {
 		return nil, err
 	}
@@ -27,6 +32,7 @@ func previewXLSX(path string) (*schemas.Preview, error) {
 	var header []string
 	var first [][]string
 	var infer []dtypeGuess
+	budget := newTableBudget()
 	for rows.Next() {
 		rec, err := rows.Columns()
 		if err != nil {
@@ -39,6 +45,9 @@ func previewXLSX(path string) (*schemas.Preview, error) {
 			header = rec
 			infer = make([]dtypeGuess, len(header))
 			continue
+		}
+		if err := budget.row(); err != nil {
+			return nil, fmt.Errorf("sheet %s: %w", p.Sheets[0], err)
 		}
 		if p.Rows < headRows {
 			first = append(first, rec)
