@@ -8,12 +8,20 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 )
 
 // Command returns python run with args after -I (isolated mode: no
 // PYTHON* variables, no user site directory, neither the working directory
 // nor the script's directory on sys.path), in a clean environment, from /.
+// A relative python path is taken from synth's working directory.
 func Command(ctx context.Context, python string, args ...string) *exec.Cmd {
+	if strings.ContainsRune(python, filepath.Separator) && !filepath.IsAbs(python) {
+		if abs, err := filepath.Abs(python); err == nil {
+			python = abs
+		}
+	}
 	cmd := exec.CommandContext(ctx, python, append([]string{"-I", "-B"}, args...)...)
 	cmd.Env = Env()
 	cmd.Dir = "/"

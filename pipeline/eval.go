@@ -20,6 +20,7 @@ import (
 	"synth/llm"
 	"synth/sandbox"
 	"synth/schemas"
+	"synth/sources"
 )
 
 // EvalConfig is what synth eval runs: a teacher on a benchmark, in the same
@@ -202,6 +203,9 @@ func (r *evalRun) loadTasks() error {
 	}
 	usable := tasks[:0]
 	for i := range tasks {
+		if err := noSymlinks(r.cfg.Bench, &tasks[i]); err != nil {
+			return err
+		}
 		if r.scoring == bench.ScoringPyBench && r.withoutMissingInputs(&tasks[i]) {
 			continue // PyBench's harness runs it all the same, without them
 		}
@@ -417,4 +421,20 @@ func abbreviate(items []string, n int) string {
 		return strings.Join(items, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
+}
+
+// noSymlinks refuses a benchmark task whose input is, or lies behind, a
+// symlink: a benchmark folder is untrusted, and a link could put a host
+// file into the sandbox.
+func noSymlinks(dir string, t *schemas.Task) error {
+	for _, in := range t.Files {
+		f, err := sources.OpenBeneath(filepath.Join(dir, bench.DataDir), in.Name)
+		if errors.Is(err, sources.ErrSymlink) {
+			return fmt.Errorf("bench %s: task %s: %s/%w", dir, t.Index, bench.DataDir, err)
+		}
+		if err == nil {
+			f.Close()
+		}
+	}
+	return nil
 }

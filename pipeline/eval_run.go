@@ -166,7 +166,7 @@ func (r *evalRun) rolloutOnce(ctx context.Context, jb job) (*schemas.Trajectory,
 	}
 	inputs := make([]sandbox.Input, len(jb.task.Files))
 	for i, f := range jb.task.Files {
-		inputs[i] = sandbox.Input{Name: f.Name, Path: filepath.Join(r.benchDir, bench.DataDir, f.Name)}
+		inputs[i] = sandbox.Input{Name: f.Name, Root: filepath.Join(r.benchDir, bench.DataDir), Path: f.Name}
 	}
 	p := player{backend: r.backend, artifacts: filepath.Join(r.opts.Out, artifactsDir), teacher: r.cfg.Teacher, maxTurns: r.turnCap(),
 		pybench: r.scoring == bench.ScoringPyBench, limits: collectLimits(r.cfg.Sandbox)}

@@ -175,3 +175,23 @@ func dirBytes(dir string) int64 {
 	})
 	return n
 }
+
+// TestInputsBeneathRoot: an input from an untrusted folder (Input.Root) that
+// is, or lies behind, a symlink is refused; a plain one is copied.
+func TestInputsBeneathRoot(t *testing.T) {
+	b := testBackend(t)
+	root, host := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(host, "secret.csv"), []byte("secret"), 0o600)
+	os.WriteFile(filepath.Join(root, "ok.csv"), []byte("a\n1\n"), 0o644)
+	os.Symlink(filepath.Join(host, "secret.csv"), filepath.Join(root, "link.csv"))
+	os.Symlink(host, filepath.Join(root, "dir"))
+	for _, rel := range []string{"link.csv", "dir/secret.csv", "../" + filepath.Base(host) + "/secret.csv"} {
+		s, err := b.Open(t.Context(), Spec{Inputs: []Input{{Name: "x.csv", Root: root, Path: rel}}})
+		if err == nil {
+			s.Close()
+			t.Errorf("%s: opened", rel)
+		}
+	}
+	s := open(t, b, Spec{Inputs: []Input{{Name: "x.csv", Root: root, Path: "ok.csv"}}})
+	want(t, run(t, s, "open('data/x.csv').read()"), schemas.StatusOK, "a\\n1")
+}

@@ -57,7 +57,11 @@ type Spec struct {
 // Input is a host file made visible as data/<Name>.
 type Input struct {
 	Name string // file name under data/
-	Path string // host path to read it from
+	Path string // host path to read it from; relative to Root when Root is set
+	// Root, when set, is an untrusted folder (an imported benchmark) that
+	// Path must lie in: it is opened without following any symlink or
+	// leaving Root, and copied, never linked.
+	Root string
 }
 
 // Limits bound what one cell, or one interpreter, may use. Zero means the

@@ -1,12 +1,15 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // prepareWorkspace makes ws/data and ws/output and places the inputs under
@@ -41,6 +44,9 @@ func placeInput(data string, in Input, link bool) error {
 	dst := filepath.Join(data, name)
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
+	}
+	if in.Root != "" {
+		return copyBeneath(in.Root, in.Path, dst)
 	}
 	st, err := os.Stat(in.Path)
 	if err != nil {
@@ -108,4 +114,39 @@ func removeWorkspace(ws string) error {
 		return nil
 	})
 	return os.RemoveAll(ws)
+}
+
+// copyBeneath copies the regular file rel inside root to dst (read-only),
+// refusing a path that is or passes through a symlink.
+func copyBeneath(root, rel, dst string) error {
+	dir, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "open", Path: root, Err: err}
+	}
+	defer unix.Close(dir)
+	fd, err := unix.Openat2(dir, rel, &unix.OpenHow{
+		Flags:   unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	switch {
+	case errors.Is(err, unix.ELOOP):
+		return fmt.Errorf("%s is a symlink or passes through one (refused)", filepath.Join(root, rel))
+	case err != nil:
+		return &os.PathError{Op: "open", Path: filepath.Join(root, rel), Err: err}
+	}
+	src := os.NewFile(uintptr(fd), rel)
+	defer src.Close()
+	if st, err := src.Stat(); err != nil || !st.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", filepath.Join(root, rel))
+	}
+	unix.SetNonblock(fd, false)
+	w, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o444)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(w, src); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
 }

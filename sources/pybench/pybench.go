@@ -104,13 +104,18 @@ func Load(dir string) (*Checkout, error) {
 // merely broken (a test that names undefined variables, a missing input
 // file, no test function) is listed in Problems.
 func LoadWith(ctx context.Context, dir string, opts Options) (*Checkout, error) {
-	raw, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(TaskFile)))
+	raw, err := readBeneath(dir, TaskFile)
 	if err != nil {
 		return nil, fmt.Errorf("pybench %s: %w (want a PyBench checkout with %s)", dir, err, TaskFile)
 	}
 	var tasks []pyTask
 	if err := json.Unmarshal(raw, &tasks); err != nil {
 		return nil, fmt.Errorf("pybench %s: %s: not PyBench's task list (a JSON array of {index, category1, user, file_paths, …}): %w", dir, TaskFile, err)
+	}
+	if f, err := sources.OpenBeneath(dir, TestsFile); errors.Is(err, sources.ErrSymlink) {
+		return nil, fmt.Errorf("pybench %s: %w", dir, err)
+	} else if err == nil {
+		f.Close()
 	}
 	tests, err := extractTests(ctx, filepath.Join(dir, filepath.FromSlash(TestsFile)), opts)
 	if err != nil {
@@ -150,6 +155,9 @@ func LoadWith(ctx context.Context, dir string, opts Options) (*Checkout, error) 
 		}
 		for _, fp := range pt.FilePaths {
 			f, err := c.file(dir, fp, files)
+			if errors.Is(err, sources.ErrSymlink) {
+				return nil, fmt.Errorf("pybench %s: task %s: input %w", dir, index, err)
+			}
 			if err != nil {
 				problem(index, "input %s: %v", fp, err)
 				continue
@@ -193,18 +201,20 @@ func (c *Checkout) file(dir, fp string, files map[string]*File) (*File, error) {
 		return f, nil
 	}
 	host := filepath.Join(dir, filepath.FromSlash(rel))
-	st, err := os.Lstat(host)
-	if err != nil {
+	fh, err := sources.OpenBeneath(dir, rel)
+	switch {
+	case errors.Is(err, sources.ErrSymlink):
+		return nil, err
+	case errors.Is(err, os.ErrNotExist):
 		return nil, errors.New("file not found")
-	}
-	if !st.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	fh, err := os.Open(host)
-	if err != nil {
+	case err != nil:
 		return nil, err
 	}
 	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return nil, err
+	}
 	h := sha256.New()
 	head := make([]byte, sources.HeadSize)
 	n, _ := io.ReadFull(fh, head)
@@ -236,6 +246,9 @@ func extractTests(ctx context.Context, testsPath string, opts Options) (*extract
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	if abs, err := filepath.Abs(testsPath); err == nil {
+		testsPath = abs // host Python runs from /
+	}
 	cmd := hostpy.Command(ctx, py, "-c", extractScript, testsPath)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -331,3 +344,13 @@ func taskID(index string, t schemas.Task) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// readBeneath reads rel inside the checkout, refusing symlinks.
+func readBeneath(dir, rel string) ([]byte, error) {
+	f, err := sources.OpenBeneath(dir, rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}

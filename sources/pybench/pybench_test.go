@@ -249,3 +249,50 @@ func TestIndexesKept(t *testing.T) {
 		t.Errorf("indexes %v, want %v", got, want)
 	}
 }
+
+// TestSymlinksRefused: a checkout whose input file, data directory or task
+// list is a symlink out of the folder is refused with an error naming the
+// path; the host file never enters the import.
+func TestSymlinksRefused(t *testing.T) {
+	needPython(t)
+	secret := filepath.Join(t.TempDir(), "secret")
+	os.MkdirAll(secret, 0o700)
+	os.WriteFile(filepath.Join(secret, "orders.csv"), []byte("host,secret\n1,2\n"), 0o600)
+	copyTree := func(t *testing.T) string {
+		dst := t.TempDir()
+		if out, err := exec.Command("cp", "-a", fixture+"/.", dst).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		return dst
+	}
+	cases := []struct {
+		name, link, target, want string
+	}{
+		{"input file", "data/orders.csv", "orders.csv", "data/orders.csv is a symlink"},
+		{"data directory", "data", "", "data/meta/task.json is a symlink"},
+		{"task list", TaskFile, "task.json", TaskFile + " is a symlink"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyTree(t)
+			link := filepath.Join(dir, filepath.FromSlash(tc.link))
+			target := filepath.Join(secret, tc.target)
+			if tc.target == "task.json" {
+				os.WriteFile(target, []byte("[]"), 0o600)
+			}
+			if tc.link == "data" {
+				// The whole data directory, moved out and linked back.
+				os.Rename(link, filepath.Join(secret, "data"))
+				target = filepath.Join(secret, "data")
+			}
+			os.RemoveAll(link)
+			if err := os.Symlink(target, link); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(dir)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}

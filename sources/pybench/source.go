@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 
@@ -43,7 +42,7 @@ func (s *checkoutSource) Collect(ctx context.Context, put func(sources.Item) err
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		fh, err := os.Open(f.Path)
+		fh, err := sources.OpenBeneath(s.c.Dir, "data/"+f.Name)
 		if err != nil {
 			return fmt.Errorf("pybench %s: %w", s.c.Dir, err)
 		}
