@@ -25,6 +25,15 @@
 // synth's uid is root (no bubblewrap, no uid per sandbox, so no per-sandbox
 // process limit). Where namespaces are not available at all (a container
 // that forbids them), isolation auto runs interpreters as plain forks with
-// rlimits only. Doctor says which layers are on; isolation strict refuses
-// to run without root and bubblewrap.
+// rlimits only.
+//
+// As root, each sandbox also gets a cgroup (cgroup.go: memory with tmpfs
+// pages, pids), a workspace on a tmpfs of its own with size and inode
+// limits (quota.go), and a seccomp filter loaded by the interpreter
+// (driver.py) that refuses new namespaces, mounts, tracing and other
+// kernel surfaces. Halt kills every process of a sandbox; Collect then
+// copies its output/ by directory descriptors, never following a link
+// (artifacts.go). Doctor says which layers are on; isolation strict
+// refuses to run without root, bubblewrap, cgroups, the workspace tmpfs
+// and the filter.
 package sandbox

@@ -2,11 +2,14 @@ package sandbox
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"synth/schemas"
 )
@@ -89,5 +92,31 @@ func TestTmpfsCountsAsMemory(t *testing.T) {
 	}
 	if peak := s.(*session).cgroup.peak(); peak > 256<<20 {
 		t.Fatalf("peak %d bytes", peak)
+	}
+}
+
+// TestSweepLeftovers: workspaces (tmpfs mounts included) of a synth process
+// that is gone are removed at start; those of live processes stay.
+func TestSweepLeftovers(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skip(err)
+	}
+	dead := cmd.Process.Pid
+	gone := filepath.Join(os.TempDir(), wsPrefix+strconv.Itoa(dead)+"-leftover")
+	live := filepath.Join(os.TempDir(), wsPrefix+strconv.Itoa(os.Getppid())+"-inuse")
+	for _, d := range []string{gone, live} {
+		os.MkdirAll(filepath.Join(d, "data"), 0o755)
+		t.Cleanup(func() { removeWorkspace(d) })
+	}
+	mounted := unix.Mount("t", gone, "tmpfs", 0, "size=1m") == nil
+	os.MkdirAll(filepath.Join(gone, "output", "sub"), 0o755)
+	os.Chmod(filepath.Join(gone, "output"), 0o555)
+	sweepWorkspaces()
+	if _, err := os.Stat(gone); !os.IsNotExist(err) {
+		t.Errorf("the workspace of dead pid %d stayed (mounted %v): %v", dead, mounted, err)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("the workspace of a live process was swept: %v", err)
 	}
 }

@@ -69,10 +69,10 @@ type Input struct {
 type Limits struct {
 	CellTimeout time.Duration // wall time per cell
 	CPUTime     time.Duration // CPU time per interpreter
-	MemoryBytes int64         // address space
+	MemoryBytes int64         // address space per process; with a cgroup, memory of the whole sandbox
 	FileBytes   int64         // largest file a cell may write
 	OpenFiles   int
-	Processes   int
+	Processes   int // per sandbox, with a cgroup or a uid of its own
 	OutputBytes int // per cell; the rest is cut with a visible marker
 
 	// WorkspaceBytes and Inodes bound the workspace's filesystem (a tmpfs,
