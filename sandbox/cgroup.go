@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -24,6 +25,7 @@ type cgroups struct {
 	parents []string // synth's own directory in each hierarchy: .../synth-<pid>
 	why     string   // why cgroups are off
 	seq     atomic.Int64
+	removes sync.WaitGroup // directories being removed in the background
 }
 
 // cgroupPrefix names the directory of one backend in a hierarchy,
@@ -178,6 +180,7 @@ func processAlive(pid int) bool {
 type sandboxCgroup struct {
 	version int
 	dirs    []string
+	g       *cgroups // nil for a leftover being swept
 }
 
 // create makes the cgroup of one sandbox, limited to memBytes of memory
@@ -187,7 +190,7 @@ func (g *cgroups) create(memBytes int64, procs int) (*sandboxCgroup, error) {
 		return nil, nil
 	}
 	name := "sb-" + strconv.FormatInt(g.seq.Add(1), 10)
-	c := &sandboxCgroup{version: g.version}
+	c := &sandboxCgroup{version: g.version, g: g}
 	for _, p := range g.parents {
 		d := filepath.Join(p, name)
 		if err := os.Mkdir(d, 0o755); err != nil {
@@ -264,15 +267,28 @@ func (c *sandboxCgroup) kill(wait time.Duration) error {
 	}
 }
 
-// remove kills what is left and deletes the cgroup's directories.
+// remove kills what is left and deletes the cgroup's directories; the
+// kernel can take tens of milliseconds to drop a memory cgroup, so that
+// happens in the background (close waits for it).
 func (c *sandboxCgroup) remove() {
 	if c == nil {
 		return
 	}
 	c.kill(2 * time.Second)
-	for _, d := range c.dirs {
-		os.Remove(d)
+	rm := func() {
+		for _, d := range c.dirs {
+			os.Remove(d)
+		}
 	}
+	if c.g == nil {
+		rm()
+		return
+	}
+	c.g.removes.Add(1)
+	go func() {
+		defer c.g.removes.Done()
+		rm()
+	}()
 }
 
 // close removes synth's own directories (after every sandbox's).
@@ -280,6 +296,7 @@ func (g *cgroups) close() {
 	if g == nil {
 		return
 	}
+	g.removes.Wait()
 	for _, p := range g.parents {
 		os.Remove(p)
 	}

@@ -173,12 +173,13 @@ def seccomp_program():
     return prog
 
 
-def install_seccomp():
-    """Loads the filter into this process (no_new_privs must be set); its
-    children inherit it. Returns False where the architecture is not
-    x86_64."""
+SECCOMP_FPROG = []  # the filter as a ctypes sock_fprog, built once by the zygote
+
+
+def build_seccomp():
+    """Builds the filter in the zygote, so that forks only load it."""
     if os.uname().machine != "x86_64":
-        return False
+        return
     prog = seccomp_program()
 
     class SockFilter(ctypes.Structure):
@@ -188,9 +189,17 @@ def install_seccomp():
         _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(SockFilter))]
 
     arr = (SockFilter * len(prog))(*[SockFilter(*ins) for ins in prog])
-    fprog = SockFprog(len(prog), arr)
-    _check(libc.syscall(SYS_SECCOMP, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_SPEC_ALLOW, ctypes.byref(fprog)),
-           "seccomp")
+    SECCOMP_FPROG[:] = [SockFprog(len(prog), arr), arr]
+
+
+def install_seccomp():
+    """Loads the filter into this process (no_new_privs must be set); its
+    children inherit it. Returns False where the architecture is not
+    x86_64."""
+    if not SECCOMP_FPROG:
+        return False
+    _check(libc.syscall(SYS_SECCOMP, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_SPEC_ALLOW,
+                        ctypes.byref(SECCOMP_FPROG[0])), "seccomp")
     return True
 
 
@@ -752,6 +761,7 @@ def zygote(cfg):
         except BaseException:
             pass
     remember_font_cache()
+    build_seccomp()
     libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     layers = {
         "mount": probe(CLONE_NEWNS, 0),
