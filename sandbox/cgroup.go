@@ -178,9 +178,11 @@ func processAlive(pid int) bool {
 // sandboxCgroup is the cgroup of one sandbox, a directory in each
 // hierarchy.
 type sandboxCgroup struct {
-	version int
-	dirs    []string
-	g       *cgroups // nil for a leftover being swept
+	version  int
+	dirs     []string
+	g        *cgroups // nil for a leftover being swept
+	maxMem   int64    // limits as set
+	maxProcs int
 }
 
 // create makes the cgroup of one sandbox, limited to memBytes of memory
@@ -199,8 +201,20 @@ func (g *cgroups) create(memBytes int64, procs int) (*sandboxCgroup, error) {
 		}
 		c.dirs = append(c.dirs, d)
 	}
+	if err := c.setLimits(memBytes, procs); err != nil {
+		c.remove()
+		return nil, err
+	}
+	return c, nil
+}
+
+// setLimits sets the cgroup's memory and process limits.
+func (c *sandboxCgroup) setLimits(memBytes int64, procs int) error {
+	if c == nil || (c.maxMem == memBytes && c.maxProcs == procs) {
+		return nil
+	}
 	var files map[string]string
-	if g.version == 2 {
+	if c.version == 2 {
 		files = map[string]string{"memory.max": strconv.FormatInt(memBytes, 10), "memory.swap.max": "0", "pids.max": strconv.Itoa(procs)}
 	} else {
 		files = map[string]string{"memory.limit_in_bytes": strconv.FormatInt(memBytes, 10), "pids.max": strconv.Itoa(procs)}
@@ -212,12 +226,12 @@ func (g *cgroups) create(memBytes int64, procs int) (*sandboxCgroup, error) {
 				continue // this hierarchy holds the other controller
 			}
 			if err := os.WriteFile(p, []byte(v), 0); err != nil && f != "memory.swap.max" {
-				c.remove()
-				return nil, fmt.Errorf("cgroup: %s: %w", p, err)
+				return fmt.Errorf("cgroup: %s: %w", p, err)
 			}
 		}
 	}
-	return c, nil
+	c.maxMem, c.maxProcs = memBytes, procs
+	return nil
 }
 
 // add moves pid (and every thread of it) into the cgroup; its children are

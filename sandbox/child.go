@@ -24,7 +24,8 @@ type child struct {
 	out    chan []byte // closed on output EOF
 	z      *zygote
 
-	seccomp bool // the system call filter is loaded
+	seccomp bool           // the system call filter is loaded
+	cg      *sandboxCgroup // the interpreter's cgroup, joined as a spare; nil without cgroups
 }
 
 // ctlMsg is a message from the interpreter on its control socket.
@@ -289,10 +290,11 @@ func (c *child) drainInto(out *cellOutput, wait time.Duration) {
 	}
 }
 
-// discard kills the interpreter and releases it without waiting.
+// discard kills the interpreter and releases it and its cgroup.
 func (c *child) discard() {
 	c.kill()
 	c.close()
+	c.cg.remove()
 }
 
 // waitGone kills the interpreter and waits up to wait until it, and with a

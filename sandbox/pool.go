@@ -96,17 +96,10 @@ func (b *backend) open(spec Spec, ws string, use *wsUse) (*session, error) {
 			return fail(fmt.Errorf("sandbox: workspace %s: %w", s.ws, err))
 		}
 	}
-	cg, err := b.cg.create(s.lim.MemoryBytes, s.lim.Processes)
-	if err != nil {
-		b.freeUID(use)
-		return fail(fmt.Errorf("sandbox: %w", err))
-	}
-	s.cgroup = cg
 	s.mu.Lock()
-	err = s.start()
+	err := s.start()
 	s.mu.Unlock()
 	if err != nil {
-		cg.remove()
 		b.freeUID(use)
 		return fail(err)
 	}

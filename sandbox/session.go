@@ -60,11 +60,14 @@ func (s *session) start() error {
 	if s.c != nil {
 		return nil
 	}
-	c, err := s.b.interpreter(s.assignment(), s.cgroup)
+	c, err := s.b.interpreter(s.assignment(), s.lim)
 	if err != nil {
 		return fmt.Errorf("sandbox %s: %w", s.ws, err)
 	}
-	s.c = c
+	if s.cgroup != nil {
+		s.cgroup.remove() // the previous interpreter's, killed
+	}
+	s.c, s.cgroup = c, c.cg
 	return nil
 }
 

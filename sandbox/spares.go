@@ -28,7 +28,7 @@ func (b *backend) keepSpares() {
 			}
 			continue
 		}
-		c, err := forkChild(z, b.forkRequest(), startWait)
+		c, err := b.fork(z)
 		if err != nil {
 			if !pause(200 * time.Millisecond) {
 				return
@@ -44,9 +44,27 @@ func (b *backend) keepSpares() {
 	}
 }
 
-// interpreter returns an interpreter set up for a, in cgroup cg (nil for
-// none): a spare if one is waiting, else a fresh fork.
-func (b *backend) interpreter(a assignment, cg *sandboxCgroup) (*child, error) {
+// fork forks an interpreter and, with cgroups, moves it into a cgroup of
+// its own, while it waits as a spare: moving a process between cgroups
+// waits for the kernel (an RCU grace period), which Open should not.
+func (b *backend) fork(z *zygote) (*child, error) {
+	c, err := forkChild(z, b.forkRequest(), startWait)
+	if err != nil {
+		return nil, err
+	}
+	if c.cg, err = b.cg.create(b.lim.MemoryBytes, b.lim.Processes); err == nil && c.cg != nil {
+		err = c.cg.add(c.pid)
+	}
+	if err != nil {
+		c.discard()
+		return nil, err
+	}
+	return c, nil
+}
+
+// interpreter returns an interpreter set up for a, its cgroup limited to
+// lim: a spare if one is waiting, else a fresh fork.
+func (b *backend) interpreter(a assignment, lim Limits) (*child, error) {
 	for tries := 0; ; tries++ {
 		var c *child
 		select {
@@ -59,14 +77,11 @@ func (b *backend) interpreter(a assignment, cg *sandboxCgroup) (*child, error) {
 			if err != nil {
 				return nil, err
 			}
-			if c, err = forkChild(z, b.forkRequest(), startWait); err != nil {
+			if c, err = b.fork(z); err != nil {
 				return nil, err
 			}
 		}
-		var err error
-		if cg != nil {
-			err = cg.add(c.pid)
-		}
+		err := c.cg.setLimits(lim.MemoryBytes, lim.Processes)
 		if err == nil {
 			err = c.assign(a, c.ns && b.treeHandoff(), startWait)
 		}
