@@ -30,7 +30,7 @@ func needPython(t *testing.T) {
 // quickConfig is the quickstart, smaller: fewer files' worth of templates.
 func quickConfig() Config {
 	cfg := Default()
-	cfg.Tasks.PerFile = 3
+	cfg.Tasks.PerFile = 1
 	cfg.Tasks.Langs = []string{"en"}
 	return cfg
 }

@@ -77,6 +77,7 @@ func makeLogo(r *rand.Rand) ([]byte, error) {
 	fillCircle(img, 50, 60, 34, c)
 	fillCircle(img, 50, 60, 18, color.RGBA{255, 255, 255, 255})
 	drawText(img, 100, 48, 3, "NOVA", color.RGBA{44, 62, 80, 255})
+	fillRect(img, 100, 76, 84, 4, c)
 	return encodePNG(img)
 }
 
@@ -138,6 +139,9 @@ func makePortrait(r *rand.Rand) ([]byte, error) {
 	fillCircle(img, 140, 120, 7, color.RGBA{40, 30, 30, 255})
 	fillRect(img, 105, 160, 30, 5, color.RGBA{160, 70, 70, 255})
 	fillRect(img, 62, 70, 116, 25, color.RGBA{70, 45, 30, 255})
+	fillRect(img, 62, 95, 22, 45, color.RGBA{70, 45, 30, 255})  // hair on one side only
+	fillCircle(img, 182, 150, 5, color.RGBA{240, 200, 40, 255}) // an earring
+	drawText(img, 8, 8, 2, "NO 12", color.RGBA{40, 40, 60, 255})
 	return encodeJPEG(img)
 }
 
@@ -165,7 +169,7 @@ func makeSpinner(r *rand.Rand) ([]byte, error) {
 			a := float64(k) / 12 * 2 * math.Pi
 			fillCircle(img, 48+int(32*math.Cos(a)), 48+int(32*math.Sin(a)), 4, color.RGBA{210, 210, 210, 255})
 		}
-		a := float64(f) / float64(n) * 2 * math.Pi
+		a := 0.7 + float64(f)/float64(n)*2*math.Pi // off the axes, so no frame is symmetric
 		fillCircle(img, 48+int(32*math.Cos(a)), 48+int(32*math.Sin(a)), 7, color.RGBA{52, 152, 219, 255})
 	})
 }
@@ -176,6 +180,8 @@ func makeTrafficLight(r *rand.Rand) ([]byte, error) {
 	n := 3 * (2 + r.IntN(2))
 	return animation(80, 200, n, 40, func(img *image.RGBA, f int) {
 		fillRect(img, 15, 10, 50, 180, color.RGBA{40, 40, 40, 255})
+		fillRect(img, 66, 120, 8, 80, color.RGBA{120, 120, 120, 255}) // the pole, to one side
+		drawText(img, 2, 2, 1, "A7", color.RGBA{20, 20, 20, 255})
 		for k := 0; k < 3; k++ {
 			c := color.RGBA{80, 80, 80, 255}
 			if f%3 == k {
