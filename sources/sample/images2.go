@@ -145,11 +145,12 @@ func makePortrait(r *rand.Rand) ([]byte, error) {
 	return encodeJPEG(img)
 }
 
-// animation encodes frames drawn by draw(frame, n) as a looping GIF.
-func animation(w, h, n, delay int, drawFrame func(img *image.RGBA, f int)) ([]byte, error) {
+// animation encodes frames drawn by draw(frame, n) on a background as a
+// looping GIF.
+func animation(w, h, n, delay int, bg color.RGBA, drawFrame func(img *image.RGBA, f int)) ([]byte, error) {
 	g := &gif.GIF{}
 	for f := 0; f < n; f++ {
-		img := newCanvas(w, h, color.RGBA{250, 250, 250, 255})
+		img := newCanvas(w, h, bg)
 		drawFrame(img, f)
 		p := image.NewPaletted(img.Rect, palette.Plan9)
 		draw.Draw(p, p.Rect, img, image.Point{}, draw.Src)
@@ -164,7 +165,7 @@ func animation(w, h, n, delay int, drawFrame func(img *image.RGBA, f int)) ([]by
 // makeSpinner is a loading spinner: a dot circling a ring.
 func makeSpinner(r *rand.Rand) ([]byte, error) {
 	n := 8 + r.IntN(5)
-	return animation(96, 96, n, 8, func(img *image.RGBA, f int) {
+	return animation(96, 96, n, 8, color.RGBA{60, 66, 80, 255}, func(img *image.RGBA, f int) {
 		for k := 0; k < 12; k++ {
 			a := float64(k) / 12 * 2 * math.Pi
 			fillCircle(img, 48+int(32*math.Cos(a)), 48+int(32*math.Sin(a)), 4, color.RGBA{210, 210, 210, 255})
@@ -178,7 +179,7 @@ func makeSpinner(r *rand.Rand) ([]byte, error) {
 func makeTrafficLight(r *rand.Rand) ([]byte, error) {
 	on := []color.RGBA{{230, 40, 40, 255}, {240, 180, 30, 255}, {40, 200, 80, 255}}
 	n := 3 * (2 + r.IntN(2))
-	return animation(80, 200, n, 40, func(img *image.RGBA, f int) {
+	return animation(80, 200, n, 40, color.RGBA{150, 185, 215, 255}, func(img *image.RGBA, f int) {
 		fillRect(img, 15, 10, 50, 180, color.RGBA{40, 40, 40, 255})
 		fillRect(img, 66, 120, 8, 80, color.RGBA{120, 120, 120, 255}) // the pole, to one side
 		drawText(img, 2, 2, 1, "A7", color.RGBA{20, 20, 20, 255})
@@ -194,10 +195,11 @@ func makeTrafficLight(r *rand.Rand) ([]byte, error) {
 
 // makeIcon is an app icon as lossless WebP.
 func makeIcon(r *rand.Rand) ([]byte, error) {
-	img := newCanvas(128, 128, color.RGBA{46, 204, 113, 255})
-	fillRect(img, 24, 34, 80, 60, color.RGBA{255, 255, 255, 255})
-	fillTriangle(img, 64, 20+r.IntN(10), 24, 104, 40, color.RGBA{255, 255, 255, 255})
-	drawText(img, 40, 100, 2, "HOME", color.RGBA{255, 255, 255, 255})
+	img := newCanvas(128, 128, color.RGBA{84, 140, 118, 255})
+	fillRect(img, 24, 34, 80, 60, color.RGBA{196, 186, 164, 255})
+	fillTriangle(img, 64, 20+r.IntN(10), 24, 104, 40, color.RGBA{160, 92, 80, 255})
+	fillRect(img, 40, 60, 16, 34, color.RGBA{110, 80, 60, 255})
+	drawText(img, 40, 100, 2, "HOME", color.RGBA{226, 226, 210, 255})
 	return encodeWebP(img), nil
 }
 
