@@ -24,6 +24,9 @@ type Request struct {
 	Task     *schemas.Task
 	Sample   int
 	Messages []schemas.Message
+	// MaxTurns is the rollout's cap on assistant turns (0: unknown), so a
+	// scripted teacher can plan to finish within it.
+	MaxTurns int
 }
 
 // Reply is one assistant turn and what it cost.

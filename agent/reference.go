@@ -30,7 +30,8 @@ func NewReference(f Format) *Reference { return &Reference{format: f} }
 func (*Reference) Info() schemas.TeacherInfo { return schemas.TeacherInfo{Kind: "reference"} }
 
 // maxCodeTurns keeps a scripted rollout within the default turn cap (10
-// assistant turns, the last one "Finished:").
+// assistant turns, the last one "Finished:"); a smaller cap in the request
+// shrinks the script further, down to the reference steps alone.
 const maxCodeTurns = 9
 
 // Reply implements Teacher. The teacher keeps no state between calls: it
@@ -42,7 +43,11 @@ func (r *Reference) Reply(_ context.Context, req Request) (Reply, error) {
 		return Reply{}, fmt.Errorf("task %s has no reference solution: the reference teacher can only play tasks from the template writer or with a reference", req.Task.ID)
 	}
 	obs := observations(req.Messages)
-	t, ok := play(newScript(req.Task, req.Sample), obs)
+	budget := maxCodeTurns
+	if req.MaxTurns > 0 && req.MaxTurns-1 < budget {
+		budget = req.MaxTurns - 1
+	}
+	t, ok := play(newScript(req.Task, req.Sample, budget), obs)
 	if !ok {
 		return Reply{Message: r.format.Render(Action{Finished: true, Answer: ref.Answer}, "")}, nil
 	}

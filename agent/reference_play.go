@@ -72,7 +72,8 @@ func (st *seen) learn(m *move, obs string) {
 
 // render writes move m as a turn given the move before it, or says it is
 // skipped: a recovery when nothing failed, a mistake that needs a column
-// the teacher has not seen.
+// the teacher has not seen. A column mistake records the names it used in
+// st, for the turns that recover from it.
 func (s *script) render(m *move, prev *move, st *seen, last string) (turn, bool) {
 	after := s.describe(prev, st, last)
 	switch m.kind {

@@ -54,7 +54,7 @@ var readVar = regexp.MustCompile(`(?m)^(\w+) = pd\.read_\w+\(`)
 // newScript plans the moves for a task and sample: the reference steps
 // (long ones in parts), a look at the column types of a table, and at most
 // one mistake, chosen by a hash of the task id and the sample.
-func newScript(task *schemas.Task, sample int) *script {
+func newScript(task *schemas.Task, sample, budget int) *script {
 	h := sha256.Sum256([]byte(fmt.Sprintf("reference\x00%s\x00%d", task.ID, sample)))
 	s := &script{task: task, seed: binary.LittleEndian.Uint64(h[:8])}
 	roll := func(i int) int { return int(h[8+i]) % 100 } // independent dice, 0..99
@@ -66,9 +66,8 @@ func newScript(task *schemas.Task, sample int) *script {
 		}
 	}
 	var parts [][]move
-	for i, st := range steps {
+	for _, st := range steps {
 		parts = append(parts, stepMoves(st, roll(0) < 70))
-		_ = i
 	}
 	var ms []move
 	mistake := roll(1)
@@ -89,14 +88,14 @@ func newScript(task *schemas.Task, sample int) *script {
 			}
 		}
 	}
-	s.moves = fit(ms, steps)
+	s.moves = fit(ms, steps, budget)
 	return s
 }
 
-// fit drops optional moves until the script fits maxCodeTurns: first the
-// number probe, then the column mistake, the look at types, the path
-// mistake, and last the step parts (whole steps again).
-func fit(ms []move, steps []schemas.RefStep) []move {
+// fit drops optional moves until the script has at most budget moves:
+// first the number probe, then the column mistake, the look at types, the
+// path mistake, and last the step parts (whole steps again).
+func fit(ms []move, steps []schemas.RefStep, budget int) []move {
 	drop := func(kinds ...moveKind) {
 		var out []move
 		for _, m := range ms {
@@ -111,12 +110,12 @@ func fit(ms []move, steps []schemas.RefStep) []move {
 		ms = out
 	}
 	for _, kinds := range [][]moveKind{{moveBadNumber, moveFixNumber}, {moveBadColumn, moveColumns}, {moveDtypes}, {moveBadPath, moveListData}} {
-		if len(ms) <= maxCodeTurns {
+		if len(ms) <= budget {
 			return ms
 		}
 		drop(kinds...)
 	}
-	if len(ms) <= maxCodeTurns {
+	if len(ms) <= budget {
 		return ms
 	}
 	var whole []move

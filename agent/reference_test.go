@@ -163,3 +163,18 @@ func TestReferenceQuotesWhatItSaw(t *testing.T) {
 	}
 	t.Fatal("no rollout misspelt the column")
 }
+
+// Under a tight turn cap the script shrinks to the reference steps, so the
+// reference teacher still finishes every task (eval --max-turns 3).
+func TestReferenceFitsTheTurnCap(t *testing.T) {
+	for i := range 100 {
+		task := salesTask("cap" + string(rune('a'+i%26)) + string(rune('a'+i/26)))
+		tr, err := Run(context.Background(), NewReference(NewPyBench()), NewPyBench(), &pandasSandbox{}, task, Options{MaxTurns: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.StopReason != schemas.StopFinished || tr.FinalAnswer != task.Reference.Answer {
+			t.Fatalf("%s: stop %q after %d steps", task.ID, tr.StopReason, len(tr.Steps))
+		}
+	}
+}
