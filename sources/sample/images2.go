@@ -162,16 +162,19 @@ func animation(w, h, n, delay int, bg color.RGBA, drawFrame func(img *image.RGBA
 	return b.Bytes(), err
 }
 
-// makeSpinner is a loading spinner: a dot circling a ring.
+// makeSpinner is a loading spinner: a dot circling a ring of dots over a
+// label, large enough that blurring keeps its shapes.
 func makeSpinner(r *rand.Rand) ([]byte, error) {
 	n := 8 + r.IntN(5)
-	return animation(96, 96, n, 8, color.RGBA{60, 66, 80, 255}, func(img *image.RGBA, f int) {
-		for k := 0; k < 12; k++ {
-			a := float64(k) / 12 * 2 * math.Pi
-			fillCircle(img, 48+int(32*math.Cos(a)), 48+int(32*math.Sin(a)), 4, color.RGBA{210, 210, 210, 255})
+	return animation(160, 160, n, 8, color.RGBA{60, 66, 80, 255}, func(img *image.RGBA, f int) {
+		fillRect(img, 0, 130, 160, 30, color.RGBA{230, 126, 34, 255})
+		drawText(img, 8, 138, 2, "LOADING", color.RGBA{255, 255, 255, 255})
+		for k := 0; k < 8; k++ {
+			a := float64(k) / 8 * 2 * math.Pi
+			fillCircle(img, 80+int(45*math.Cos(a)), 65+int(45*math.Sin(a)), 10, color.RGBA{200, 200, 200, 255})
 		}
 		a := 0.7 + float64(f)/float64(n)*2*math.Pi // off the axes, so no frame is symmetric
-		fillCircle(img, 48+int(32*math.Cos(a)), 48+int(32*math.Sin(a)), 7, color.RGBA{52, 152, 219, 255})
+		fillCircle(img, 80+int(45*math.Cos(a)), 65+int(45*math.Sin(a)), 16, color.RGBA{52, 152, 219, 255})
 	})
 }
 
