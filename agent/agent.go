@@ -24,6 +24,9 @@ type Request struct {
 	Task     *schemas.Task
 	Sample   int
 	Messages []schemas.Message
+	// MaxTurns is the rollout's cap on assistant turns (0: unknown), so a
+	// scripted teacher can plan to finish within it.
+	MaxTurns int
 }
 
 // Reply is one assistant turn and what it cost.
@@ -52,7 +55,9 @@ type Format interface {
 	// Observe returns the message(s) that carry a cell's output back.
 	Observe(act Action, observation string) []schemas.Message
 	// Render writes an assistant turn for an action in this format; thought
-	// is the turn's reasoning. Teachers that replay known turns (reference,
+	// is the turn's reasoning: an analysis, then, after todoMarker, the
+	// step it leads to (see joinThought; without the marker the step is
+	// the thought's first line). Teachers that replay known turns (reference,
 	// replay, empty) use it.
 	Render(act Action, thought string) schemas.Message
 	// Tools is the tools field of the dataset row (JSON), nil if the format

@@ -79,7 +79,7 @@ func Run(ctx context.Context, t Teacher, f Format, sb sandbox.Sandbox, task *sch
 			tr.StopReason = schemas.StopMaxTurns
 			return tr, nil
 		}
-		reply, err := t.Reply(ctx, Request{Task: task, Sample: opts.Sample, Messages: tr.Messages})
+		reply, err := t.Reply(ctx, Request{Task: task, Sample: opts.Sample, Messages: tr.Messages, MaxTurns: opts.MaxTurns})
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

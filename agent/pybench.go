@@ -97,8 +97,9 @@ func (PyBench) Render(act Action, thought string) schemas.Message {
 	if thought == "" {
 		thought = "Run the next step."
 	}
-	b.WriteString("Analyse: " + thought + "\n")
-	b.WriteString("This Step Todo: " + firstLine(thought) + "\n")
+	analyse, todo := splitThought(thought)
+	b.WriteString("Analyse: " + analyse + "\n")
+	b.WriteString("This Step Todo: " + todo + "\n")
 	b.WriteString("Action:\n```python\n" + act.Code + "\n```")
 	return schemas.Message{Role: schemas.RoleAssistant, Content: b.String()}
 }

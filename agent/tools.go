@@ -101,7 +101,7 @@ func (Tools) Render(act Action, thought string) schemas.Message {
 		h := sha256.Sum256([]byte(thought + "\x00" + act.Code))
 		id = "call_" + hex.EncodeToString(h[:8])
 	}
-	return schemas.Message{Role: schemas.RoleAssistant, Content: thought,
+	return schemas.Message{Role: schemas.RoleAssistant, Content: strings.Replace(thought, todoMarker, "\n", 1),
 		ToolCalls: []schemas.ToolCall{{ID: id, Name: ToolName, Arguments: string(args)}}}
 }
 

@@ -3,9 +3,11 @@ package bench
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/json"
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"synth/schemas"
 )
@@ -14,9 +16,15 @@ import (
 // deterministic for a seed, stratified by category (each category gives
 // about fraction of its tasks), and disjoint by input file: tasks that share
 // a file always land on the same side, so no benchmark input ever feeds a
-// training trajectory. Both results keep the input order.
+// training trajectory. The benchmark holds one language of each task: of
+// twins (the same task asked in English and in Chinese, see twinKey) one,
+// picked by the seed, stays and the others are dropped from both sides,
+// since they read the benchmark's files. A task reading several files whose
+// groups fell on both sides is dropped too (see groupBySharedFiles). So
+// len(benchmark)+len(train) is len(tasks) less the dropped tasks. Both
+// results keep the input order.
 func Split(tasks []schemas.Task, fraction float64, seed int64) (benchmark, train []schemas.Task) {
-	groups := groupBySharedFiles(tasks)
+	groups, bridges := groupBySharedFiles(tasks)
 	byCat := map[string][]group{}
 	total := map[string]int{}
 	for _, g := range groups {
@@ -58,7 +66,15 @@ func Split(tasks []schemas.Task, fraction float64, seed int64) (benchmark, train
 			}
 		}
 	}
+	dropped := make([]bool, len(tasks))
+	placeBridges(tasks, bridges, inBench, dropped)
+	for i, d := range twinsToDrop(tasks, inBench, seed) {
+		dropped[i] = dropped[i] || d
+	}
 	for i, t := range tasks {
+		if dropped[i] {
+			continue
+		}
 		if inBench[i] {
 			benchmark = append(benchmark, t)
 		} else {
@@ -68,6 +84,63 @@ func Split(tasks []schemas.Task, fraction float64, seed int64) (benchmark, train
 	return benchmark, train
 }
 
+// twinKey is what the languages of one task share: the template (or
+// writer), the input files, the checks and the outputs. Tasks without a
+// language have no twins.
+func twinKey(t *schemas.Task) string {
+	if t.Lang == "" {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(t.Generator)
+	for _, f := range t.Files {
+		b.WriteString("\x00" + f.ID)
+	}
+	checks, _ := json.Marshal(t.Checks)
+	b.WriteString("\x00")
+	b.Write(checks)
+	b.WriteString("\x00" + strings.Join(t.Outputs, "\x00"))
+	return b.String()
+}
+
+// twinsToDrop marks the benchmark tasks that are another language of a
+// benchmark task kept: per twin set the seed picks one language.
+func twinsToDrop(tasks []schemas.Task, inBench []bool, seed int64) []bool {
+	sets := map[string][]int{}
+	var keys []string
+	for i := range tasks {
+		if !inBench[i] {
+			continue
+		}
+		k := twinKey(&tasks[i])
+		if k == "" {
+			continue
+		}
+		if _, ok := sets[k]; !ok {
+			keys = append(keys, k)
+		}
+		sets[k] = append(sets[k], i)
+	}
+	drop := make([]bool, len(tasks))
+	for _, k := range keys {
+		members := sets[k]
+		if len(members) < 2 {
+			continue
+		}
+		keep := members[rank(seed, "lang\x00"+k)%uint64(len(members))]
+		for _, m := range members {
+			drop[m] = m != keep
+		}
+	}
+	return drop
+}
+
+// maxGroupFiles caps how many input files a task that reads several files
+// may chain into one group. Without it, templates that pair files (image
+// concatenation, joins) link every image into one group that can only go to
+// one side.
+const maxGroupFiles = 4
+
 // group is a set of tasks connected by shared input files.
 type group struct {
 	members []int  // task indexes
@@ -75,37 +148,73 @@ type group struct {
 	rank    uint64
 }
 
-func groupBySharedFiles(tasks []schemas.Task) []group {
-	parent := make([]int, len(tasks))
-	for i := range parent {
-		parent[i] = i
-	}
-	var find func(int) int
-	find = func(i int) int {
-		if parent[i] != i {
-			parent[i] = find(parent[i])
+// groupBySharedFiles groups tasks by the files they read. Tasks reading
+// one file (or none) are grouped first; a task reading several joins their
+// groups while the result reads at most maxGroupFiles files, and is
+// otherwise a bridge, returned apart, whose side its files decide.
+func groupBySharedFiles(tasks []schemas.Task) (groups []group, bridges []int) {
+	parent := map[string]string{}
+	nfiles := map[string]int{}
+	var find func(string) string
+	find = func(f string) string {
+		p, ok := parent[f]
+		if !ok {
+			parent[f], nfiles[f] = f, 1
+			return f
 		}
-		return parent[i]
+		if p != f {
+			parent[f] = find(p)
+		}
+		return parent[f]
 	}
-	owner := map[string]int{}
+	var multi []int
 	for i, t := range tasks {
-		for _, f := range t.Files {
-			if j, ok := owner[f.ID]; ok {
-				parent[find(i)] = find(j)
-			} else {
-				owner[f.ID] = i
+		if len(t.Files) > 1 {
+			multi = append(multi, i)
+			continue
+		}
+		if len(t.Files) == 1 {
+			find(t.Files[0].ID)
+		}
+	}
+	isBridge := map[int]bool{}
+	for _, i := range multi {
+		roots := map[string]bool{}
+		n := 0
+		for _, f := range tasks[i].Files {
+			if r := find(f.ID); !roots[r] {
+				roots[r] = true
+				n += nfiles[r]
+			}
+		}
+		if len(roots) > 1 && n > maxGroupFiles {
+			isBridge[i] = true
+			bridges = append(bridges, i)
+			continue
+		}
+		first := find(tasks[i].Files[0].ID)
+		for r := range roots {
+			if r != first {
+				parent[r] = first
+				nfiles[first] += nfiles[r]
 			}
 		}
 	}
-	byRoot := map[int]*group{}
-	var order []int
+	byRoot := map[string]*group{}
+	var order []string
 	for i, t := range tasks {
-		r := find(i)
-		g, ok := byRoot[r]
+		if isBridge[i] {
+			continue
+		}
+		root := "task\x00" + t.ID
+		if len(t.Files) > 0 {
+			root = find(t.Files[0].ID)
+		}
+		g, ok := byRoot[root]
 		if !ok {
 			g = &group{key: "\xff"}
-			byRoot[r] = g
-			order = append(order, r)
+			byRoot[root] = g
+			order = append(order, root)
 		}
 		g.members = append(g.members, i)
 		k := t.ID
@@ -114,11 +223,45 @@ func groupBySharedFiles(tasks []schemas.Task) []group {
 		}
 		g.key = min(g.key, k)
 	}
-	out := make([]group, 0, len(order))
 	for _, r := range order {
-		out = append(out, *byRoot[r])
+		groups = append(groups, *byRoot[r])
 	}
-	return out
+	return groups, bridges
+}
+
+// placeBridges puts each bridge task on the side of its files when they
+// are all on one side (a file no group reads takes the side of the first
+// bridge that reads it), and drops it otherwise.
+func placeBridges(tasks []schemas.Task, bridges []int, inBench, drop []bool) {
+	isBridge := map[int]bool{}
+	for _, i := range bridges {
+		isBridge[i] = true
+	}
+	side := map[string]bool{} // file id -> in the benchmark
+	for i, t := range tasks {
+		if isBridge[i] {
+			continue
+		}
+		for _, f := range t.Files {
+			side[f.ID] = inBench[i]
+		}
+	}
+	for _, i := range bridges {
+		bench, train := false, false
+		for _, f := range tasks[i].Files {
+			if b, ok := side[f.ID]; ok {
+				bench, train = bench || b, train || !b
+			}
+		}
+		if bench && train {
+			drop[i] = true
+			continue
+		}
+		inBench[i] = bench
+		for _, f := range tasks[i].Files {
+			side[f.ID] = bench
+		}
+	}
 }
 
 func rank(seed int64, key string) uint64 {

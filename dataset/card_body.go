@@ -12,7 +12,11 @@ func writeCardBody(w *bytes.Buffer, info CardInfo) error {
 	if info.Description != "" {
 		fmt.Fprintf(w, "%s\n\n", info.Description)
 	}
-	fmt.Fprintf(w, "Multi-turn code-interpreter trajectories: a task over input files, solved by a teacher model that writes Python in ReAct turns, run in a sandboxed interpreter and verified by unit tests. %d rows, written by synth.\n\n", info.Rows)
+	solver := "a teacher model that writes Python in ReAct turns"
+	if info.Teacher.Kind == "reference" {
+		solver = "synth's scripted offline teacher (not a language model; see Teacher below), which writes Python in ReAct turns"
+	}
+	fmt.Fprintf(w, "Multi-turn code-interpreter trajectories: a task over input files, solved by %s, run in a sandboxed interpreter and verified by unit tests. %d rows, written by synth.\n\n", solver, info.Rows)
 
 	glob := filepath.ToSlash(filepath.Join(info.DataDir, "train-*.parquet"))
 	fmt.Fprintf(w, "## Load\n\n```python\nfrom datasets import load_dataset\nds = load_dataset(\"parquet\", data_files=%q, split=\"train\")\n```\n\n", glob)
@@ -115,7 +119,26 @@ func writeTeacher(w *bytes.Buffer, t TeacherCard) {
 		fmt.Fprintf(w, "- %s: `%v`\n", k, t.Settings[k])
 	}
 	w.WriteString("\n")
+	if t.Kind == "reference" {
+		w.WriteString(scriptedTeacherNote)
+	}
 }
+
+// scriptedTeacherNote says what the reference teacher is and is not.
+const scriptedTeacherNote = `**This is a scripted teacher, not a model.** The ` + "`reference`" + ` teacher plays each task's
+reference solution, written with the task by a template, the way an agent works: it reads the
+input and its column types first, splits long steps, sometimes makes a mistake from a fixed list
+(a path without ./data/, a misspelt column, text that holds numbers converted as is) and recovers
+from it, and writes each turn's Analyse from the output it has just seen. Every cell really ran in
+the sandbox and every row passed its checks. But the reasoning follows templates, the mistakes are
+scripted, and every task has the one solution its template wrote. These rows are for checking the
+pipeline and as seed data.
+
+A real teacher (` + "`--teacher openai`" + ` with a model) adds what a script cannot: reasoning about the task
+at hand, varied approaches and code, mistakes and recoveries of its own, tasks it fails (which the
+filters drop), and tasks written by a model rather than templates (` + "`--query-writer llm`" + `).
+
+`
 
 func writePython(w *bytes.Buffer, p PythonInfo) {
 	if p.Version == "" && len(p.Packages) == 0 {

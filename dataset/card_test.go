@@ -161,3 +161,32 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n%s", name, got)
 	}
 }
+
+// A card of the reference teacher says plainly that it is a script, what
+// it is for, and what a real teacher adds; a model's card does not.
+func TestCardScriptedTeacherIsNamed(t *testing.T) {
+	_, info := testCard(t, "pybench")
+	info.Teacher = TeacherCard{Kind: "reference", Format: "pybench"}
+	dir := t.TempDir()
+	if err := WriteCard(dir, info); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	card := string(b)
+	for _, want := range []string{"scripted offline teacher (not a language model", "This is a scripted teacher, not a model", "checking the\npipeline and as seed data", "A real teacher", "adds what a script cannot"} {
+		if !strings.Contains(card, want) {
+			t.Errorf("reference card lacks %q", want)
+		}
+	}
+	if strings.Contains(card, "solved by a teacher model") {
+		t.Error("reference card calls the scripted teacher a model")
+	}
+	modelDir, _ := testCard(t, "pybench")
+	mb, _ := os.ReadFile(filepath.Join(modelDir, "README.md"))
+	if strings.Contains(string(mb), "scripted") {
+		t.Error("a model teacher's card speaks of a scripted teacher")
+	}
+}

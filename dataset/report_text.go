@@ -41,6 +41,11 @@ func WriteText(w io.Writer, r *Report) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if r.Stats.Trajectories > 0 {
+		if err := writeTurnProfile(w, r.Name(), &r.Stats.Tally); err != nil {
+			return err
+		}
+	}
 	if len(r.Funnel) > 0 {
 		fmt.Fprintln(w, "\nfilter funnel:")
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -75,4 +80,17 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 	}
 	return nil
+}
+
+// writeTurnProfile writes the share of trajectories per turn bucket next
+// to PyInstruct's, the profile the PyBench paper reports for its data.
+func writeTurnProfile(w io.Writer, name string, t *Tally) error {
+	fmt.Fprintln(w, "\nturn profile (share of trajectories by assistant turns):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "\t<=3\t4-6\t7-9\t>=10\t")
+	p := TurnProfile(t)
+	fmt.Fprintf(tw, "%s\t%.0f%%\t%.0f%%\t%.0f%%\t%.0f%%\t\n", name, 100*p[0], 100*p[1], 100*p[2], 100*p[3])
+	q := PyInstructTurnProfile
+	fmt.Fprintf(tw, "PyInstruct\t%.0f%%\t%.0f%%\t%.0f%%\t%.0f%%\t\n", 100*q[0], 100*q[1], 100*q[2], 100*q[3])
+	return tw.Flush()
 }

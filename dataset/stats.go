@@ -57,6 +57,22 @@ type TurnBuckets struct {
 	From10 int64 `json:">=10"`
 }
 
+// PyInstructTurnProfile is the share of PyInstruct's trajectories with at
+// most 3, 4-6, 7-9 and at least 10 assistant turns, from the PyBench
+// paper's data table.
+var PyInstructTurnProfile = [4]float64{0.40, 0.53, 0.05, 0.02}
+
+// TurnProfile is the share of t's trajectories in each turn bucket, in the
+// order of PyInstructTurnProfile; zeros when t is empty.
+func TurnProfile(t *Tally) [4]float64 {
+	if t.Trajectories == 0 {
+		return [4]float64{}
+	}
+	n := float64(t.Trajectories)
+	b := t.Turns
+	return [4]float64{float64(b.UpTo3) / n, float64(b.From4) / n, float64(b.From7) / n, float64(b.From10) / n}
+}
+
 // Sample is what Stats needs of one trajectory.
 type Sample struct {
 	Category string

@@ -22,7 +22,11 @@ func (r *run) split(tasks []schemas.Task) (benchTasks, train []schemas.Task) {
 		seed = r.cfg.Seed
 	}
 	benchTasks, train = bench.Split(tasks, r.cfg.Bench.Fraction, seed)
-	r.sum.add("split", len(tasks), len(train), "training tasks; %d held out for the benchmark", len(benchTasks))
+	if dropped := len(tasks) - len(benchTasks) - len(train); dropped > 0 {
+		r.sum.add("split", len(tasks), len(train), "training tasks; %d held out for the benchmark, %d dropped (another language of a benchmark task, or reading files from both sides)", len(benchTasks), dropped)
+	} else {
+		r.sum.add("split", len(tasks), len(train), "training tasks; %d held out for the benchmark", len(benchTasks))
+	}
 	return benchTasks, train
 }
 

@@ -97,7 +97,7 @@ func addBuildFlags(cmd *cobra.Command, f *buildFlags) {
 	fl.IntVar(&f.samples, "samples", 0, "rollouts per task (config: teacher.samples)")
 	fl.IntVar(&f.maxTurns, "max-turns", 0, "assistant turns per rollout at most (config: teacher.max_turns)")
 	fl.IntVar(&f.concurrency, "concurrency", 0, "rollouts in flight at most; default: sandbox.slots if set, else 16 for --teacher openai, else one per CPU (config: concurrency)")
-	fl.Float64Var(&f.benchFrac, "bench-fraction", 0, "share of tasks held out for the benchmark; default 0.3 (config: bench.fraction)")
+	fl.Float64Var(&f.benchFrac, "bench-fraction", 0, "share of tasks held out for the benchmark; default 0.4 (config: bench.fraction)")
 	fl.StringSliceVar(&f.templates, "templates", nil, "only these templates or prefixes, e.g. table.,text.wordfreq (config: tasks.templates)")
 	fl.BoolVar(&f.validateTasks, "validate-tasks", false, "prove every task in the sandbox before rollouts, not only benchmark tasks (config: tasks.validate)")
 }

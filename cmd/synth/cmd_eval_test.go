@@ -26,7 +26,7 @@ func TestEvalSelfTestAndCompare(t *testing.T) {
 	}
 	var sum map[string]any
 	b, _ := os.ReadFile(filepath.Join(ref, "summary.json"))
-	if err := json.Unmarshal(b, &sum); err != nil || sum["pass_rate"] != 1.0 || sum["tasks"] != 4.0 || sum["avg_turns_pybench"] != 2.25 {
+	if err := json.Unmarshal(b, &sum); err != nil || sum["pass_rate"] != 1.0 || sum["tasks"] != 4.0 || sum["avg_turns_pybench"] != 2.5 { // the scripted teacher looks at the table first where the cap allows
 		t.Errorf("summary.json: %v %v", err, sum)
 	}
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -66,6 +67,11 @@ func TestStatsTextAndHTML(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	// The turn profile next to PyInstruct's: one row of 2 turns, one of 4.
+	if !regexp.MustCompile(`(?m)^\s*\S+\s+50%\s+50%\s+0%\s+0%\s*$`).MatchString(out) ||
+		!regexp.MustCompile(`(?m)^\s*PyInstruct\s+40%\s+53%\s+5%\s+2%\s*$`).MatchString(out) {
+		t.Errorf("no turn profile beside PyInstruct's:\n%s", out)
 	}
 	page, err := os.ReadFile(html)
 	if err != nil || !bytes.Contains(page, []byte("<svg")) {

@@ -63,7 +63,8 @@ type tmpl struct {
 
 // spec is one task a template can write before it gets a language and an
 // id. Strings may hold {out}, replaced by the task's output path stem
-// (output/<n>), and {OUT} by the query form of it (./output/<n>).
+// (output/<name>, where outName derives name from the template and the
+// input files), and {OUT} by the query form of it (./output/<name>).
 type spec struct {
 	params   string   // what distinguishes this task from its siblings (columns, values)
 	en, zh   []string // phrasings of the query

@@ -70,11 +70,13 @@ func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]s
 		ts = append(ts, t)
 	}
 	var out []schemas.Task
+	names := outNamer{}
 	add := func(t *tmpl, c *bctx) (bool, error) {
 		specs := safeBuild(t, c)
 		for _, s := range specs {
+			name := names.unique(outName(t.Name, c.files))
 			for _, lang := range g.opts.Langs {
-				task, err := g.task(t, s, c.files, lang)
+				task, err := g.task(t, s, c.files, lang, name)
 				if err != nil {
 					return false, err
 				}
@@ -242,8 +244,9 @@ func opener(lang, key string) string {
 // typeModule is the Python module reading a file type needs beyond the core.
 var typeModule = map[string]string{"parquet": "pyarrow", "mp3": "pydub"}
 
-// task turns a spec into a task in one language.
-func (g *generator) task(t *tmpl, s spec, files []generators.Input, lang string) (schemas.Task, error) {
+// task turns a spec into a task in one language; name is the stem of its
+// output files.
+func (g *generator) task(t *tmpl, s spec, files []generators.Input, lang, name string) (schemas.Task, error) {
 	var ids []string
 	var tfs []schemas.TaskFile
 	for _, f := range files {
@@ -253,8 +256,7 @@ func (g *generator) task(t *tmpl, s spec, files []generators.Input, lang string)
 	gen := fmt.Sprintf("template:%s@%d", t.Name, t.Version)
 	full := hashHex(gen, strings.Join(ids, ","), s.params, lang, fmt.Sprint(g.opts.Seed))
 	id := full[:16]
-	n := id[:8]
-	repl := strings.NewReplacer("{OUT}", "./output/"+n, "{out}", "output/"+n)
+	repl := strings.NewReplacer("{OUT}", "./output/"+name, "{out}", "output/"+name)
 
 	phr := s.en
 	answer := s.answer

@@ -117,8 +117,11 @@ func wrap(s string, width int) []string {
 }
 
 // makePDF writes a PDF with real text in Helvetica, one page per section.
-func makePDF(r *rand.Rand) ([]byte, error) {
-	pages := reportPages(r)
+func makePDF(r *rand.Rand) ([]byte, error) { return writePDF(reportPages(r)) }
+
+// writePDF writes pages of lines as a PDF; each page's first line is its
+// heading.
+func writePDF(pages [][]string) ([]byte, error) {
 	var objs []string
 	// 1 catalog, 2 pages, 3 font, then per page: page object and contents.
 	kids := []string{}
@@ -168,9 +171,13 @@ func pdfEscape(s string) string {
 // makeDOCX writes a Word document: a title and paragraphs of meeting notes.
 func makeDOCX(r *rand.Rand) ([]byte, error) {
 	facts := []string{"The meeting was held on 14 March 2024.", "The budget for the summer program is 18500 dollars.", "Seven new volunteers were approved."}
-	ps := paragraphs(r, 5, facts, libSubj, libVerb, libObj, libTail)
+	return writeDOCX("Board Meeting Notes", paragraphs(r, 5, facts, libSubj, libVerb, libObj, libTail))
+}
+
+// writeDOCX writes a Word document: a title and paragraphs.
+func writeDOCX(title string, ps []string) ([]byte, error) {
 	var body strings.Builder
-	body.WriteString(`<w:p><w:pPr><w:pStyle w:val="Title"/></w:pPr><w:r><w:t>Board Meeting Notes</w:t></w:r></w:p>`)
+	body.WriteString(`<w:p><w:pPr><w:pStyle w:val="Title"/></w:pPr><w:r><w:t>` + xmlEscape(title) + `</w:t></w:r></w:p>`)
 	for _, p := range ps {
 		fmt.Fprintf(&body, `<w:p><w:r><w:t xml:space="preserve">%s</w:t></w:r></w:p>`, xmlEscape(p))
 	}

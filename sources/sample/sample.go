@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"synth/schemas"
 	"synth/sources"
@@ -27,7 +28,19 @@ type maker struct {
 }
 
 // makers lists the corpus in the order Collect yields it.
-var makers = []maker{
+var makers = allMakers()
+
+func allMakers() []maker {
+	ms := append([]maker(nil), baseMakers...)
+	for _, d := range domainTables {
+		ms = append(ms, maker{d.name, d.name[strings.LastIndex(d.name, ".")+1:], d.make})
+	}
+	ms = append(ms, genreFiles...)
+	return append(ms, mediaFiles...)
+}
+
+// baseMakers are the first files of the corpus, each written by hand.
+var baseMakers = []maker{
 	{"sales.csv", "csv", makeSales},
 	{"customers.csv", "csv", makeCustomers},
 	{"weather.csv", "csv", makeWeather},

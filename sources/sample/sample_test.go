@@ -3,6 +3,11 @@ package sample
 import (
 	"bytes"
 	"context"
+	"image"
+	"image/color"
+	_ "image/gif"
+	_ "image/jpeg"
+	_ "image/png"
 	"io"
 	"testing"
 
@@ -86,4 +91,46 @@ func TestXLSXOpens(t *testing.T) {
 			t.Fatalf("%s: %d rows, %v", f.Name, len(rows), err)
 		}
 	}
+}
+
+// Image tasks check a flip or rotation against the original, so no image
+// of the corpus may look the same mirrored.
+func TestImagesAreAsymmetric(t *testing.T) {
+	files, err := Files(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f.Type != "png" && f.Type != "jpeg" && f.Type != "gif" {
+			continue
+		}
+		img, _, err := image.Decode(bytes.NewReader(f.Body))
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		b := img.Bounds()
+		var dhAbs, dv float64
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				dhAbs += abs(gray(img.At(x, y)) - gray(img.At(b.Max.X-1-(x-b.Min.X), y)))
+				dv += abs(gray(img.At(x, y)) - gray(img.At(x, b.Max.Y-1-(y-b.Min.Y))))
+			}
+		}
+		n := float64(b.Dx() * b.Dy())
+		if dhAbs/n < 2 || dv/n < 2 {
+			t.Errorf("%s looks the same mirrored: mean difference %.2f left-right, %.2f top-bottom", f.Name, dhAbs/n, dv/n)
+		}
+	}
+}
+
+func gray(c color.Color) float64 {
+	r, g, b, _ := c.RGBA()
+	return float64(r+g+b) / 3 / 257
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

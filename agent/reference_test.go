@@ -1,0 +1,180 @@
+package agent
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"synth/sandbox"
+	"synth/schemas"
+)
+
+// pandasSandbox answers like the interpreter would for a table with the
+// columns order_date, region, amount (text with separators) and units: a
+// path without ./data/ and a misspelt column raise, converting amount
+// raises, the types and column names print.
+type pandasSandbox struct{ cells []string }
+
+var colRef = regexp.MustCompile(`"([^"]+)"`)
+
+func (s *pandasSandbox) Exec(_ context.Context, code string) (sandbox.Result, error) {
+	s.cells = append(s.cells, code)
+	fail := func(e string) (sandbox.Result, error) {
+		return sandbox.Result{Status: schemas.StatusError, Output: "Traceback (most recent call last):\n  File \"<cell-1>\", line 1, in <module>\n" + e + "\n"}, nil
+	}
+	cols := map[string]bool{"order_date": true, "region": true, "amount": true, "units": true, "./data/sales.csv": true, "./output/x.csv": true}
+	switch {
+	case strings.Contains(code, `read_csv("sales.csv")`):
+		return fail("FileNotFoundError: [Errno 2] No such file or directory: 'sales.csv'")
+	case strings.Contains(code, "astype(float)"):
+		return fail("ValueError: could not convert string to float: '1,234.50'")
+	case strings.Contains(code, ".dtypes"):
+		return sandbox.Result{Status: schemas.StatusOK, Output: "order_date    object\nregion        object\namount        object\nunits          int64\ndtype: object\n"}, nil
+	case strings.Contains(code, ".columns.tolist()"):
+		return sandbox.Result{Status: schemas.StatusOK, Output: "['order_date', 'region', 'amount', 'units']\n"}, nil
+	case strings.Contains(code, "os.listdir('./data')"):
+		return sandbox.Result{Status: schemas.StatusOK, Output: "['sales.csv']\n"}, nil
+	}
+	for _, m := range colRef.FindAllStringSubmatch(code, -1) {
+		if !cols[m[1]] && !strings.Contains(m[1], "%") {
+			return fail("KeyError: '" + m[1] + "'")
+		}
+	}
+	if strings.Contains(code, "print(df.shape)") {
+		return sandbox.Result{Status: schemas.StatusOK, Output: "(120, 4)\n  order_date region amount units\n"}, nil
+	}
+	return sandbox.Result{Status: schemas.StatusOK, Output: "42\n"}, nil
+}
+
+func (s *pandasSandbox) Workspace() string { return "" }
+func (s *pandasSandbox) Close() error      { return nil }
+
+func salesTask(id string) *schemas.Task {
+	return &schemas.Task{ID: id, Query: "Total units per region, saved to ./output/x.csv.", Lang: "en",
+		Files: []schemas.TaskFile{{ID: "f", Name: "sales.csv", Type: "csv"}},
+		Reference: &schemas.Reference{Steps: []schemas.RefStep{
+			{Thought: "Load the data and look at its shape, columns and first rows.", Code: "import pandas as pd\ndf = pd.read_csv(\"./data/sales.csv\")\nprint(df.shape)\nprint(df.head())"},
+			{Thought: "Sum per region and save.", Code: "s = df.groupby(\"region\")[\"units\"].sum()\nt = s.sort_values()\nimport os\nos.makedirs('./output', exist_ok=True)\nt.to_csv(\"./output/x.csv\")\nprint(t)"},
+		}, Answer: "Saved to ./output/x.csv."}}
+}
+
+// The scripted teacher may look, split, err and recover, but the cells
+// that succeed run the reference's statements in order, each once, and it
+// finishes with the reference answer; its Analyse is never its Todo; it
+// is deterministic per task and sample.
+func TestReferenceScriptKeepsTheSolution(t *testing.T) {
+	kinds := map[string]int{}
+	for i := range 300 {
+		task := salesTask(strings.Repeat("t", 1+i%3) + string(rune('a'+i%26)) + string(rune('a'+i/26)))
+		run := func() (*schemas.Trajectory, *pandasSandbox) {
+			sb := &pandasSandbox{}
+			tr, err := Run(context.Background(), NewReference(NewPyBench()), NewPyBench(), sb, task, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return tr, sb
+		}
+		tr, sb := run()
+		if tr.StopReason != schemas.StopFinished || tr.FinalAnswer != task.Reference.Answer {
+			t.Fatalf("%s: stop %q answer %q", task.ID, tr.StopReason, tr.FinalAnswer)
+		}
+		tr2, _ := run()
+		if len(tr2.Messages) != len(tr.Messages) || tr2.Messages[3].Content != tr.Messages[3].Content {
+			t.Fatalf("%s: two runs differ", task.ID)
+		}
+		// The reference statements, in order, from the cells that did not
+		// fail and are not the teacher's own looks.
+		var ran []string
+		for k, st := range tr.Steps {
+			if st.Status != schemas.StatusOK {
+				kinds[errorLine(st.Observation)[:strings.Index(errorLine(st.Observation), ":")]]++
+				if k+1 >= len(tr.Steps) || tr.Steps[k+1].Status != schemas.StatusOK {
+					t.Errorf("%s: an error not followed by a working cell", task.ID)
+				}
+				continue
+			}
+			stmts, _ := statements(st.Code)
+			if k+1 < len(tr.Steps) && strings.HasPrefix(tr.Steps[k+1].Code, "import os\nos.makedirs") && stmts[len(stmts)-1] == "print(t)" {
+				stmts = stmts[:len(stmts)-1] // the print a split adds to show the result
+			}
+			for _, s := range stmts {
+				if strings.HasPrefix(s, "print(df.dtypes)") || strings.Contains(s, "listdir('./data')") || s == "import os" ||
+					strings.Contains(s, "columns.tolist()") || strings.Contains(s, "_parsed") {
+					continue
+				}
+				ran = append(ran, s)
+			}
+		}
+		var want []string
+		for _, st := range task.Reference.Steps {
+			stmts, _ := statements(st.Code)
+			for _, s := range stmts {
+				if s != "import os" {
+					want = append(want, s)
+				}
+			}
+		}
+		if strings.Join(ran, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: the working cells ran\n%s\nwant the reference\n%s\ncells: %q", task.ID, strings.Join(ran, "\n"), strings.Join(want, "\n"), sb.cells)
+		}
+		if len(tr.Steps) > maxCodeTurns {
+			t.Errorf("%s: %d code turns, more than %d", task.ID, len(tr.Steps), maxCodeTurns)
+		}
+		for _, m := range tr.Messages {
+			if m.Role != schemas.RoleAssistant || strings.HasPrefix(m.Content, "Finished:") {
+				continue
+			}
+			a, todo, _ := strings.Cut(strings.TrimPrefix(m.Content, "Analyse: "), "\nThis Step Todo: ")
+			todo, _, _ = strings.Cut(todo, "\n")
+			if a == todo || a == "" {
+				t.Errorf("%s: Analyse %q, Todo %q", task.ID, a, todo)
+			}
+		}
+	}
+	for _, k := range []string{"FileNotFoundError", "KeyError", "ValueError"} {
+		if kinds[k] == 0 {
+			t.Errorf("no rollout of 300 made a %s mistake: %v", k, kinds)
+		}
+	}
+}
+
+// After a misspelt column the teacher quotes the error and the real name.
+func TestReferenceQuotesWhatItSaw(t *testing.T) {
+	for i := range 300 {
+		task := salesTask("q" + string(rune('a'+i%26)) + string(rune('a'+i/26)))
+		sb := &pandasSandbox{}
+		tr, err := Run(context.Background(), NewReference(NewPyBench()), NewPyBench(), sb, task, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := ""
+		for _, m := range tr.Messages {
+			all += m.Content + "\n"
+		}
+		if strings.Contains(all, "KeyError: 'Region'") {
+			for _, want := range []string{"The cell failed with `KeyError: 'Region'`", `The column is called "region", not "Region"`, "Of the 4 columns, 1 are numeric (units)"} {
+				if !strings.Contains(all, want) {
+					t.Errorf("%s: the turns do not say %q:\n%s", task.ID, want, all)
+				}
+			}
+			return
+		}
+	}
+	t.Fatal("no rollout misspelt the column")
+}
+
+// Under a tight turn cap the script shrinks to the reference steps, so the
+// reference teacher still finishes every task (eval --max-turns 3).
+func TestReferenceFitsTheTurnCap(t *testing.T) {
+	for i := range 100 {
+		task := salesTask("cap" + string(rune('a'+i%26)) + string(rune('a'+i/26)))
+		tr, err := Run(context.Background(), NewReference(NewPyBench()), NewPyBench(), &pandasSandbox{}, task, Options{MaxTurns: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.StopReason != schemas.StopFinished || tr.FinalAnswer != task.Reference.Answer {
+			t.Fatalf("%s: stop %q after %d steps", task.ID, tr.StopReason, len(tr.Steps))
+		}
+	}
+}
