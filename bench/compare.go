@@ -62,7 +62,10 @@ type RowScore struct {
 	AvgTurnsPyBench float64            `json:"avg_turns_pybench"`
 	CostPerTask     float64            `json:"cost_per_task"`
 	InfraErrors     int                `json:"infra_errors"`
-	JudgePassRate   *float64           `json:"judge_pass_rate,omitempty"`
+	// Unscored is the tasks without a rollout that counts: the pass rate
+	// is over the other ones only.
+	Unscored      int      `json:"unscored_tasks"`
+	JudgePassRate *float64 `json:"judge_pass_rate,omitempty"`
 }
 
 // Compare builds the leaderboard of runs, best pass rate first (ties by
@@ -77,6 +80,7 @@ func Compare(runs []Run) Leaderboard {
 			Run: r.Dir, Model: s.Model, Teacher: s.Teacher, BenchHash: s.BenchHash, Tasks: s.Tasks, Samples: s.Samples,
 			PassRate: s.PassRate, PassAtK: s.PassAtK, PerCategory: map[string]float64{},
 			AvgTurns: s.AvgTurns, AvgTurnsPyBench: s.AvgTurnsPyBench, CostPerTask: s.CostPerTask, InfraErrors: s.InfraErrors,
+			Unscored: s.Tasks - s.Scored,
 		}
 		for c, g := range s.PerCategory {
 			row.PerCategory[c] = g.PassRate
@@ -136,7 +140,16 @@ func (lb Leaderboard) Markdown() string {
 				b.WriteString(" – |")
 			}
 		}
-		fmt.Fprintf(&b, " %s | %.2f | %.2f | $%.4f | %d |\n", pct(r.PassRate), r.AvgTurnsPyBench, r.AvgTurns, r.CostPerTask, r.InfraErrors)
+		rate := pct(r.PassRate)
+		if r.Unscored > 0 {
+			rate += fmt.Sprintf(" (%d of %d tasks unscored)", r.Unscored, r.Tasks)
+		}
+		fmt.Fprintf(&b, " %s | %.2f | %.2f | $%.4f | %d |\n", rate, r.AvgTurnsPyBench, r.AvgTurns, r.CostPerTask, r.InfraErrors)
+	}
+	for _, r := range lb.Rows {
+		if r.Unscored > 0 {
+			fmt.Fprintf(&b, "\nWarning: %s has %d of %d tasks unscored (infrastructure failures); its pass rate covers the rest only: rerun its eval\n", r.Run, r.Unscored, r.Tasks)
+		}
 	}
 	for _, w := range lb.Warnings {
 		fmt.Fprintf(&b, "\nWarning: %s\n", w)

@@ -34,6 +34,7 @@ type Summary struct {
 	Stages   []StageCount
 	Failures map[string]int // failure taxonomy word -> rollouts
 	Shards   []string       // Parquet files written
+	Rows     int            // rows in the dataset; 0 means the build produced nothing to train on
 	Bench    string         // the benchmark folder
 	CostUSD  float64        // what the rollouts cost, over every shard
 	Tokens   int64          // tokens the rollouts used, over every shard
@@ -110,6 +111,7 @@ func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 		r.sum.Elapsed = time.Since(start)
 		r.sum.Bench = filepath.Join(r.dir, benchDir)
 		r.sum.Shards, _ = filepath.Glob(filepath.Join(r.dir, datasetDataDir, "*.parquet"))
+		r.sum.Rows = r.info.Counts["rows"]
 		return r.sum, nil
 	}
 	if err := r.finish(ctx, p, trajs); err != nil {

@@ -273,6 +273,7 @@ func (r *run) emit(_ context.Context, fn *funnel, tasks []schemas.Task, kept []*
 		return fmt.Errorf("emit: %w", err)
 	}
 	r.sum.Shards = shards
+	r.sum.Rows = int(rows)
 	r.info.Counts["rows"] = int(rows)
 	r.sum.add("emit", len(kept), int(rows), "dataset rows in %d Parquet shard(s), with README.md (dataset card) and stats.json", len(shards))
 	return nil

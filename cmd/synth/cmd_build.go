@@ -217,7 +217,20 @@ func runBuild(cmd *cobra.Command, f buildFlags) error {
 		return err
 	}
 	printSummary(cmd.OutOrStdout(), sum)
-	return nil
+	return emptyDataset(sum)
+}
+
+// emptyDataset is the error of a build that wrote no dataset rows: it did
+// not produce what was asked, so it must not exit 0.
+func emptyDataset(sum *pipeline.Summary) error {
+	if sum.Rows > 0 {
+		return nil
+	}
+	why := "no rollout passed its checks and the filters"
+	if len(sum.Failures) > 0 {
+		why += " (failed rollouts: " + sum.FailureNote() + ")"
+	}
+	return fmt.Errorf("%s: the dataset has no rows: %s; see %s", sum.Out, why, filepath.Join(sum.Out, "trajectories.jsonl"))
 }
 
 func printSummary(w io.Writer, sum *pipeline.Summary) {

@@ -269,7 +269,30 @@ func runEval(cmd *cobra.Command, f evalFlags) error {
 		return err
 	}
 	printEval(cmd.OutOrStdout(), res)
-	return nil
+	return unscored(res)
+}
+
+// unscored is the error of an eval that scored no task: a pass rate of
+// 0/0 measures the infrastructure, not the model.
+func unscored(res *pipeline.EvalResult) error {
+	s := res.Summary
+	if s.Scored > 0 {
+		return nil
+	}
+	why := ""
+	if s.InfraErrors > 0 {
+		why = fmt.Sprintf(": all %d rollouts failed for infrastructure reasons (%s)", s.InfraErrors, countWords(s.Infra))
+	}
+	return fmt.Errorf("%s: no task of %d could be scored%s; see %s and run the same command again once the cause is fixed",
+		res.Out, s.Tasks, why, res.Report)
+}
+
+func countWords(m map[string]int) string {
+	var parts []string
+	for k, v := range m {
+		parts = append(parts, fmt.Sprintf("%s %d", k, v))
+	}
+	return strings.Join(sortedStrings(parts), ", ")
 }
 
 func printEval(w io.Writer, res *pipeline.EvalResult) {

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"synth/llm/llmtest"
 )
 
 func TestExitCodes(t *testing.T) {
@@ -29,5 +33,30 @@ func TestExitCodes(t *testing.T) {
 				t.Errorf("synth %v exited %d, want %d", tc.args, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestExitCodeEmptyResults: a build that wrote no dataset row and an eval
+// that scored no task did not produce what was asked, so they exit 1 and
+// say why.
+func TestExitCodeEmptyResults(t *testing.T) {
+	dir := t.TempDir()
+	out, err := runSynth(t, "", "build", "-o", filepath.Join(dir, "run"), "--teacher", "empty", "--templates", "table.sort")
+	if err == nil || !strings.Contains(err.Error(), "the dataset has no rows") || !strings.Contains(err.Error(), "failed rollouts") {
+		t.Errorf("build with the empty teacher: %v, want an error saying the dataset has no rows\n%s", err, out)
+	}
+
+	srv := llmtest.NewServer(t, llmtest.Status(http.StatusInternalServerError, 0))
+	cfg := filepath.Join(dir, "synth.yaml")
+	os.WriteFile(cfg, []byte("llm:\n  max_retries: -1\n"), 0o644)
+	res := filepath.Join(dir, "res")
+	out, err = runSynth(t, "", "eval", "--bench", evalFixture, "--model", "m", "--base-url", srv.URL, "--api-key-env", "SYNTH_TEST_NO_KEY",
+		"--config", cfg, "--infra-retries", "-1", "-o", res, "--tasks", "1,4")
+	if err == nil || !strings.Contains(err.Error(), "no task of 2 could be scored") {
+		t.Errorf("eval against a failing server: %v, want an error saying no task could be scored\n%s", err, out)
+	}
+	out, err = runSynth(t, "", "eval", "compare", res)
+	if err != nil || !strings.Contains(out, "2 of 2 tasks unscored") {
+		t.Errorf("compare does not mark the unscored run: %v\n%s", err, out)
 	}
 }
