@@ -105,7 +105,7 @@ func (c *Client) chat(ctx context.Context, req Request) (Response, error) {
 		}
 		var ae *openai.APIError
 		if errors.As(err, &ae) {
-			return Response{}, classify(ep.name, ep.keyEnv, model, ae.HTTPStatusCode, ae.Message, zeroTime)
+			return Response{}, classify(ep.name, ep.keyEnv, model, ae.HTTPStatusCode, ae.Message, nil, zeroTime)
 		}
 		// go-openai refused to build the request or to read the reply.
 		return Response{}, &Error{Endpoint: ep.name, Msg: err.Error(), Err: err}

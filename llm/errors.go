@@ -20,6 +20,7 @@ type Error struct {
 	fatal         bool
 	contextLength bool
 	replyTooLong  bool
+	badReply      bool // a 200 that is not a chat completion
 	retryAfter    time.Time
 }
 
@@ -92,10 +93,17 @@ func IsRetryable(err error) bool {
 	return errors.As(err, &r) && r.Retry()
 }
 
-// classify turns an HTTP status and message into an Error.
-func classify(endpoint, keyEnv, model string, status int, msg string, retryAfter time.Time) *Error {
+// classify turns an HTTP status and the reply body into an Error. msg is
+// the error message extracted from body; body is searched too, since some
+// servers say what happened only in an error type field.
+func classify(endpoint, keyEnv, model string, status int, msg string, body []byte, retryAfter time.Time) *Error {
 	e := &Error{Endpoint: endpoint, Status: status, Msg: msg, retryAfter: retryAfter}
 	switch {
+	case status >= 400 && (isContextLength(msg) || isContextLength(string(body))):
+		// One long conversation is too long; others may fit. Checked
+		// first: llama.cpp has said so with a 500, TGI with a 422.
+		e.contextLength = true
+		e.Fix = "the conversation exceeds the model's context; lower teacher.max_turns or teacher.max_observation, or serve the model with a longer context"
 	case status == 429 || status == 408 || status >= 500:
 		e.retry = true
 	case status == 401:
@@ -107,10 +115,6 @@ func classify(endpoint, keyEnv, model string, status int, msg string, retryAfter
 	case status == 404:
 		e.fatal = true
 		e.Fix = fmt.Sprintf("check base_url (it usually ends in /v1) and that the server serves model %q", model)
-	case status == 400 && isContextLength(msg):
-		// One long conversation is too long; others may fit.
-		e.contextLength = true
-		e.Fix = "the conversation exceeds the model's context; lower max_turns or max_observation"
 	case status == 400 || status == 422:
 		e.fatal = true
 		e.Fix = "the server rejected the request; check the model name and the extra body fields in the llm config"
@@ -120,8 +124,28 @@ func classify(endpoint, keyEnv, model string, status int, msg string, retryAfter
 	return e
 }
 
+// contextWordings are how servers say a conversation is longer than the
+// model's context (see testdata/context_overflow.json for the whole
+// replies): OpenAI, vLLM, SGLang, the llama.cpp server, Ollama and TGI.
+var contextWordings = []string{
+	"context_length_exceeded",              // OpenAI's error code
+	"maximum context length",               // OpenAI, vLLM
+	"longer than the model's context",      // SGLang: "The input (N tokens) is longer than the model's context length (M tokens)."
+	"longer than the maximum model length", // vLLM: "The decoder prompt (length N) is longer than the maximum model length of M."
+	"exceeds the available context size",   // llama.cpp server
+	"exceed_context_size_error",            // llama.cpp server's error type
+	"context size has been exceeded",       // llama.cpp server, older
+	"exceeded max context length",          // Ollama: "prompt too long; exceeded max context length by N tokens"
+	"input exceeds context length",         // Ollama runner
+	"tokens + `max_new_tokens` must be <=", // TGI
+	"`inputs` must have less than",         // TGI
+	"prompt is too long",                   // Anthropic-style proxies
+	"context window",
+	"context length",
+}
+
 func isContextLength(msg string) bool {
-	for _, s := range []string{"context length", "context_length", "maximum context", "too many tokens", "prompt is too long"} {
+	for _, s := range contextWordings {
 		if containsFold(msg, s) {
 			return true
 		}

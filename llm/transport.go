@@ -93,7 +93,11 @@ func (t *transport) Do(req *http.Request) (*http.Response, error) {
 			return reply(req, b), nil
 		}
 		var e *Error
-		if ctx.Err() != nil || !errors.As(err, &e) || !e.retry || attempt >= t.retries {
+		limit := t.retries
+		if e, ok := err.(*Error); ok && e.badReply {
+			limit = min(limit, badReplyRetries)
+		}
+		if ctx.Err() != nil || !errors.As(err, &e) || !e.retry || attempt >= limit {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -144,10 +148,10 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, body []byte)
 			Fix: "raise llm.max_reply_bytes if replies this long are expected, or lower teacher.max_reply_tokens"}
 	}
 	if resp.StatusCode/100 != 2 {
-		return nil, classify(t.ep.name, t.ep.keyEnv, t.ep.cfg.Model, resp.StatusCode, errorMessage(b, resp.Status), retryAfter(resp.Header))
+		return nil, classify(t.ep.name, t.ep.keyEnv, t.ep.cfg.Model, resp.StatusCode, errorMessage(b, resp.Status), b, retryAfter(resp.Header))
 	}
-	if !json.Valid(b) {
-		return nil, &Error{Endpoint: t.ep.name, Status: resp.StatusCode, Msg: "reply is not valid JSON (cut off?)", retry: true}
+	if err := t.checkCompletion(resp.StatusCode, b); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

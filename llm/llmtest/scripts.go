@@ -79,3 +79,27 @@ func PyBench(analyse, todo, code string) string {
 func Pick(choose func(Call) Script) Script {
 	return func(c Call) Reply { return choose(c)(c) }
 }
+
+// Raw answers 200 with body as it is: garbage, an HTML page, or JSON that
+// is not a chat completion.
+func Raw(body string) Script { return Always(Reply{Body: body}) }
+
+// NoChoices is a 200 that looks like a chat completion but has no choices.
+func NoChoices() Script {
+	return Raw(`{"id":"chatcmpl-0","object":"chat.completion","created":1700000000,"model":"m","choices":[]}`)
+}
+
+// Storm answers the first n calls with HTTP status, then hands over to
+// then: a server that fails for a while and recovers.
+func Storm(n, status int, then Script) Script {
+	return func(c Call) Reply {
+		if c.N < n {
+			return Reply{Status: status}
+		}
+		return then(c)
+	}
+}
+
+// CutOff is a reply the server stopped at its token limit:
+// finish_reason "length".
+func CutOff(content string) Reply { return Reply{Content: content, FinishReason: "length"} }

@@ -80,9 +80,16 @@ type Server struct {
 	srv     *httptest.Server
 	scripts []Script
 
-	mu      sync.Mutex
-	calls   []Call
-	latency time.Duration
+	mu       sync.Mutex
+	calls    []Call
+	latency  time.Duration
+	models   []string
+	listed   int           // GET /models requests
+	slots    chan struct{} // nil: every request is served at once
+	computed int           // replies computed
+	wasted   int           // replies computed for a client that had gone
+	inFlight int           // requests received and not yet answered
+	peak     int           // the most requests in flight at once
 }
 
 // NewServer starts a server that answers request i with scripts[i], the last
@@ -119,8 +126,66 @@ func (s *Server) Count() int {
 	return len(s.calls)
 }
 
+// ServeModels sets what GET /v1/models lists. Until it is called the list
+// is empty, which tells a client nothing about the models served.
+func (s *Server) ServeModels(names ...string) {
+	s.mu.Lock()
+	s.models = names
+	s.mu.Unlock()
+}
+
+// Listed is the number of GET /v1/models requests received.
+func (s *Server) Listed() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.listed
+}
+
+// SetSlots makes the server compute n replies at a time, as a llama.cpp
+// server with n slots does: other requests queue, and a request, once
+// received, is computed to the end (its delay spent in a slot) even when
+// its client has given up.
+func (s *Server) SetSlots(n int) {
+	s.mu.Lock()
+	s.slots = make(chan struct{}, n)
+	s.mu.Unlock()
+}
+
+// Load reports the replies computed, those computed for a client that had
+// already gone (wasted work), and the most requests in flight at once.
+func (s *Server) Load() (computed, wasted, peak int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.computed, s.wasted, s.peak
+}
+
+// DeadURL is the base URL of a port where nothing listens: connections are
+// refused.
+func DeadURL(t testing.TB) string {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL + "/v1"
+	srv.Close()
+	return url
+}
+
+func (s *Server) listModels(w http.ResponseWriter) {
+	s.mu.Lock()
+	s.listed++
+	data := []any{}
+	for _, m := range s.models {
+		data = append(data, map[string]any{"id": m, "object": "model", "owned_by": "llmtest"})
+	}
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
+}
+
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+	if r.Method == http.MethodGet && r.URL.Path == "/v1/models" {
+		s.listModels(w)
+		return
+	}
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
 		http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
 		return
 	}
@@ -161,11 +226,25 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	c.N = len(s.calls)
 	s.calls = append(s.calls, c)
 	script := s.scripts[min(c.N, len(s.scripts)-1)]
-	latency := s.latency
+	latency, slots := s.latency, s.slots
+	s.inFlight++
+	s.peak = max(s.peak, s.inFlight)
 	s.mu.Unlock()
+	defer func() { s.mu.Lock(); s.inFlight--; s.mu.Unlock() }()
 
 	rep := script(c)
-	if d := latency + rep.Delay; d > 0 {
+	d := latency + rep.Delay
+	if slots != nil {
+		slots <- struct{}{}
+		time.Sleep(d)
+		<-slots
+		s.mu.Lock()
+		s.computed++
+		if r.Context().Err() != nil {
+			s.wasted++
+		}
+		s.mu.Unlock()
+	} else if d > 0 {
 		select {
 		case <-time.After(d):
 		case <-r.Context().Done():
