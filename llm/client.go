@@ -22,6 +22,7 @@ type Client struct {
 	defaultModel string
 	endpoints    []*endpoint
 	meter        meter
+	doer         HTTPDoer
 	log          *slog.Logger
 }
 
@@ -100,6 +101,7 @@ func New(cfg Config, opts ...Option) (*Client, error) {
 		tr.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
 		doer = &http.Client{Transport: tr}
 	}
+	c.doer = doer
 	byModel := map[string][]*endpoint{}
 	var models []string
 	for i, ec := range cfg.Endpoints {
@@ -117,7 +119,8 @@ func New(cfg Config, opts ...Option) (*Client, error) {
 			keyEnv = DefaultKeyEnv
 		}
 		e := &endpoint{cfg: ec, name: strings.TrimRight(ec.BaseURL, "/"), keyEnv: keyEnv, rpm: newLimiter(ec.RPM), tpm: newLimiter(ec.TPM)}
-		oc := openai.DefaultConfig(o.getenv(keyEnv))
+		e.key = o.getenv(keyEnv)
+		oc := openai.DefaultConfig(e.key)
 		oc.BaseURL = e.name
 		oc.HTTPClient = &transport{ep: e, next: doer, cache: ch, timeout: cfg.Timeout, retries: cfg.MaxRetries, maxReply: cfg.MaxReplyBytes,
 			base: o.base, max: o.max, onRetry: func() { c.meter.retry() }, log: o.log}

@@ -13,6 +13,7 @@ type endpoint struct {
 	cfg    Endpoint
 	name   string // the base URL: how errors and trajectories name it
 	keyEnv string
+	key    string // never logged or written
 	api    *openai.Client
 	rpm    *rate.Limiter // nil: no limit
 	tpm    *rate.Limiter

@@ -77,6 +77,7 @@ type run struct {
 	log      io.Writer
 	backend  sandbox.Backend
 	llm      *llm.Client
+	checked  bool // the endpoints passed preflight
 	tch      agent.Teacher // see teacher
 	format   agent.Format
 	sum      *Summary
@@ -96,6 +97,9 @@ func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 	}
 	defer r.saveStageTimes()
 	fresh := !r.info.done(stageEmit)
+	if err := r.checkEndpoints(ctx, fresh); err != nil {
+		return r.sum, err
+	}
 	p, err := r.plan(ctx)
 	if err != nil {
 		return r.sum, err

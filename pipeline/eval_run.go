@@ -57,6 +57,9 @@ func (r *evalRun) runAll(ctx context.Context, jobs []job) ([]bench.Result, int, 
 	if len(pending) == 0 {
 		return collect(), 0, 0, nil
 	}
+	if err := r.preflight(ctx); err != nil {
+		return nil, 0, 0, err
+	}
 	j, err := OpenJournal(path)
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("eval: %w", err)
@@ -183,4 +186,25 @@ func (r *evalRun) rolloutOnce(ctx context.Context, jb job) (*schemas.Trajectory,
 		}
 	}
 	return t, nil
+}
+
+// preflight checks the teacher's and the judge's endpoints before the
+// first rollout, so that a dead or misconfigured one stops the eval at once.
+func (r *evalRun) preflight(ctx context.Context) error {
+	for _, c := range []*llm.Client{r.client, r.judgeClient()} {
+		if c == nil {
+			continue
+		}
+		if err := c.Preflight(ctx); err != nil {
+			return fmt.Errorf("eval: llm endpoint check (nothing was sent to the model yet): %w", err)
+		}
+	}
+	return nil
+}
+
+func (r *evalRun) judgeClient() *llm.Client {
+	if r.judge == nil {
+		return nil
+	}
+	return r.judge.c
 }

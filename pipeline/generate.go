@@ -106,6 +106,9 @@ func (r *run) generator(ctx context.Context) (generators.Generator, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := r.preflight(ctx); err != nil {
+			return nil, err
+		}
 		return gllm.New(c, tc.LLM), nil
 	}
 	return nil, fmt.Errorf("tasks.writer %q is not known (want template or llm)", tc.Writer)

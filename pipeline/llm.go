@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -59,3 +60,30 @@ func (r *run) halted() error {
 
 // errHalted marks a run stopped by halted.
 var errHalted = errors.New("run stopped")
+
+// preflight checks the run's endpoints, once, before the first request
+// that costs anything: a dead, misconfigured or unauthorised endpoint stops
+// the run within seconds instead of failing every rollout.
+func (r *run) preflight(ctx context.Context) error {
+	if r.llm == nil || r.checked {
+		return nil
+	}
+	if err := r.llm.Preflight(ctx); err != nil {
+		return fmt.Errorf("llm endpoint check (nothing was sent to the model yet): %w", err)
+	}
+	r.checked = true
+	return nil
+}
+
+// checkEndpoints runs the preflight at the start of a build that has work
+// left and needs an endpoint, before collecting and sandbox work that would
+// otherwise hide a dead endpoint for minutes.
+func (r *run) checkEndpoints(ctx context.Context, fresh bool) error {
+	if !fresh || (r.cfg.Teacher.Kind != "openai" && r.cfg.Tasks.Writer != "llm") {
+		return nil
+	}
+	if _, err := r.client(); err != nil {
+		return err
+	}
+	return r.preflight(ctx)
+}

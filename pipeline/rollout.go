@@ -74,6 +74,9 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job
 	if r.readOnly {
 		return nil, 0, fmt.Errorf("%s: %d of %d rollouts are not done in %s: run synth plan -o %s again", stage, len(pending), len(jobs), r.work, r.dir)
 	}
+	if err := r.preflight(ctx); err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", stage, err)
+	}
 	if _, err := r.sandbox(); err != nil {
 		return nil, 0, err
 	}

@@ -84,6 +84,7 @@ type Server struct {
 	calls    []Call
 	latency  time.Duration
 	models   []string
+	key      string // when set, requests without it get a 401
 	listed   int           // GET /models requests
 	slots    chan struct{} // nil: every request is served at once
 	computed int           // replies computed
@@ -180,7 +181,22 @@ func (s *Server) listModels(w http.ResponseWriter) {
 	json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
 }
 
+// RequireKey makes the server refuse, with a 401 on every route, requests
+// whose bearer token is not key.
+func (s *Server) RequireKey(key string) {
+	s.mu.Lock()
+	s.key = key
+	s.mu.Unlock()
+}
+
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	key := s.key
+	s.mu.Unlock()
+	if key != "" && r.Header.Get("Authorization") != "Bearer "+key {
+		http.Error(w, `{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","code":"invalid_api_key"}}`, http.StatusUnauthorized)
+		return
+	}
 	if r.Method == http.MethodGet && r.URL.Path == "/v1/models" {
 		s.listModels(w)
 		return
