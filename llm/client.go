@@ -83,7 +83,14 @@ func New(cfg Config, opts ...Option) (*Client, error) {
 		cfg.MaxRetries = DefaultMaxRetries
 	}
 	cfg.MaxRetries = max(cfg.MaxRetries, 0)
+	if cfg.BreakerFailures <= 0 {
+		cfg.BreakerFailures = DefaultBreakerFailures
+	}
+	if cfg.BreakerPause <= 0 {
+		cfg.BreakerPause = DefaultBreakerPause
+	}
 	c := &Client{cfg: cfg, pools: map[string]*pool{}, log: o.log}
+	brk := &breaker{threshold: cfg.BreakerFailures, pause: cfg.BreakerPause, log: o.log}
 	c.meter.spentUSD, c.meter.spentTokens = o.spentUSD, o.spentTok
 	var ch *cache
 	if o.cacheDir != "" && !cfg.NoCache {
@@ -123,7 +130,7 @@ func New(cfg Config, opts ...Option) (*Client, error) {
 		oc := openai.DefaultConfig(e.key)
 		oc.BaseURL = e.name
 		oc.HTTPClient = &transport{ep: e, next: doer, cache: ch, timeout: cfg.Timeout, retries: cfg.MaxRetries, maxReply: cfg.MaxReplyBytes,
-			base: o.base, max: o.max, onRetry: func() { c.meter.retry() }, log: o.log}
+			base: o.base, max: o.max, brk: brk, onRetry: func() { c.meter.retry() }, log: o.log}
 		e.api = openai.NewClientWithConfig(oc)
 		c.endpoints = append(c.endpoints, e)
 		if byModel[ec.Model] == nil {

@@ -27,6 +27,12 @@ type Config struct {
 	// whole, and the call fails with an *Error whose ReplyTooLong is true.
 	// Default 16 MiB.
 	MaxReplyBytes int64 `yaml:"max_reply_bytes"`
+	// BreakerFailures is how many infrastructure failures in a row (refused
+	// connections, timeouts, 5xx, replies that are not chat completions)
+	// pause every request for BreakerPause; as many again stop the run.
+	// Defaults 12 and 30s.
+	BreakerFailures int           `yaml:"breaker_failures" json:"breaker_failures,omitempty"`
+	BreakerPause    time.Duration `yaml:"breaker_pause" json:"breaker_pause,omitempty"`
 	// NoCache turns the response cache off (it is on by default when the
 	// run has a cache directory).
 	NoCache bool `yaml:"no_cache"`

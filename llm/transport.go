@@ -53,6 +53,7 @@ type transport struct {
 	maxReply int64
 	base     time.Duration // first backoff
 	max      time.Duration // largest backoff
+	brk      *breaker
 	onRetry  func()
 	log      *slog.Logger
 }
@@ -84,9 +85,18 @@ func (t *transport) Do(req *http.Request) (*http.Response, error) {
 		return nil, t.limitError(ctx, "tokens", err)
 	}
 	for attempt := 0; ; attempt++ {
+		if err := t.brk.wait(ctx); err != nil {
+			return nil, err
+		}
 		c.attempts++
 		b, err := t.attempt(ctx, req, body)
+		if e, ok := err.(*Error); ok && infra(e) {
+			if stop := t.brk.failure(e); stop != nil {
+				return nil, stop
+			}
+		}
 		if err == nil {
+			t.brk.success()
 			if key != "" {
 				t.cache.put(key, b)
 			}

@@ -35,6 +35,9 @@ type Summary struct {
 	Failures map[string]int // failure taxonomy word -> rollouts
 	Shards   []string       // Parquet files written
 	Rows     int            // rows in the dataset; 0 means the build produced nothing to train on
+	// Lost counts the rollouts lost to infrastructure failures in this run:
+	// not journaled, so that the same command redoes them.
+	Lost int
 	Bench    string         // the benchmark folder
 	CostUSD  float64        // what the rollouts cost, over every shard
 	Tokens   int64          // tokens the rollouts used, over every shard

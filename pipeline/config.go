@@ -111,6 +111,7 @@ func (c Config) Hash() string {
 	c.Concurrency = 0
 	c.Sandbox.Slots = 0
 	c.LLM.MaxCostUSD, c.LLM.MaxTokens, c.LLM.Timeout, c.LLM.MaxRetries, c.LLM.NoCache = 0, 0, 0, 0, false
+	c.LLM.BreakerFailures, c.LLM.BreakerPause = 0, 0
 	eps := make([]llm.Endpoint, len(c.LLM.Endpoints))
 	for i, e := range c.LLM.Endpoints {
 		eps[i] = llm.Endpoint{Model: e.Model, Extra: e.Extra}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,5 +38,88 @@ func TestBuildDeadEndpoint(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, datasetDataDir)); err == nil {
 		t.Errorf("a dataset was written")
+	}
+}
+
+// TestBuildLosesNoRolloutToAFailingEndpoint: an endpoint that fails for a
+// while and then recovers costs no rollout across two runs. The first run
+// pauses, then stops with an error; the rollouts the failures cut short are
+// not journaled; the second run redoes them, says how many, and only a
+// third is up to date.
+func TestBuildLosesNoRolloutToAFailingEndpoint(t *testing.T) {
+	needPython(t)
+	dir := filepath.Join(t.TempDir(), "out")
+	srv := llmtest.NewServer(t, llmtest.Storm(8, 503, referenceSolver(t, dir)))
+	cfg := openaiConfig(srv.URL)
+	cfg.LLM.MaxRetries, cfg.LLM.BreakerFailures, cfg.LLM.BreakerPause = -1, 4, 10*time.Millisecond
+
+	_, err := Build(context.Background(), cfg, Options{Out: dir})
+	if err == nil || !strings.Contains(err.Error(), "infrastructure failures in a row") || !strings.Contains(err.Error(), "HTTP 503") {
+		t.Fatalf("first run: %v, want a stop summing up the failures", err)
+	}
+	first, _ := ReadAll[schemas.Trajectory](filepath.Join(dir, trajJournal))
+	for _, tr := range first {
+		if tr.StopReason == schemas.StopTeacherError {
+			t.Errorf("rollout %s lost to the endpoint was journaled as done: %s", tr.ID, tr.Error)
+		}
+	}
+	lost, _ := ReadAll[lostRecord](filepath.Join(dir, lostJournal))
+	if len(lost) == 0 {
+		t.Fatal("no rollout noted as lost")
+	}
+
+	var log strings.Builder
+	sum, err := Build(context.Background(), cfg, Options{Out: dir, Log: &log})
+	if err != nil {
+		t.Fatalf("second run: %v", err)
+	}
+	if sum.UpToDate || sum.Lost != 0 {
+		t.Errorf("second run: up to date %v, lost %d", sum.UpToDate, sum.Lost)
+	}
+	if want := fmt.Sprintf("redoing %d rollouts lost", len(lost)); !strings.Contains(log.String(), want) {
+		t.Errorf("second run does not say %q:\n%s", want, log.String())
+	}
+	all, _ := ReadAll[schemas.Trajectory](filepath.Join(dir, trajJournal))
+	seen := map[string]bool{}
+	for _, tr := range all {
+		if seen[tr.ID] {
+			t.Errorf("rollout %s journaled twice", tr.ID)
+		}
+		seen[tr.ID] = true
+		if !tr.Verdict.Passed {
+			t.Errorf("rollout %s: %s %s", tr.ID, tr.StopReason, tr.Error)
+		}
+	}
+	rollout := sum.Stages[len(sum.Stages)-1]
+	for _, s := range sum.Stages {
+		if s.Stage == "rollout" {
+			rollout = s
+		}
+	}
+	if len(all) != rollout.Out || len(all) <= len(first) {
+		t.Errorf("%d rollouts journaled after two runs (%d after the first), the rollout stage made %d", len(all), len(first), rollout.Out)
+	}
+	if sum, err := Build(context.Background(), cfg, Options{Out: dir}); err != nil || !sum.UpToDate {
+		t.Errorf("third run: up to date %v, %v", sum != nil && sum.UpToDate, err)
+	}
+}
+
+// TestBuildLostRolloutsLetTheRunGoOn: a few rollouts lost past their
+// retries, below the breaker's threshold, do not stop the run; they are
+// counted, not journaled, and the rerun is not "up to date" while they
+// remain.
+func TestBuildLostRolloutsLetTheRunGoOn(t *testing.T) {
+	needPython(t)
+	dir := filepath.Join(t.TempDir(), "out")
+	srv := llmtest.NewServer(t, llmtest.Storm(2, 500, referenceSolver(t, dir)))
+	cfg := openaiConfig(srv.URL)
+	cfg.LLM.MaxRetries = -1
+	sum, err := Build(context.Background(), cfg, Options{Out: dir})
+	if err != nil || sum.Lost != 2 || sum.Rows == 0 {
+		t.Fatalf("first run: %v, lost %d, rows %d; want 2 lost and a dataset of the rest", err, sum.Lost, sum.Rows)
+	}
+	sum, err = Build(context.Background(), cfg, Options{Out: dir})
+	if err != nil || sum.UpToDate || sum.Lost != 0 {
+		t.Fatalf("second run: %v, up to date %v, lost %d", err, sum.UpToDate, sum.Lost)
 	}
 }

@@ -52,9 +52,12 @@ func seedOf(id string) int64 {
 }
 
 // runJobs rolls out every job not yet in the journal, verifies each, and
-// appends it to the journal. It returns every job's trajectory (earlier and
-// new) by id, and how many it ran now. Interrupted, it lets rollouts in
-// flight finish, journals them, and returns ctx's error.
+// appends it to the journal. It returns every journaled job's trajectory
+// (earlier and new) by id, and how many it ran now. A training rollout lost
+// to the infrastructure (the teacher's endpoint failed past its retries) is
+// not journaled but noted in lost.jsonl and counted in the summary: the
+// next run does it again. Interrupted, it lets rollouts in flight finish,
+// journals them, and returns ctx's error.
 func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job, journal string, fs *fileSet) (map[string]*schemas.Trajectory, int, error) {
 	path := filepath.Join(r.work, journal)
 	done := map[string]*schemas.Trajectory{}
@@ -77,6 +80,14 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job
 	if err := r.preflight(ctx); err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", stage, err)
 	}
+	lost, err := openLost(r.work)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", stage, err)
+	}
+	defer lost.close()
+	if n := lost.count(pending); n > 0 {
+		r.logf("%s: redoing %d rollouts lost to infrastructure failures in an earlier run", stage, n)
+	}
 	if _, err := r.sandbox(); err != nil {
 		return nil, 0, err
 	}
@@ -87,14 +98,23 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job
 	prog := newProgress(r.log, r.opts.Terminal, stage, proofs, len(jobs), len(jobs)-len(pending))
 	results := make(chan *schemas.Trajectory)
 	writeErr := make(chan error, 1)
+	var lostNow int
 	go func() { // the journal's only writer
 		var err error
 		for t := range results {
+			prog.finished(t)
+			if !proofs && lostToInfra(t) {
+				// Not journaled, so the next run does it again.
+				lostNow++
+				if err == nil {
+					err = lost.add(t)
+				}
+				continue
+			}
 			if err == nil {
 				err = j.Append(t)
 			}
 			done[t.ID] = t
-			prog.finished(t)
 		}
 		if cerr := j.Close(); err == nil {
 			err = cerr
@@ -132,7 +152,7 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job
 			}
 			if herr := r.halted(); herr != nil {
 				halt.CompareAndSwap(nil, &herr)
-				if t.StopReason == schemas.StopBudget || t.StopReason == schemas.StopTeacherError {
+				if t.StopReason == schemas.StopBudget {
 					return nil // not the task's fault: the next run does it again
 				}
 			}
@@ -145,14 +165,16 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job
 	close(results)
 	werr := <-writeErr
 	prog.close()
-	ran := len(done) - (len(jobs) - len(pending))
+	ran := len(done) - (len(jobs) - len(pending)) + lostNow
+	r.sum.Lost += lostNow
 	switch {
 	case gerr != nil:
 		return nil, ran, fmt.Errorf("%s: %w", stage, gerr)
 	case werr != nil:
 		return nil, ran, fmt.Errorf("%s: %w", stage, werr)
 	case halt.Load() != nil:
-		return nil, ran, fmt.Errorf("%s: %w after %d of %d rollouts: %w", stage, errHalted, len(jobs)-countMissing(jobs, done), len(jobs), *halt.Load())
+		return nil, ran, fmt.Errorf("%s: %w after %d of %d rollouts (%d cut short and not recorded: the same command redoes them): %w",
+			stage, errHalted, len(jobs)-countMissing(jobs, done), len(jobs), lostNow, *halt.Load())
 	case ctx.Err() != nil:
 		return nil, ran, fmt.Errorf("%s: interrupted after %d of %d rollouts (all finished ones are kept; run the same command again to continue): %w",
 			stage, len(jobs)-countMissing(jobs, done), len(jobs), ctx.Err())
@@ -190,7 +212,10 @@ func (r *run) rollout(ctx context.Context, jb job, fs *fileSet) (*schemas.Trajec
 	p := player{backend: r.backend, artifacts: filepath.Join(r.work, artifactsDir), teacher: r.cfg.Teacher, maxTurns: r.cfg.Teacher.MaxTurns, limits: collectLimits(r.cfg.Sandbox)}
 	for attempt := 1; ; attempt++ {
 		t, err := p.play(ctx, jb, fs.inputs(jb.task))
-		if err != nil || r.halted() != nil || !r.cfg.Filters.ShouldRetry(t.Verdict.Failure, attempt) {
+		// An endpoint's failure was retried request by request already;
+		// playing the rollout again at once would re-send what the server
+		// may still be computing. The next run redoes it.
+		if err != nil || r.halted() != nil || lostToInfra(t) || !r.cfg.Filters.ShouldRetry(t.Verdict.Failure, attempt) {
 			return t, err
 		}
 	}

@@ -159,6 +159,9 @@ func (r *run) inOrder(tasks []schemas.Task, jobs []job, done map[string]*schemas
 	passed := 0
 	for _, jb := range jobs {
 		t := done[jb.id]
+		if t == nil {
+			continue // lost to the infrastructure: the next run redoes it
+		}
 		out = append(out, t)
 		if t.Verdict.Passed {
 			passed++
@@ -168,8 +171,12 @@ func (r *run) inOrder(tasks []schemas.Task, jobs []job, done map[string]*schemas
 		r.sum.CostUSD += t.Usage.CostUSD
 		r.sum.Tokens += t.Usage.PromptTokens + t.Usage.CompletionTokens
 	}
-	r.sum.add("rollout", len(tasks), len(out), "trajectories (teacher %s, %d per task%s), %d passed their checks",
-		r.tch.Info().Kind, max(1, r.cfg.Teacher.Samples), from, passed)
+	note := ""
+	if r.sum.Lost > 0 {
+		note = fmt.Sprintf("; %d lost to infrastructure failures, not recorded (run the same command again to redo them)", r.sum.Lost)
+	}
+	r.sum.add("rollout", len(tasks), len(out), "trajectories (teacher %s, %d per task%s), %d passed their checks%s",
+		r.tch.Info().Kind, max(1, r.cfg.Teacher.Samples), from, passed, note)
 	return out
 }
 

@@ -217,7 +217,14 @@ func runBuild(cmd *cobra.Command, f buildFlags) error {
 		return err
 	}
 	printSummary(cmd.OutOrStdout(), sum)
-	return emptyDataset(sum)
+	if err := emptyDataset(sum); err != nil {
+		return err
+	}
+	if sum.Lost > 0 {
+		return fmt.Errorf("%d rollouts were lost to infrastructure failures (see %s); the dataset holds the others: run the same command again to redo them",
+			sum.Lost, filepath.Join(sum.Out, "lost.jsonl"))
+	}
+	return nil
 }
 
 // emptyDataset is the error of a build that wrote no dataset rows: it did

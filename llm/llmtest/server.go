@@ -84,7 +84,7 @@ type Server struct {
 	calls    []Call
 	latency  time.Duration
 	models   []string
-	key      string // when set, requests without it get a 401
+	key      string        // when set, requests without it get a 401
 	listed   int           // GET /models requests
 	slots    chan struct{} // nil: every request is served at once
 	computed int           // replies computed
