@@ -37,10 +37,10 @@ type Summary struct {
 	Rows     int            // rows in the dataset; 0 means the build produced nothing to train on
 	// Lost counts the rollouts lost to infrastructure failures in this run:
 	// not journaled, so that the same command redoes them.
-	Lost int
-	Bench    string         // the benchmark folder
-	CostUSD  float64        // what the rollouts cost, over every shard
-	Tokens   int64          // tokens the rollouts used, over every shard
+	Lost    int
+	Bench   string  // the benchmark folder
+	CostUSD float64 // what the rollouts cost, over every shard
+	Tokens  int64   // tokens the rollouts used, over every shard
 	// ShardInfos are the shards a merge gathered, or the one a rollout ran.
 	ShardInfos []ShardInfo
 	Elapsed    time.Duration
@@ -80,7 +80,7 @@ type run struct {
 	log      io.Writer
 	backend  sandbox.Backend
 	llm      *llm.Client
-	checked  bool // the endpoints passed preflight
+	checked  bool          // the endpoints passed preflight
 	tch      agent.Teacher // see teacher
 	format   agent.Format
 	sum      *Summary
