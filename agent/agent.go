@@ -33,6 +33,10 @@ type Request struct {
 type Reply struct {
 	Message schemas.Message
 	Usage   schemas.Usage
+	// Truncated says the server cut the message off at its token limit
+	// (finish_reason "length"): a code block may lack its end, an answer
+	// its last words. The loop ends the rollout without running it.
+	Truncated bool
 }
 
 // Action is what an assistant turn asks for: code to run, or the end of the

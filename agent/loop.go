@@ -91,6 +91,11 @@ func Run(ctx context.Context, t Teacher, f Format, sb sandbox.Sandbox, task *sch
 		tr.Usage.Add(reply.Usage)
 		reply.Message.Role = schemas.RoleAssistant
 		tr.Messages = append(tr.Messages, reply.Message)
+		if reply.Truncated {
+			tr.StopReason = schemas.StopTruncated
+			tr.Error = fmt.Sprintf("turn %d: the reply was cut off at the token limit (finish_reason length); raise teacher.max_reply_tokens", turn)
+			return tr, nil
+		}
 		act := f.Parse(reply.Message)
 		switch {
 		case act.Finished:

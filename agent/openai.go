@@ -70,7 +70,7 @@ func (o *OpenAI) Reply(ctx context.Context, req Request) (Reply, error) {
 	} else {
 		msg.Content = cutInventedObservation(msg.Content)
 	}
-	return Reply{Message: msg, Usage: resp.Usage}, nil
+	return Reply{Message: msg, Usage: resp.Usage, Truncated: resp.FinishReason == "length"}, nil
 }
 
 // firstToolCall keeps only the first execute_python call of a turn, since

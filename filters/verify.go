@@ -84,6 +84,8 @@ func unfinished(traj *schemas.Trajectory) string {
 		return schemas.FailBudget
 	case schemas.StopReplyTooLong:
 		return schemas.FailReplyTooLong
+	case schemas.StopTruncated:
+		return schemas.FailTruncated
 	case schemas.StopContextLength, schemas.StopRecordingEnded:
 		return schemas.FailNoFinalAnswer // the model's doing, not the infrastructure's
 	case schemas.StopSandboxError:

@@ -36,6 +36,7 @@ func TestVerifyFailures(t *testing.T) {
 		{"teacher error", schemas.StopTeacherError, nil, "", false, schemas.FailTeacherError, 0},
 		{"budget", schemas.StopBudget, nil, "", false, schemas.FailBudget, 0},
 		{"reply too long", schemas.StopReplyTooLong, nil, "", false, schemas.FailReplyTooLong, 0},
+		{"truncated", schemas.StopTruncated, []schemas.Step{{Status: schemas.StatusOK}}, "", false, schemas.FailTruncated, 0},
 		{"sandbox crash", schemas.StopSandboxError, []schemas.Step{{Status: schemas.StatusCrash}}, "", false, schemas.FailSandboxCrash, 0},
 		{"sandbox timeout", schemas.StopSandboxError, []schemas.Step{{Status: schemas.StatusTimeout}}, "", false, schemas.FailExecTimeout, 0},
 		{"no stop reason", "", nil, "", false, schemas.FailNoFinalAnswer, 0},

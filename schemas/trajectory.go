@@ -54,6 +54,9 @@ const (
 	StopContextLength = "context_length"
 	// StopRecordingEnded: a replayed recording has no further turn.
 	StopRecordingEnded = "recording_ended"
+	// StopTruncated: the server cut the last reply off at its token limit
+	// (finish_reason "length"); its code was not run.
+	StopTruncated = "truncated"
 )
 
 // Trajectory is one finished rollout of a task by a teacher.
@@ -125,6 +128,7 @@ const (
 	// FailArtifactError: output/ held something other than plain files and
 	// directories (a symlink, a FIFO), or a file that changed while collected.
 	FailArtifactError = "artifact_error"
+	FailTruncated     = "truncated" // the teacher's reply was cut off at the token limit
 )
 
 // Verdict is the result of running a task's checks against a rollout.
