@@ -106,5 +106,5 @@ func (b *breaker) failure(e *Error) error {
 // server or the way to it, not a refusal of this request (4xx) nor a rate
 // limit (429), which backs off on its own.
 func infra(e *Error) bool {
-	return e.retry && e.Status != 429 && !e.contextLength
+	return (e.retry || e.timeout) && e.Status != 429 && !e.contextLength
 }

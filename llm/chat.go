@@ -82,13 +82,12 @@ func (c *Client) chat(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		return Response{}, err
 	}
-	defer p.release(ep)
+	cl := &call{fields: c.fields(ep, req), salt: req.CacheSalt}
+	defer func() { p.release(ep, cl.outcome()) }()
 	// Calls may have waited for the slot while others spent the budget.
 	if err := c.meter.check(c.cfg); err != nil {
 		return Response{}, err
 	}
-
-	cl := &call{fields: c.fields(ep, req), salt: req.CacheSalt}
 	resp, err := ep.api.CreateChatCompletion(withCall(ctx, cl), c.openaiRequest(model, req))
 	if err != nil {
 		c.meter.fail()
@@ -118,6 +117,7 @@ func (c *Client) chat(ctx context.Context, req Request) (Response, error) {
 		c.meter.fail()
 		return Response{}, &Error{Endpoint: ep.name, Msg: "reply has no choices"}
 	}
+	cl.tokens = int64(resp.Usage.CompletionTokens)
 	out.Message = out.Choices[0]
 	out.FinishReason = string(resp.Choices[0].FinishReason)
 	u := resp.Usage

@@ -174,7 +174,20 @@ func (c *Client) Slots(model string) int {
 		model = c.defaultModel
 	}
 	if p := c.pools[model]; p != nil {
-		return cap(p.slots)
+		return p.capacity()
 	}
 	return 0
+}
+
+// Limits returns the current concurrency limit of each endpoint serving
+// model ("" for the default), by base URL. Each starts at the configured
+// concurrency and adapts to how the endpoint copes.
+func (c *Client) Limits(model string) map[string]float64 {
+	if model == "" {
+		model = c.defaultModel
+	}
+	if p := c.pools[model]; p != nil {
+		return p.limits()
+	}
+	return nil
 }

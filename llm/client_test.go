@@ -119,7 +119,7 @@ func TestChatRetries(t *testing.T) {
 		{name: "dropped then ok", scripts: []llmtest.Script{llmtest.Drop(), llmtest.Say("ok")}, requests: 2},
 		{name: "malformed json then ok", scripts: []llmtest.Script{llmtest.Always(llmtest.Reply{Body: `{"choices":[`}), llmtest.Say("ok")}, requests: 2},
 		{name: "slow past timeout", scripts: []llmtest.Script{llmtest.Slow(5*time.Second, llmtest.Say("late"))},
-			timeout: 100 * time.Millisecond, retries: 2, requests: 3, wantErr: true, retry: true, inErr: []string{"no reply within"}},
+			timeout: 100 * time.Millisecond, retries: 2, requests: 1, wantErr: true, inErr: []string{"no reply within", "not sent again"}},
 		{name: "500 forever", scripts: []llmtest.Script{llmtest.Status(502, 0)}, retries: 3, requests: 4, wantErr: true, retry: true, inErr: []string{"HTTP 502"}},
 		{name: "401 stops", scripts: []llmtest.Script{llmtest.Status(401, 0)}, requests: 1, wantErr: true, fatal: true, inErr: []string{"$TEST_KEY", "HTTP 401"}},
 		{name: "403 stops", scripts: []llmtest.Script{llmtest.Status(403, 0)}, requests: 1, wantErr: true, fatal: true, inErr: []string{"$TEST_KEY"}},

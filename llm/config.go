@@ -7,7 +7,8 @@ import "time"
 type Config struct {
 	Endpoints []Endpoint `yaml:"endpoints"`
 	// Timeout bounds one HTTP attempt, reading the whole reply included;
-	// default 120s.
+	// default 10m. A request that times out is not sent again (the server
+	// may still be computing it): its rollout is redone by the next run.
 	Timeout time.Duration `yaml:"timeout"`
 	// MaxRetries is how many times a request is retried after a 429, a 5xx,
 	// a timeout or a dropped connection; default 6. Negative: never.
@@ -50,6 +51,9 @@ type Endpoint struct {
 	// The key itself is never written to any file synth writes.
 	KeyEnv string `yaml:"key_env"`
 	// Concurrency caps the requests in flight to this endpoint; default 16.
+	// The client starts there and adapts: it backs off on timeouts, 429s
+	// and replies slowed by queueing, and grows back while the endpoint
+	// keeps up.
 	Concurrency int `yaml:"concurrency"`
 	// RPM and TPM cap requests and tokens per minute; 0: no limit.
 	RPM int `yaml:"rpm"`
@@ -67,7 +71,7 @@ type Price struct {
 
 // Defaults used where a Config field is zero.
 const (
-	DefaultTimeout     = 120 * time.Second
+	DefaultTimeout     = 10 * time.Minute
 	DefaultMaxRetries  = 6
 	DefaultConcurrency = 16
 	DefaultKeyEnv      = "OPENAI_API_KEY"

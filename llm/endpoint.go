@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -10,13 +11,14 @@ import (
 
 // endpoint is one configured server with its limiters and go-openai client.
 type endpoint struct {
-	cfg    Endpoint
-	name   string // the base URL: how errors and trajectories name it
-	keyEnv string
-	key    string // never logged or written
-	api    *openai.Client
-	rpm    *rate.Limiter // nil: no limit
-	tpm    *rate.Limiter
+	adaptive // guarded by its pool's mutex
+	cfg      Endpoint
+	name     string // the base URL: how errors and trajectories name it
+	keyEnv   string
+	key      string // never logged or written
+	api      *openai.Client
+	rpm      *rate.Limiter // nil: no limit
+	tpm      *rate.Limiter
 }
 
 func newLimiter(perMinute int) *rate.Limiter {
@@ -50,28 +52,22 @@ func (e *endpoint) chargeTokens(n int) {
 	e.tpm.ReserveN(time.Now(), min(n, e.tpm.Burst()))
 }
 
-// pool balances requests over the endpoints serving one model. It holds one
-// token per concurrency slot, interleaved across endpoints, so a request
-// takes the endpoint whose slot freed first and no endpoint exceeds its
-// concurrency.
+// pool balances requests over the endpoints serving one model: a request
+// takes the endpoint with the most room under its current concurrency
+// limit, or waits for one. The limits adapt to how each endpoint copes (see
+// adaptive), so no endpoint exceeds its configured concurrency and a slow
+// one is not sent more than it can compute.
 type pool struct {
-	slots chan *endpoint
+	mu   sync.Mutex
+	eps  []*endpoint
+	wake chan struct{} // closed and replaced whenever a slot frees
 }
 
 func newPool(eps []*endpoint) *pool {
-	total := 0
 	for _, e := range eps {
-		total += concurrency(e.cfg)
+		e.adaptive = newAdaptive(concurrency(e.cfg))
 	}
-	p := &pool{slots: make(chan *endpoint, total)}
-	for i := 0; len(p.slots) < total; i++ {
-		for _, e := range eps {
-			if i < concurrency(e.cfg) {
-				p.slots <- e
-			}
-		}
-	}
-	return p
+	return &pool{eps: eps, wake: make(chan struct{})}
 }
 
 func concurrency(e Endpoint) int {
@@ -81,13 +77,56 @@ func concurrency(e Endpoint) int {
 	return DefaultConcurrency
 }
 
+// capacity is the configured concurrency of the pool's endpoints together.
+func (p *pool) capacity() int {
+	n := 0
+	for _, e := range p.eps {
+		n += e.max
+	}
+	return n
+}
+
 func (p *pool) acquire(ctx context.Context) (*endpoint, error) {
-	select {
-	case e := <-p.slots:
-		return e, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	for {
+		p.mu.Lock()
+		var best *endpoint
+		for _, e := range p.eps {
+			if e.inFlight < e.allowed() && (best == nil || e.load() < best.load()) {
+				best = e
+			}
+		}
+		if best != nil {
+			best.inFlight++
+			p.mu.Unlock()
+			return best, nil
+		}
+		wake := p.wake
+		p.mu.Unlock()
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 }
 
-func (p *pool) release(e *endpoint) { p.slots <- e }
+// release frees e's slot and adapts its limit to how the request went.
+func (p *pool) release(e *endpoint, o outcome) {
+	p.mu.Lock()
+	e.inFlight--
+	e.adapt(o)
+	close(p.wake)
+	p.wake = make(chan struct{})
+	p.mu.Unlock()
+}
+
+// limits returns each endpoint's current concurrency limit.
+func (p *pool) limits() map[string]float64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	m := map[string]float64{}
+	for _, e := range p.eps {
+		m[e.name] = e.limit
+	}
+	return m
+}

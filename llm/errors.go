@@ -21,6 +21,7 @@ type Error struct {
 	contextLength bool
 	replyTooLong  bool
 	badReply      bool // a 200 that is not a chat completion
+	timeout       bool // no reply within llm.timeout; not retried
 	retryAfter    time.Time
 }
 

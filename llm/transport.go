@@ -26,9 +26,19 @@ type call struct {
 	fields map[string]any // body fields to set: temperature, extras
 	salt   string         // mixed into the cache key, not sent
 
-	cached   bool
-	attempts int
-	body     []byte // the body as sent
+	cached     bool
+	attempts   int
+	body       []byte        // the body as sent
+	latency    time.Duration // of the attempt that answered
+	tokens     int64         // completion tokens of the reply, set by Chat
+	overloaded bool          // an attempt timed out or got a 429
+}
+
+func (c *call) outcome() outcome {
+	if c.cached {
+		return outcome{}
+	}
+	return outcome{latency: c.latency, tokens: c.tokens, overloaded: c.overloaded}
 }
 
 type callKey struct{}
@@ -89,13 +99,18 @@ func (t *transport) Do(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 		c.attempts++
+		start := time.Now()
 		b, err := t.attempt(ctx, req, body)
+		if e, ok := err.(*Error); ok && (e.timeout || e.Status == 429) {
+			c.overloaded = true
+		}
 		if e, ok := err.(*Error); ok && infra(e) {
 			if stop := t.brk.failure(e); stop != nil {
 				return nil, stop
 			}
 		}
 		if err == nil {
+			c.latency = time.Since(start)
 			t.brk.success()
 			if key != "" {
 				t.cache.put(key, b)
@@ -179,11 +194,13 @@ func (t *transport) transportError(ctx, actx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	msg := "connection failed: " + err.Error()
 	if actx.Err() != nil {
-		msg = fmt.Sprintf("no reply within %s", t.timeout)
+		// The server may still be computing the reply: sending the request
+		// again would only queue a second copy behind it.
+		return &Error{Endpoint: t.ep.name, Msg: fmt.Sprintf("no reply within %s; not sent again, since the server may still be computing it", t.timeout),
+			Err: err, timeout: true, Fix: "raise llm.timeout for a slow server, or lower the endpoint's concurrency"}
 	}
-	return &Error{Endpoint: t.ep.name, Msg: msg, Err: err, retry: true, Fix: "is the server up and reachable? raise llm.timeout for slow models"}
+	return &Error{Endpoint: t.ep.name, Msg: "connection failed: " + err.Error(), Err: err, retry: true, Fix: "is the server up and reachable? check base_url"}
 }
 
 // backoff is the wait before retry n (from 0): exponential, capped, with
