@@ -25,7 +25,8 @@ var missingModule = regexp.MustCompile(`(?:ModuleNotFoundError|ImportError): No 
 
 // Gate applies the quality gates of cfg.Gate to a trajectory, cheapest
 // first: no observation may show a missing Python package; the last
-// assistant message must start with "Finished:"; the assistant turns and the
+// assistant message must be a final answer (start with "Finished:", or in
+// the openai-tools format be a reply without a tool call); the assistant turns and the
 // share of failed cells must be in range; and the tokens, counted offline,
 // must be in range. A failing trajectory gets a reason and a detail (the
 // measured value, or the missing module).
@@ -34,15 +35,15 @@ func Gate(cfg Config, tr *schemas.Trajectory) (ok bool, reason, detail string) {
 	if mod := missingPackage(tr); mod != "" {
 		return false, ReasonMissingPackage, "No module named " + mod
 	}
-	turns, last := 0, ""
+	turns, last := 0, schemas.Message{}
 	for _, m := range tr.Messages {
 		if m.Role == schemas.RoleAssistant {
 			turns++
-			last = m.Content
+			last = m
 		}
 	}
-	if !strings.HasPrefix(strings.TrimSpace(last), c.FinishedPrefix) {
-		return false, ReasonNotFinished, fmt.Sprintf("last assistant turn starts %q", clip(strings.TrimSpace(last), 40))
+	if why := notFinished(c, tr, last); why != "" {
+		return false, ReasonNotFinished, why
 	}
 	if turns < c.MinTurns {
 		return false, ReasonTooFewTurns, fmt.Sprintf("%d turns < %d", turns, c.MinTurns)
@@ -61,6 +62,34 @@ func Gate(cfg Config, tr *schemas.Trajectory) (ok bool, reason, detail string) {
 		return false, ReasonTooManyTokens, fmt.Sprintf("%d tokens > %d", n, c.MaxTokens)
 	}
 	return true, "", ""
+}
+
+// toolsFormat is the name of the openai-tools format (agent.Tools), whose
+// final answer is a reply without a tool call rather than a "Finished:"
+// line.
+const toolsFormat = "openai-tools"
+
+// notFinished says why the last assistant message is not a final answer,
+// or returns "" when it is: in the openai-tools format a non-empty reply
+// without a tool call from a rollout that finished, in the others a reply
+// starting with the prefix.
+func notFinished(c GateConfig, tr *schemas.Trajectory, last schemas.Message) string {
+	text := strings.TrimSpace(last.Content)
+	if tr.Teacher.Format == toolsFormat {
+		switch {
+		case len(last.ToolCalls) > 0:
+			return "last assistant turn is a tool call"
+		case text == "":
+			return "last assistant turn is empty"
+		case tr.StopReason != "" && tr.StopReason != schemas.StopFinished:
+			return "the rollout stopped: " + tr.StopReason
+		}
+		return ""
+	}
+	if !strings.HasPrefix(text, c.FinishedPrefix) {
+		return fmt.Sprintf("last assistant turn starts %q", clip(text, 40))
+	}
+	return ""
 }
 
 func failedCells(steps []schemas.Step) int {

@@ -27,6 +27,14 @@ func TestGate(t *testing.T) {
 	toolMissing := trajectory(2, "Finished: done")
 	toolMissing.Messages = append(toolMissing.Messages[:3], schemas.Message{Role: "tool", Content: "ImportError: No module named wordcloud"}, toolMissing.Messages[4])
 	long := trajectory(2, "Finished: "+strings.Repeat("token ", 200))
+	tools := func(last schemas.Message, stop string) *schemas.Trajectory {
+		tr := trajectory(2, "")
+		tr.Teacher.Format, tr.StopReason = "openai-tools", stop
+		tr.Messages[len(tr.Messages)-1] = last
+		return tr
+	}
+	answer := schemas.Message{Role: "assistant", Content: "The mean is 3."}
+	call := schemas.Message{Role: "assistant", ToolCalls: []schemas.ToolCall{{ID: "c", Name: "execute_python", Arguments: `{"code":"1"}`}}}
 
 	for _, tc := range []struct {
 		name   string
@@ -47,6 +55,10 @@ func TestGate(t *testing.T) {
 		{"missing package in a tool message", GateConfig{}, toolMissing, ReasonMissingPackage, "wordcloud"},
 		{"too many tokens", GateConfig{MaxTokens: 100}, long, ReasonTooManyTokens, "> 100"},
 		{"too few tokens", GateConfig{MinTokens: 1000}, trajectory(2, "Finished: x"), ReasonTooFewTokens, "< 1000"},
+		{"tools: answer without a call", GateConfig{}, tools(answer, schemas.StopFinished), "", ""},
+		{"tools: ends in a call", GateConfig{}, tools(call, schemas.StopMaxTurns), ReasonNotFinished, "tool call"},
+		{"tools: empty answer", GateConfig{}, tools(schemas.Message{Role: "assistant"}, schemas.StopFinished), ReasonNotFinished, "empty"},
+		{"tools: cut off", GateConfig{}, tools(answer, schemas.StopTruncated), ReasonNotFinished, "truncated"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ok, reason, detail := Gate(Config{Gate: tc.cfg}, tc.tr)

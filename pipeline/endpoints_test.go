@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"synth/internal/duckdbtest"
 	"synth/llm/llmtest"
 	"synth/schemas"
 )
@@ -121,5 +122,66 @@ func TestBuildLostRolloutsLetTheRunGoOn(t *testing.T) {
 	sum, err = Build(context.Background(), cfg, Options{Out: dir})
 	if err != nil || sum.UpToDate || sum.Lost != 0 {
 		t.Fatalf("second run: %v, up to date %v, lost %d", err, sum.UpToDate, sum.Lost)
+	}
+}
+
+// toolsSolver is referenceSolver in the openai-tools format: each reference
+// step is an execute_python call, and the answer a reply without one.
+func toolsSolver(t *testing.T, dir string) llmtest.Script {
+	pybench := referenceSolver(t, dir)
+	return func(c llmtest.Call) llmtest.Reply {
+		r := pybench(c)
+		if _, code, ok := strings.Cut(r.Content, "```python\n"); ok {
+			reply := llmtest.ToolReply(strings.TrimSuffix(code, "\n```"))
+			reply.Content = "Next step."
+			return reply
+		}
+		return llmtest.Reply{Content: strings.TrimSpace(strings.TrimPrefix(r.Content, "Finished:"))}
+	}
+}
+
+// TestBuildOpenAITools: a build in the openai-tools format writes a
+// non-empty dataset whose rows keep the tool calls and the tool messages
+// answering them, as DuckDB reads them back.
+func TestBuildOpenAITools(t *testing.T) {
+	needPython(t)
+	dir := filepath.Join(t.TempDir(), "out")
+	srv := llmtest.NewServer(t, toolsSolver(t, dir))
+	cfg := openaiConfig(srv.URL)
+	cfg.Teacher.Format = "openai-tools"
+	sum, err := Build(context.Background(), cfg, Options{Out: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Rows == 0 {
+		t.Fatalf("no rows: %+v", sum.Stages)
+	}
+	calls := srv.Calls()
+	if len(calls) == 0 || calls[0].Body["tools"] == nil {
+		t.Fatalf("requests do not offer the tool")
+	}
+	glob := duckdbtest.Quote(filepath.Join(dir, datasetDataDir, "*.parquet"))
+	rows := duckdbtest.Query(t, "SELECT count(*) AS n FROM read_parquet("+glob+")")
+	if rows[0]["n"] != float64(sum.Rows) {
+		t.Errorf("DuckDB reads %v rows, the build wrote %d", rows[0]["n"], sum.Rows)
+	}
+	msgs := duckdbtest.Query(t, "SELECT m.role AS role, m.content AS content, m.tool_call_id AS id, m.tool_calls[1].id AS call, m.tool_calls[1].function.name AS name, "+
+		"m.tool_calls[1].function.arguments AS args FROM (SELECT unnest(messages) AS m FROM (SELECT messages FROM read_parquet("+glob+") LIMIT 1))")
+	var called, answered, final bool
+	for i, m := range msgs {
+		switch {
+		case m["role"] == "assistant" && m["call"] != nil:
+			called = m["name"] == "execute_python" && strings.Contains(fmt.Sprint(m["args"]), `"code"`)
+			if i+1 >= len(msgs) || msgs[i+1]["role"] != "tool" || msgs[i+1]["id"] != m["call"] {
+				t.Errorf("call %v is not answered by the next message: %v", m, msgs[min(i+1, len(msgs)-1)])
+			} else {
+				answered = true
+			}
+		case m["role"] == "assistant" && i == len(msgs)-1:
+			final = m["content"] != ""
+		}
+	}
+	if !called || !answered || !final {
+		t.Errorf("row messages lack a call (%v), its tool message (%v) or a final answer (%v): %v", called, answered, final, msgs)
 	}
 }
