@@ -11,8 +11,9 @@ import (
 // reply slower per token than twice the best seen lately (and slower than
 // minQueueing) means requests queue at the server, so the limit shrinks by that gradient (at most once
 // per limit's worth of replies, since the replies of requests sent before a
-// cut still show the old queue). While replies come at the best speed and
-// the limit is used up, it grows by about one per limit's worth of replies.
+// cut still show the old queue). While replies come near the best speed
+// (or within minQueueing) and the limit is used up, it grows by about one
+// per limit's worth of replies.
 type adaptive struct {
 	max      int
 	limit    float64
@@ -68,7 +69,7 @@ func (a *adaptive) adapt(o outcome) {
 	switch {
 	case ratio > queueRatio && a.cooldown == 0 && o.latency >= minQueueing:
 		a.cut(math.Max(0.5, queueRatio/ratio))
-	case ratio <= healthyRatio && a.inFlight+1 >= a.allowed() && a.limit < float64(a.max):
+	case (ratio <= healthyRatio || o.latency < minQueueing) && a.inFlight+1 >= a.allowed() && a.limit < float64(a.max):
 		a.limit = math.Min(float64(a.max), a.limit+1/a.limit)
 	}
 }

@@ -113,7 +113,7 @@ func New(cfg Config, opts ...Option) (*Client, error) {
 	var models []string
 	for i, ec := range cfg.Endpoints {
 		if ec.BaseURL == "" {
-			return nil, fmt.Errorf("llm.endpoints[%d]: base_url is empty (e.g. http://127.0.0.1:8000/v1)", i)
+			ec.BaseURL = DefaultBaseURL(o.getenv)
 		}
 		if ec.Model == "" {
 			return nil, fmt.Errorf("llm.endpoints[%d] (%s): model is empty", i, ec.BaseURL)

@@ -329,7 +329,6 @@ func TestLoadBalanceAndConcurrency(t *testing.T) {
 func TestNewErrors(t *testing.T) {
 	for _, cfg := range []llm.Config{
 		{},
-		{Endpoints: []llm.Endpoint{{Model: "m"}}},
 		{Endpoints: []llm.Endpoint{{BaseURL: "http://127.0.0.1:1/v1"}}},
 		{Endpoints: []llm.Endpoint{{BaseURL: "http://127.0.0.1:1/v1", Model: "m", RPM: -1}}},
 	} {

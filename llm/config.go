@@ -1,6 +1,9 @@
 package llm
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Config is the llm section of synth.yaml: the endpoints synth talks to,
 // how hard it may push them, and what it may spend.
@@ -43,7 +46,7 @@ type Config struct {
 // model share its load.
 type Endpoint struct {
 	// BaseURL is the API root, e.g. https://api.openai.com/v1 or
-	// http://127.0.0.1:8000/v1.
+	// http://127.0.0.1:8000/v1; empty: $OPENAI_BASE_URL, else OpenAI's.
 	BaseURL string `yaml:"base_url"`
 	Model   string `yaml:"model"`
 	// KeyEnv names the environment variable that holds the API key
@@ -68,6 +71,22 @@ type Price struct {
 	CachedInput float64 `yaml:"cached_input"` // default: Input
 	Output      float64 `yaml:"output"`
 }
+
+// DefaultBaseURL is the base URL of an endpoint that names none, as the
+// OpenAI SDKs choose it: $OPENAI_BASE_URL, else OpenAI's API.
+func DefaultBaseURL(getenv func(string) string) string {
+	if u := strings.TrimSpace(getenv(BaseURLEnv)); u != "" {
+		return u
+	}
+	return OpenAIBaseURL
+}
+
+// The OpenAI SDKs' conventions: where the API is, and the variable that
+// may move it.
+const (
+	OpenAIBaseURL = "https://api.openai.com/v1"
+	BaseURLEnv    = "OPENAI_BASE_URL"
+)
 
 // Defaults used where a Config field is zero.
 const (

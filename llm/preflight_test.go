@@ -86,3 +86,25 @@ func TestPreflight(t *testing.T) {
 		})
 	}
 }
+
+// TestBaseURLFromEnvironment: an endpoint without base_url goes to
+// $OPENAI_BASE_URL, as the OpenAI SDKs do.
+func TestBaseURLFromEnvironment(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Say("ok"))
+	c, err := llm.New(llm.Config{Endpoints: []llm.Endpoint{{Model: "m"}}}, llm.WithGetenv(func(k string) string {
+		if k == "OPENAI_BASE_URL" {
+			return srv.URL
+		}
+		return ""
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := c.Chat(context.Background(), llm.Request{Messages: user("x")})
+	if err != nil || resp.Endpoint != srv.URL || srv.Count() != 1 {
+		t.Fatalf("%+v %v (server got %d)", resp, err, srv.Count())
+	}
+	if got := llm.DefaultBaseURL(func(string) string { return "" }); got != "https://api.openai.com/v1" {
+		t.Errorf("default base URL %q", got)
+	}
+}

@@ -24,11 +24,11 @@ func (c Config) Validate() error {
 		return fmt.Errorf("teacher.kind replay needs teacher.replay: the trajectory file to replay (--replay FILE)")
 	}
 	if (c.Teacher.Kind == "openai" || c.Tasks.Writer == "llm") && len(c.LLM.Endpoints) == 0 {
-		return fmt.Errorf("the openai teacher and the llm query writer need an endpoint: pass --model M --base-url URL, or set llm.endpoints")
+		return fmt.Errorf("the openai teacher and the llm query writer need an endpoint: pass --model M (and --base-url URL unless it is $OPENAI_BASE_URL or OpenAI's API), or set llm.endpoints")
 	}
 	for i, e := range c.LLM.Endpoints {
-		if e.BaseURL == "" || e.Model == "" {
-			return fmt.Errorf("llm.endpoints[%d] needs both base_url and model (--base-url, --model)", i)
+		if e.Model == "" {
+			return fmt.Errorf("llm.endpoints[%d] needs a model (--model; base_url defaults to $OPENAI_BASE_URL, else OpenAI's API)", i)
 		}
 	}
 	if c.Bench.Fraction < 0 || c.Bench.Fraction > 1 {

@@ -86,8 +86,10 @@ func addBuildFlags(cmd *cobra.Command, f *buildFlags) {
 	fl.StringVar(&f.teacher, "teacher", "", "who writes the turns: reference, openai, replay or empty (config: teacher.kind)")
 	fl.StringVar(&f.format, "format", "", "message format: pybench or openai-tools (config: teacher.format)")
 	fl.StringVar(&f.model, "model", "", "model name at the endpoint (config: llm.endpoints[0].model)")
-	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (config: llm.endpoints[0].base_url)")
-	fl.StringVar(&f.keyEnv, "key-env", "", "environment variable holding the API key; default OPENAI_API_KEY, none sent if unset (config: llm.endpoints[0].key_env)")
+	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible API root, e.g. http://localhost:8000/v1; default $OPENAI_BASE_URL, else "+llm.OpenAIBaseURL+" (config: llm.endpoints[0].base_url)")
+	fl.StringVar(&f.keyEnv, "api-key-env", "", "environment variable holding the API key; default OPENAI_API_KEY, none sent if unset (config: llm.endpoints[0].key_env)")
+	fl.StringVar(&f.keyEnv, "key-env", "", "old name of --api-key-env")
+	fl.MarkHidden("key-env")
 	fl.Float64Var(&f.temperature, "temperature", 0, "sampling temperature of the teacher; default 0.7 (config: teacher.temperature)")
 	fl.Float64Var(&f.maxCost, "max-cost-usd", 0, "stop cleanly once this much is spent; resumable (config: llm.max_cost_usd)")
 	fl.Int64Var(&f.maxTokens, "max-tokens", 0, "stop cleanly once this many tokens are used; resumable (config: llm.max_tokens)")
@@ -159,7 +161,7 @@ func resolveConfig(cmd *cobra.Command, f buildFlags) (pipeline.Config, error) {
 	if set("validate-tasks") {
 		cfg.Tasks.Validate = f.validateTasks
 	}
-	if set("model") || set("base-url") || set("key-env") {
+	if set("model") || set("base-url") || set("api-key-env") || set("key-env") {
 		if len(cfg.LLM.Endpoints) == 0 {
 			cfg.LLM.Endpoints = []llm.Endpoint{{}}
 		}
@@ -170,7 +172,7 @@ func resolveConfig(cmd *cobra.Command, f buildFlags) (pipeline.Config, error) {
 		if set("base-url") {
 			ep.BaseURL = f.baseURL
 		}
-		if set("key-env") {
+		if set("api-key-env") || set("key-env") {
 			ep.KeyEnv = f.keyEnv
 		}
 	}

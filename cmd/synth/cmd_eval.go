@@ -35,8 +35,6 @@ type evalFlags struct {
 	scoring, pybenchPrompt         string
 }
 
-const openAIURL = "https://api.openai.com/v1"
-
 func newEvalCmd() *cobra.Command {
 	var f evalFlags
 	cmd := &cobra.Command{
@@ -120,7 +118,7 @@ Compare runs with: synth eval compare RUN_A RUN_B ...`,
 	fl.StringVarP(&f.out, "out", "o", "results", "results folder to write (and resume)")
 	fl.StringVarP(&f.config, "config", "c", "", "synth.yaml whose llm, sandbox and teacher sections (format, max_turns, temperature, ...) apply; flags override it")
 	fl.StringVar(&f.model, "model", "", "model to evaluate (served at --base-url)")
-	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible API root (default "+openAIURL+")")
+	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible API root (default $OPENAI_BASE_URL, else "+llm.OpenAIBaseURL+")")
 	fl.StringVar(&f.keyEnv, "api-key-env", "", "environment variable holding the API key (default "+llm.DefaultKeyEnv+"; unset: no key)")
 	fl.StringVar(&f.teacher, "teacher", "", "openai (default), reference, empty or replay")
 	fl.StringVar(&f.trajectories, "trajectories", "", "trajectory file to replay and grade (implies --teacher replay)")
@@ -131,10 +129,12 @@ Compare runs with: synth eval compare RUN_A RUN_B ...`,
 	fl.IntVar(&f.concurrency, "concurrency", 0, "rollouts in flight at most (default: the sandbox slots if set, else 16 for a model at an endpoint, else one per CPU)")
 	fl.IntVar(&f.infraRetries, "infra-retries", 0, "retries of a rollout whose infrastructure failed (default 2; -1: none)")
 	fl.StringSliceVar(&f.tasks, "tasks", nil, "only these task indexes, e.g. 1,2,7")
-	fl.Float64Var(&f.maxCost, "max-cost", 0, "stop cleanly after spending this many US dollars (needs prices in --config)")
+	fl.Float64Var(&f.maxCost, "max-cost-usd", 0, "stop cleanly after spending this many US dollars; resumable (needs prices in --config; config: llm.max_cost_usd)")
+	fl.Float64Var(&f.maxCost, "max-cost", 0, "old name of --max-cost-usd")
+	fl.MarkHidden("max-cost")
 	fl.StringVar(&f.judge, "judge", "", "LLM judge: score (pass/fail, reasoning and code quality) or pairwise (win/tie/lose)")
 	fl.StringVar(&f.judgeModel, "judge-model", "", "the judge's model")
-	fl.StringVar(&f.judgeURL, "judge-base-url", "", "the judge's API root (default "+openAIURL+")")
+	fl.StringVar(&f.judgeURL, "judge-base-url", "", "the judge's API root (default $OPENAI_BASE_URL, else "+llm.OpenAIBaseURL+")")
 	fl.StringVar(&f.judgeKeyEnv, "judge-api-key-env", "", "environment variable holding the judge's API key (default "+llm.DefaultKeyEnv+")")
 	fl.StringVar(&f.judgeBaseline, "judge-baseline", "reference", "pairwise baseline: reference (the benchmark's reference trajectories), a results folder or a trajectory file")
 	fl.StringVar(&f.scoring, "scoring", "", "strict or pybench (default: the benchmark's bench.json, else strict)")
@@ -206,12 +206,9 @@ func evalConfig(cmd *cobra.Command, f evalFlags) (pipeline.EvalConfig, error) {
 	}
 	if f.judge != "" {
 		if f.judgeModel == "" {
-			return cfg, usagef("--judge %s needs --judge-model (and --judge-base-url unless it is %s)", f.judge, openAIURL)
+			return cfg, usagef("--judge %s needs --judge-model (and --judge-base-url unless it is $OPENAI_BASE_URL or %s)", f.judge, llm.OpenAIBaseURL)
 		}
-		url := f.judgeURL
-		if url == "" {
-			url = openAIURL
-		}
+		url := f.judgeURL // empty: $OPENAI_BASE_URL, else OpenAI's
 		cfg.Judge = pipeline.JudgeConfig{Mode: f.judge, Model: f.judgeModel, Baseline: f.judgeBaseline,
 			LLM: llm.Config{Endpoints: []llm.Endpoint{{BaseURL: url, Model: f.judgeModel, KeyEnv: f.judgeKeyEnv}}, Prices: cfg.LLM.Prices}}
 	}
@@ -228,14 +225,10 @@ func evalEndpoint(cmd *cobra.Command, f evalFlags, cfg *pipeline.EvalConfig) err
 	if f.model != "" {
 		cfg.Teacher.Model = f.model
 		if set("base-url") || len(cfg.LLM.Endpoints) == 0 || !servesModel(cfg.LLM, f.model) {
-			url := f.baseURL
-			if url == "" {
-				url = openAIURL
-			}
-			cfg.LLM.Endpoints = []llm.Endpoint{{BaseURL: url, Model: f.model, KeyEnv: f.keyEnv}}
+			cfg.LLM.Endpoints = []llm.Endpoint{{BaseURL: f.baseURL, Model: f.model, KeyEnv: f.keyEnv}}
 		}
 	}
-	if set("max-cost") {
+	if set("max-cost-usd") || set("max-cost") {
 		cfg.LLM.MaxCostUSD = f.maxCost
 	}
 	return nil

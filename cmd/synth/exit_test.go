@@ -60,3 +60,29 @@ func TestExitCodeEmptyResults(t *testing.T) {
 		t.Errorf("compare does not mark the unscored run: %v\n%s", err, out)
 	}
 }
+
+// TestFlagVocabulary: build and eval share one flag vocabulary; the old
+// names still parse but are not taught.
+func TestFlagVocabulary(t *testing.T) {
+	for _, cmd := range []string{"build", "eval"} {
+		out, err := runSynth(t, "", cmd, "--help")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"--api-key-env", "--max-cost-usd", "--base-url", "--model", "--temperature", "OPENAI_BASE_URL"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s --help does not teach %s", cmd, want)
+			}
+		}
+		for _, old := range []string{"--key-env ", "--max-cost "} {
+			if strings.Contains(out, old) {
+				t.Errorf("%s --help teaches the old name %s", cmd, old)
+			}
+		}
+	}
+	for _, args := range [][]string{{"build", "--key-env", "K", "--help"}, {"eval", "--max-cost", "1", "--help"}} {
+		if got := run(args); got != exitOK {
+			t.Errorf("synth %v exited %d: the old name no longer parses", args, got)
+		}
+	}
+}
