@@ -163,6 +163,9 @@ func TestEvalTeachersOfKnownSkill(t *testing.T) {
 			}
 			cfg := evalConfig(tc.kind, url)
 			cfg.InfraRetries = 1
+			// Failures are recorded one by one here; the circuit breaker,
+			// which stops a run of them, is tested in llm and endpoints_test.
+			cfg.LLM.BreakerFailures = 1000
 			out := t.TempDir()
 			res := runEval(t, cfg, out)
 			s, w := res.Summary, tc.want

@@ -208,6 +208,9 @@ func runBuild(cmd *cobra.Command, f buildFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := wantOutside("-o", f.out, kindDataset, kindBench, kindResults); err != nil {
+		return err
+	}
 	stderr := cmd.ErrOrStderr()
 	sum, err := pipeline.Build(cmd.Context(), cfg, pipeline.Options{
 		Out: f.out, Version: version, Log: stderr, Terminal: isTerminal(stderr),

@@ -248,8 +248,11 @@ func runEval(cmd *cobra.Command, f evalFlags) error {
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(filepath.Join(f.bench, bench.TasksFile)); err != nil {
-		return usagef("--bench %s: no %s there (give a benchmark folder made by synth build, e.g. out/bench)", f.bench, bench.TasksFile)
+	if err := wantBench(f.bench); err != nil {
+		return err
+	}
+	if err := wantOutside("-o", f.out, kindRun, kindDataset, kindBench); err != nil {
+		return err
 	}
 	stderr := cmd.ErrOrStderr()
 	res, err := pipeline.Eval(cmd.Context(), cfg, pipeline.EvalOptions{
@@ -354,6 +357,9 @@ failures, best first. Runs on different benchmarks are flagged.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var runs []bench.Run
 			for _, a := range args {
+				if k := kindOf(a); k != kindResults && k != kindNone {
+					return usagef("%s is %s, not eval results: compare takes folders written by synth eval -o", a, k)
+				}
 				r, err := bench.LoadRun(a)
 				if err != nil {
 					return usageError{err}

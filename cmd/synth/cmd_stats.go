@@ -70,6 +70,9 @@ func runStats(cmd *cobra.Command, paths []string, f statsFlags) error {
 	}
 	var reps []*dataset.Report
 	for _, p := range paths {
+		if err := wantStatsInput(p); err != nil {
+			return err
+		}
 		rep, err := dataset.ReadStats(p, f.tokens)
 		if err != nil {
 			return err
