@@ -54,3 +54,22 @@ func TestTruncatedReply(t *testing.T) {
 		})
 	}
 }
+
+// TestContextOverflowEndsRollout: each engine's context-overflow reply
+// ends the rollout as context_length, and the client stays usable: the
+// run goes on.
+func TestContextOverflowEndsRollout(t *testing.T) {
+	for _, o := range llmtest.Overflows {
+		t.Run(o.Engine, func(t *testing.T) {
+			srv := llmtest.NewServer(t, llmtest.Conversation(llmtest.Reply{Content: llmtest.PyBench("Load.", "Load.", "print(1)")}, o.Reply()))
+			c := client(t, srv, nil)
+			tr, err := agent.Run(context.Background(), agent.NewOpenAI(c, agent.Config{Temperature: zero()}), agent.NewPyBench(), &cellSandbox{}, task, agent.Options{ID: "r"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.StopReason != schemas.StopContextLength || c.Err() != nil {
+				t.Errorf("stop %q (%s), client stopped: %v; want context_length and a usable client", tr.StopReason, tr.Error, c.Err())
+			}
+		})
+	}
+}

@@ -26,6 +26,7 @@ func TestExitCodes(t *testing.T) {
 		{"config typo", []string{"build", "-o", filepath.Join(dir, "out"), "--config", typo}, exitUsage},
 		{"missing config", []string{"build", "-o", filepath.Join(dir, "out"), "--config", filepath.Join(dir, "none.yaml")}, exitUsage},
 		{"build into a file", []string{"build", "-o", typo}, exitError},
+		{"dead endpoint", []string{"build", "-o", filepath.Join(dir, "dead"), "--teacher", "openai", "--model", "m", "--base-url", llmtest.DeadURL(t)}, exitError},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
