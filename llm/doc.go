@@ -4,12 +4,20 @@
 // It wraps go-openai's client with its own HTTP layer, which sets the body
 // fields go-openai cannot send (temperature 0, top_k, chat_template_kwargs
 // and any other extra field), bounds every attempt by a timeout, retries
-// 429, 408, 5xx, timeouts and dropped connections with backoff, jitter and
-// Retry-After, and answers repeated requests from a content-addressed cache.
+// 429, 408, 5xx, dropped connections and replies that are not chat
+// completions with backoff, jitter and Retry-After (a timed-out request is
+// never sent again: the server may still be computing it), and answers
+// repeated requests from a content-addressed cache.
 //
-// Errors are classified by what to do about them: *Error has Retry and
-// Fatal (a bad key, URL or model stops the run, with the fix in the
-// message); IsBudget tells a spent budget, which ends the run cleanly so
-// that a rerun with a larger budget resumes. Package llmtest is a fake
-// endpoint for tests.
+// Client.Preflight checks each endpoint with one cheap request before a run.
+// Each endpoint's concurrency adapts to how it copes (adaptive.go), and a
+// circuit breaker pauses, then stops, a client whose requests keep failing
+// for infrastructure reasons (breaker.go).
+//
+// Errors are classified by what to do about them: *Error has Retry, Fatal
+// and ContextLength (a bad key, URL or model stops the run, with the fix in
+// the message; a conversation too long for the model ends that rollout
+// only); IsBudget tells a spent budget, which ends the run cleanly so that
+// a rerun with a larger budget resumes. Package llmtest is a fake endpoint
+// for tests.
 package llm
