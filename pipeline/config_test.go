@@ -78,8 +78,8 @@ func TestStarterLoadsAsDefaults(t *testing.T) {
 func TestValidateNamesTheKey(t *testing.T) {
 	tests := []struct{ yaml, want string }{
 		{"teacher:\n  kind: opnai\n", `teacher.kind "opnai" is not known (want reference, openai, replay or empty)`},
-		{"teacher:\n  kind: openai\n", "need an endpoint: pass --model M --base-url URL"},
-		{"llm:\n  endpoints:\n    - model: m\n", "llm.endpoints[0] needs both base_url and model"},
+		{"teacher:\n  kind: openai\n", "need an endpoint: pass --model M"},
+		{"llm:\n  endpoints:\n    - base_url: http://127.0.0.1:8000/v1\n", "llm.endpoints[0] needs a model"},
 		{"bench:\n  fraction: 1.5\n", "bench.fraction 1.5: want a share from 0 to 1"},
 		{"sources:\n  specs: [s3:bucket]\n", `unknown source kind "s3"`},
 		{"sandbox:\n  limits:\n    cell_timeout: soon\n", "sandbox.limits.cell_timeout"},
