@@ -225,11 +225,18 @@ func runBuild(cmd *cobra.Command, f buildFlags) error {
 	if err := emptyDataset(sum); err != nil {
 		return err
 	}
-	if sum.Lost > 0 {
-		return fmt.Errorf("%d rollouts were lost to infrastructure failures (see %s); the dataset holds the others: run the same command again to redo them",
-			sum.Lost, filepath.Join(sum.Out, "lost.jsonl"))
+	return lostRollouts(sum)
+}
+
+// lostRollouts is the error of a run that lost rollouts to infrastructure
+// failures: what it wrote holds the others, and the same command redoes
+// them.
+func lostRollouts(sum *pipeline.Summary) error {
+	if sum.Lost == 0 {
+		return nil
 	}
-	return nil
+	return fmt.Errorf("%d rollouts were lost to infrastructure failures (see lost.jsonl under %s); the rest is kept: run the same command again to redo them",
+		sum.Lost, sum.Out)
 }
 
 // emptyDataset is the error of a build that wrote no dataset rows: it did

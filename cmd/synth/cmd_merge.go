@@ -40,7 +40,7 @@ another plan; rerun that shard's synth rollout, then merge again.`,
 				return err
 			}
 			printSummary(cmd.OutOrStdout(), sum)
-			return nil
+			return emptyDataset(sum)
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "out", "run directory synth plan wrote and the shards rolled out")

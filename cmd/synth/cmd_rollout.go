@@ -58,7 +58,7 @@ stop, it does only the rollouts its journal lacks. The LLM budget
 				return err
 			}
 			printSummary(cmd.OutOrStdout(), sum)
-			return nil
+			return lostRollouts(sum)
 		},
 	}
 	fl := cmd.Flags()
