@@ -63,15 +63,66 @@ def numbers_in(text):
 
 
 def number_close(x, want, rel_tol=0.0, abs_tol=0.0):
+    """|x - want| within max(abs_tol, rel_tol*|want|); with both zero, the
+    default tolerance: rel 1e-6, abs 1e-9."""
     if rel_tol == 0 and abs_tol == 0:
         rel_tol, abs_tol = 1e-6, 1e-9
     return abs(x - want) <= max(abs_tol, rel_tol * abs(want))
 
 
+def candidates(text):
+    """The numbers an answer states: numbers_in, less those inside words,
+    file names and identifiers (output/5b98.csv, x2, v1.2.3 states none),
+    a sign glued to a previous word or number read as a dash (2023-10 is
+    2023 and 10), and each value once (12% is 12 and 0.12)."""
+    text = (text or "").replace("\u2212", "-").replace("\uff0c", ",").replace("\uff05", "%")
+    out = []
+    for m in _NUM_RE.finditer(text):
+        start = m.start()
+        tok = m.group(0)
+        if tok[:1] in "+-" and start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_"):
+            tok, start = tok[1:], start + 1
+        before = text[start - 1] if start > 0 else " "
+        if before.isalnum() or before in "_/\\.":
+            continue
+        for v in numbers_in(tok):
+            if not any(number_close(v, x, 1e-9, 1e-12) for x in out):
+                out.append(v)
+    return out
+
+
+# An answer may state at most this many numbers per number the task asks
+# for, and never fewer than _MIN_CANDIDATES: more is a list of guesses.
+_CANDIDATES_PER_ASKED = 3
+_MIN_CANDIDATES = 8
+
+# How many numbers the task being checked asks for; set by run_checks.
+_asked = [1]
+
+
+def numbers_asked(checks):
+    """How many numbers a task's answer checks ask for: one per number
+    check, one per numeric contains_all item, one per numeric contains_any."""
+    n = 0
+    for c in checks or []:
+        if c.get("kind") != "answer":
+            continue
+        if c.get("number"):
+            n += 1
+        n += sum(1 for s in c.get("contains_all") or [] if numbers_in(str(s)))
+        if any(numbers_in(str(s)) for s in c.get("contains_any") or []):
+            n += 1
+    return max(n, 1)
+
+
+def candidate_limit(asked):
+    return max(_MIN_CANDIDATES, _CANDIDATES_PER_ASKED * asked)
+
+
 def _check_number(text, spec, what):
     want = float(spec["value"])
     rel, ab = float(spec.get("rel_tol", 0) or 0), float(spec.get("abs_tol", 0) or 0)
-    found = numbers_in(text)
+    found = candidates(text)
     if any(number_close(x, want, rel, ab) for x in found):
         return True, ""
     tol = max(ab, rel * abs(want)) if (rel or ab) else 0
@@ -79,16 +130,28 @@ def _check_number(text, spec, what):
     return False, "%s has no number within %s of %s (found: %s)" % (what, _fmt(tol), _fmt(want), shown)
 
 
-def _text_checks(text, c, what):
-    """contains_all, contains_any, regex and number over a text."""
+def _text_checks(text, c, what, answer=False):
+    """contains_all, contains_any, none_of, regex and number over a text.
+    In an answer, listing guesses fails: more numbers than candidate_limit
+    allows, or every option of a contains_any of three or more."""
     low = text.lower()
     errs = []
+    if answer:
+        n, limit = len(candidates(text)), candidate_limit(_asked[0])
+        if n > limit:
+            errs.append("%s states %d numbers, more than the %d a task asking for %d may: state the answer, not a list of guesses" % (what, n, limit, _asked[0]))
     missing = [s for s in c.get("contains_all") or [] if str(s).lower() not in low]
     if missing:
         errs.append("%s lacks %s" % (what, ", ".join(repr(s) for s in missing)))
     anyof = c.get("contains_any") or []
-    if anyof and not any(str(s).lower() in low for s in anyof):
+    hits = [s for s in anyof if str(s).lower() in low]
+    if anyof and not hits:
         errs.append("%s mentions none of %s" % (what, ", ".join(repr(s) for s in anyof)))
+    elif answer and len(anyof) >= 3 and len(hits) == len(anyof):
+        errs.append("%s lists every option (%s): state one" % (what, ", ".join(repr(s) for s in anyof)))
+    wrong = [s for s in c.get("none_of") or [] if str(s).lower() in low]
+    if wrong:
+        errs.append("%s mentions %s, which is wrong" % (what, ", ".join(repr(s) for s in wrong)))
     if c.get("regex") and not re.search(c["regex"], text, re.IGNORECASE | re.MULTILINE):
         errs.append("%s does not match /%s/" % (what, c["regex"]))
     if c.get("number"):
@@ -102,7 +165,7 @@ def check_answer(c, answer, messages):
     answer = final_answer_of(answer)
     if not answer:
         return False, "the final answer is empty"
-    errs = _text_checks(answer, c, "the answer")
+    errs = _text_checks(answer, c, "the answer", answer=True)
     return (not errs), "; ".join(errs) or "answer ok"
 
 
@@ -538,20 +601,18 @@ def check_audio(c, answer, messages):
 # ---------- pickle, text, python ----------
 
 def check_pickle(c, answer, messages):
-    import pickle
     path = c["path"]
     miss = _missing(path)
     if miss:
         return False, miss
     try:
-        with open(path, "rb") as f:
-            obj = pickle.load(f)
+        obj = load_pickle(path)
     except Exception as e:
         return False, "%s cannot be unpickled: %s" % (path, _short(e, 120))
     m = c.get("has_method")
-    if m and not callable(getattr(obj, m, None)):
-        return False, "%s holds a %s, which has no %s method" % (path, type(obj).__name__, m)
-    return True, "%s ok (%s)" % (path, type(obj).__name__)
+    if m and not remote_callable(obj, m):
+        return False, "%s holds a %s, which has no %s method" % (path, remote_type(obj), m)
+    return True, "%s ok (%s)" % (path, remote_type(obj))
 
 
 def read_text(path):
@@ -587,7 +648,7 @@ def check_text(c, answer, messages):
 
 def check_python(c, answer, messages):
     env = dict(_HELPERS)
-    env.update(answer=final_answer_of(answer), messages=messages or [])
+    env.update(answer=final_answer_of(answer), messages=messages or [], __builtins__=_check_builtins())
     try:
         exec(compile(c["code"], "<check>", "exec"), env)
     except AssertionError as e:
@@ -633,13 +694,445 @@ def html_elements(path):
     return out
 
 
+# ---------- rollout code, out of process ----------
+#
+# A produced module or pickle is rollout code: it never runs in the process
+# that computes verdicts. load_module and load_pickle start a disposable
+# child interpreter (python -I, a clean environment, stdout and stderr to
+# /dev/null) that loads it and answers requests over a pipe. Every answer is
+# JSON, parsed here: plain values (None, bool, int, float, str, and lists
+# and dicts of them) come back as such, anything else as a RemoteObject
+# handle whose attributes, calls and operators are requests again. A
+# RemoteObject equals only itself, so no produced __eq__ can make an assert
+# pass; an exception in the child is raised here as the builtin exception of
+# that name (RemoteError when it is not a builtin).
+
+_CHILD_SRC = r'''
+import sys, os, json, builtins
+proto_in = os.fdopen(os.dup(0), "rb", buffering=0)
+proto_out = os.fdopen(os.dup(1), "wb", buffering=0)
+null = os.open(os.devnull, os.O_RDWR)
+for fd in (0, 1, 2):
+    os.dup2(null, fd)
+_loads, _dumps = json.loads, json.dumps
+_objs = {}
+_PRIM = (type(None), bool, int, float, str)
+
+def plain(x, depth=0):
+    t = type(x)
+    if t in _PRIM:
+        if t is float and x != x:
+            return None
+        return x
+    if depth > 8:
+        raise TypeError
+    if t in (list, tuple):
+        return [plain(v, depth + 1) for v in x]
+    if t is dict and all(type(k) is str for k in x):
+        return {k: plain(v, depth + 1) for k, v in x.items()}
+    mod = t.__module__ or ""
+    if mod.startswith("numpy") and hasattr(x, "tolist"):
+        return plain(x.tolist(), depth + 1)
+    if mod.startswith("pandas") and t.__name__ in ("Series", "Index"):
+        return plain(x.tolist(), depth + 1)
+    raise TypeError
+
+def encode(x):
+    try:
+        return {"t": "v", "v": plain(x)}
+    except (TypeError, ValueError, RecursionError):
+        h = len(_objs) + 1
+        _objs[h] = x
+        return {"t": "h", "h": h, "type": type(x).__name__[:60]}
+
+def decode(a):
+    if type(a) is dict:
+        if "__h__" in a:
+            return _objs[a["__h__"]]
+        if "__df__" in a:
+            import pandas, io
+            return pandas.read_json(io.StringIO(a["__df__"]), orient="split")
+        if "__dict__" in a:
+            return {decode(k): decode(v) for k, v in a["__dict__"]}
+        if "__tuple__" in a:
+            return tuple(decode(v) for v in a["__tuple__"])
+    if type(a) is list:
+        return [decode(v) for v in a]
+    return a
+
+def handle(r):
+    op = r["op"]
+    if op == "load_module":
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("solution", r["path"])
+        m = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(m)
+        return m
+    if op == "load_pickle":
+        import pickle
+        with open(r["path"], "rb") as f:
+            return pickle.load(f)
+    obj = _objs[r["h"]]
+    if op == "getattr":
+        return getattr(obj, r["name"])
+    if op == "callable":
+        return callable(getattr(obj, r["name"], None))
+    if op == "call":
+        return obj(*decode(r["args"]), **decode(r["kwargs"]))
+    if op == "special":
+        return getattr(type(obj), r["name"])(obj, *decode(r["args"]))
+    if op == "str":
+        return str(str(obj))[:10000]
+    if op == "list":
+        return list(obj)[:100000]
+    raise ValueError("unknown request")
+
+while True:
+    line = proto_in.readline()
+    if not line:
+        break
+    try:
+        out = encode(handle(_loads(line)))
+    except BaseException as e:
+        out = {"t": "e", "exc": type(e).__name__[:60], "msg": str(e)[:300]}
+    proto_out.write((_dumps(out) + "\n").encode())
+'''
+
+_REMOTE_TIMEOUT = 60.0  # seconds a produced module or pickle may take, all requests together
+_REMOTE_MAX = 1 << 20   # bytes of one answer
+
+
+class RemoteError(Exception):
+    """The produced code raised an exception that is not a builtin one, or
+    its child broke the protocol."""
+
+
+class _Child:
+    """One disposable interpreter holding one produced module or pickle."""
+
+    def __init__(self):
+        import subprocess, sys, time
+        env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "MPLBACKEND": "Agg",
+               "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+        self.p = subprocess.Popen([sys.executable, "-I", "-B", "-c", _CHILD_SRC], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, close_fds=True,
+                                  env=env, start_new_session=True)
+        self.deadline = time.monotonic() + _REMOTE_TIMEOUT
+        self.buf = b""
+        _CHILDREN.append(self)
+
+    def request(self, **r):
+        import select, time
+        if self.p is None:
+            raise RemoteError("the produced code's process has ended")
+        try:
+            self.p.stdin.write((json.dumps(r, allow_nan=False) + "\n").encode())
+            self.p.stdin.flush()
+        except (BrokenPipeError, OSError):
+            self.close()
+            raise RemoteError("the produced code's process has died")
+        fd = self.p.stdout.fileno()
+        while b"\n" not in self.buf:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                self.close()
+                raise TimeoutError("the produced code took more than %gs" % _REMOTE_TIMEOUT)
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                self.close()
+                raise RemoteError("the produced code's process has died")
+            self.buf += chunk
+            if len(self.buf) > _REMOTE_MAX:
+                self.close()
+                raise RemoteError("the produced code answered more than %d bytes" % _REMOTE_MAX)
+        line, _, self.buf = self.buf.partition(b"\n")
+        try:
+            a = json.loads(line.decode("utf-8"))
+        except ValueError:
+            self.close()
+            raise RemoteError("the produced code's process broke the protocol")
+        return self._value(a)
+
+    def _value(self, a):
+        if not isinstance(a, dict):
+            raise RemoteError("the produced code's process broke the protocol")
+        t = a.get("t")
+        if t == "v":
+            return _checked_plain(a.get("v"))
+        if t == "h" and type(a.get("h")) is int:
+            return RemoteObject(self, a["h"], str(a.get("type", "object"))[:60])
+        if t == "e":
+            name, msg = str(a.get("exc", "")), str(a.get("msg", ""))[:300]
+            import builtins
+            cls = getattr(builtins, name, None)
+            if isinstance(cls, type) and issubclass(cls, Exception):
+                raise cls(msg)
+            raise RemoteError("%s: %s" % (name, msg))
+        raise RemoteError("the produced code's process broke the protocol")
+
+    def close(self):
+        p, self.p = self.p, None
+        if p is None:
+            return
+        import signal
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        try:
+            p.kill()
+        except OSError:
+            pass
+        p.wait()
+        for f in (p.stdin, p.stdout):
+            try:
+                f.close()
+            except OSError:
+                pass
+
+
+_CHILDREN = []
+
+
+def close_children():
+    """Kills every child load_module and load_pickle started."""
+    while _CHILDREN:
+        _CHILDREN.pop().close()
+
+
+def _checked_plain(v, depth=0):
+    """v when it holds only plain JSON values (what json.loads makes)."""
+    t = type(v)
+    if t in (type(None), bool, int, float, str):
+        return v
+    if depth < 10 and t is list:
+        return [_checked_plain(x, depth + 1) for x in v]
+    if depth < 10 and t is dict:
+        return {str(k): _checked_plain(x, depth + 1) for k, x in v.items()}
+    raise RemoteError("the produced code answered a %s" % t.__name__)
+
+
+def _to_wire(x, child, depth=0):
+    """A value of the checks as JSON for the child."""
+    if depth > 10:
+        raise TypeError("argument nested too deep")
+    if isinstance(x, RemoteObject):
+        if x._child is not child:
+            raise TypeError("an object of another produced file")
+        return {"__h__": x._h}
+    if x is None or type(x) in (bool, int, float, str):
+        return x
+    if isinstance(x, list):
+        return [_to_wire(v, child, depth + 1) for v in x]
+    if isinstance(x, tuple):
+        return {"__tuple__": [_to_wire(v, child, depth + 1) for v in x]}
+    if isinstance(x, dict):
+        return {"__dict__": [[_to_wire(k, child, depth + 1), _to_wire(v, child, depth + 1)] for k, v in x.items()]}
+    mod = type(x).__module__ or ""
+    if mod.startswith("pandas") and type(x).__name__ == "DataFrame":
+        return {"__df__": x.to_json(orient="split")}
+    if hasattr(x, "tolist") and (mod.startswith("numpy") or mod.startswith("pandas")):
+        return _to_wire(x.tolist(), child, depth + 1)
+    for t in (bool, int, float, str):
+        if isinstance(x, t):
+            return t(x)
+    raise TypeError("cannot pass a %s to produced code" % type(x).__name__)
+
+
+class RemoteObject:
+    """A value that lives in a produced file's child process."""
+
+    __slots__ = ("_child", "_h", "_type")
+
+    def __init__(self, child, h, typ):
+        object.__setattr__(self, "_child", child)
+        object.__setattr__(self, "_h", h)
+        object.__setattr__(self, "_type", typ)
+
+    def _special(self, name, *args):
+        c = self._child
+        return c.request(op="special", h=self._h, name=name, args=[_to_wire(a, c) for a in args])
+
+    def __getattr__(self, name):
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return self._child.request(op="getattr", h=self._h, name=name)
+
+    def __setattr__(self, name, value):
+        self._special("__setattr__", name, value)
+
+    def __call__(self, *args, **kwargs):
+        c = self._child
+        return c.request(op="call", h=self._h, args=[_to_wire(a, c) for a in args],
+                         kwargs={"__dict__": [[k, _to_wire(v, c)] for k, v in kwargs.items()]})
+
+    def __repr__(self):
+        return "<produced %s>" % self._type
+
+    def __str__(self):
+        return self._child.request(op="str", h=self._h)
+
+    def __eq__(self, other):
+        return self is other
+
+    def __ne__(self, other):
+        return self is not other
+
+    __hash__ = object.__hash__
+
+    def __bool__(self):
+        v = self._special("__bool__")
+        if type(v) is not bool:
+            raise TypeError("__bool__ returned a non-bool")
+        return v
+
+    def __len__(self):
+        v = self._special("__len__")
+        if type(v) is not int or v < 0:
+            raise TypeError("__len__ returned %r" % (v,))
+        return v
+
+    def __iter__(self):
+        v = self._child.request(op="list", h=self._h)
+        if not isinstance(v, list):
+            raise TypeError("a produced %s cannot be iterated here" % self._type)
+        return iter(v)
+
+    def __getitem__(self, k):
+        return self._special("__getitem__", k)
+
+    def __contains__(self, k):
+        return bool(self._special("__contains__", k) is True)
+
+
+def _binop(name):
+    def op(self, other):
+        return self._special(name, other)
+    op.__name__ = name
+    return op
+
+
+for _n in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow"):
+    setattr(RemoteObject, "__%s__" % _n, _binop("__%s__" % _n))
+    setattr(RemoteObject, "__r%s__" % _n, _binop("__r%s__" % _n))
+for _n in ("lt", "le", "gt", "ge"):
+    setattr(RemoteObject, "__%s__" % _n, _binop("__%s__" % _n))
+
+
 def load_module(path, name="solution"):
-    """Import a Python file as a module."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    """A produced Python file, imported in a disposable child process: a
+    RemoteObject whose functions and classes are called over a pipe and
+    return plain values or further RemoteObjects."""
+    c = _Child()
+    return c.request(op="load_module", path=os.path.abspath(path))
+
+
+def load_pickle(path):
+    """A produced pickle, loaded in a disposable child process (see
+    load_module)."""
+    c = _Child()
+    return c.request(op="load_pickle", path=os.path.abspath(path))
+
+
+def remote_callable(obj, name):
+    """Whether a produced object has a callable attribute name."""
+    if isinstance(obj, RemoteObject):
+        return obj._child.request(op="callable", h=obj._h, name=name) is True
+    return callable(getattr(obj, name, None))
+
+
+def remote_type(obj):
+    return obj._type if isinstance(obj, RemoteObject) else type(obj).__name__
+
+
+class _SafePickle:
+    """What `import pickle` gives a python check: loading runs in a child."""
+
+    class UnpicklingError(Exception):
+        pass
+
+    @staticmethod
+    def load(f, **kw):
+        name = getattr(f, "name", None)
+        if not isinstance(name, str):
+            raise TypeError("checks unpickle files by path: use load_pickle(path)")
+        return load_pickle(name)
+
+    @staticmethod
+    def loads(data, **kw):
+        raise TypeError("checks unpickle files by path: use load_pickle(path)")
+
+
+_UNSAFE_IMPORTS = {"importlib", "runpy", "ctypes", "marshal", "imp", "zipimport", "code", "codeop"}
+_PICKLERS = {"pickle", "_pickle", "joblib", "dill", "cloudpickle"}
+
+
+def _check_import(name, globals=None, locals=None, fromlist=(), level=0):
+    """__import__ for python checks: pickle loads in a child; modules that
+    import or run files are refused (use load_module)."""
+    import builtins
+    top = name.split(".")[0]
+    if level == 0 and top in _PICKLERS:
+        return _SafePickle
+    if level == 0 and top in _UNSAFE_IMPORTS:
+        raise ImportError("checks may not import %s: use load_module(path) or load_pickle(path)" % name)
+    return builtins.__import__(name, globals, locals, fromlist, level)
+
+
+def _check_builtins():
+    import builtins
+    b = dict(vars(builtins))
+    b["__import__"] = _check_import
+    return b
+
+
+# ---------- the verifier's own process ----------
+
+_PRELOAD = ("wave", "zipfile", "pickle", "html.parser", "importlib.util", "subprocess", "select", "signal",
+            "struct", "io", "csv", "traceback", "encodings.utf_8", "encodings.utf_16", "encodings.latin_1",
+            "encodings.cp1252", "encodings.ascii", "numpy", "pandas", "PIL.Image", "PIL.ImageOps",
+            "openpyxl", "pypdf", "pyarrow", "pyarrow.parquet", "pandas.io.excel._openpyxl",
+            "pandas.io.parquet", "pydub")
+
+
+def isolate(root):
+    """Makes this interpreter safe to read a rollout's files from: neither
+    root (the workspace) nor the working directory on sys.path, no PYTHON*
+    variables, and every module a check may need imported now, before any
+    rollout content is read. Optional modules that are not installed are
+    skipped; they stay unimportable from the workspace."""
+    import sys
+    root = os.path.realpath(root)
+
+    def unsafe(p):
+        if p in ("", "."):
+            return True
+        r = os.path.realpath(p)
+        return r == root or r.startswith(root + os.sep) or r == os.path.realpath(os.getcwd())
+
+    sys.path[:] = [p for p in sys.path if not unsafe(p)]
+    sys.path_importer_cache.clear()
+    for k in [k for k in os.environ if k.startswith("PYTHON")]:
+        del os.environ[k]
+    import importlib
+    for m in _PRELOAD:
+        try:
+            importlib.import_module(m)
+        except Exception:
+            pass
+    try:
+        from PIL import Image
+        Image.init()
+    except Exception:
+        pass
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: children cannot read our memory
+    except Exception:
+        pass
 
 
 _CHECKS = {
@@ -650,10 +1143,10 @@ _CHECKS = {
 _HELPERS = {
     "os": os, "re": re, "json": json, "math": math,
     "read_table": read_table, "find_column": find_column, "iqr_bounds": iqr_bounds,
-    "numbers_in": numbers_in, "number_close": number_close, "read_text": read_text,
+    "numbers_in": numbers_in, "number_close": number_close, "candidates": candidates, "read_text": read_text,
     "brightness": brightness, "contrast": contrast, "sharpness": sharpness, "similarity": similarity,
     "open_image": _open_image, "apply_transform": apply_transform, "is_gray": is_gray,
-    "html_elements": html_elements, "load_module": load_module,
+    "html_elements": html_elements, "load_module": load_module, "load_pickle": load_pickle,
     "read_audio": read_audio, "duration": duration, "loudness_db": loudness_db, "sniff_type": sniff_type,
 }
 
@@ -666,15 +1159,20 @@ def run_check(c, answer, messages):
         ok, msg = fn(c, answer, messages)
     except Exception as e:
         ok, msg = False, "%s check raised %s: %s" % (c.get("kind"), type(e).__name__, _short(e, 200))
+    finally:
+        close_children()
     msg = str(msg)
     if len(msg) > _MSG_MAX:
         msg = msg[: _MSG_MAX - 1] + "…"
     return bool(ok), msg
 
 
-def run_checks(checks, answer, messages):
-    """One {kind, ok, message} per check, in order."""
+def run_checks(checks, answer, messages, transcript=False):
+    """One {kind, ok, message} per check, in order. With transcript, answer
+    is everything a solution printed rather than its final answer, and may
+    state any number of numbers."""
     out = []
+    _asked[0] = 1 << 30 if transcript else numbers_asked(checks)
     for c in checks:
         ok, msg = run_check(c, answer, messages)
         out.append({"kind": c.get("kind", ""), "ok": ok, "message": msg})
@@ -688,3 +1186,17 @@ def trajectory_answer(trajectory):
     last = trajectory[-1]
     content = last.get("content", "") if isinstance(last, dict) else str(last)
     return final_answer_of(content or "")
+
+
+def verify_cases(base, cases):
+    """run_checks for each case, in the directory base/<case root>, which
+    holds that rollout's data/ and output/. One list of results per case."""
+    out = []
+    here = os.getcwd()
+    try:
+        for case in cases:
+            os.chdir(os.path.join(base, case["root"]))
+            out.append(run_checks(case["checks"], case["answer"], case["messages"], case.get("transcript", False)))
+    finally:
+        os.chdir(here)
+    return out

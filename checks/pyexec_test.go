@@ -2,6 +2,7 @@ package checks
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,21 +13,42 @@ import (
 
 const python = "/usr/bin/python3"
 
-// openSandbox opens the real sandbox on dir; the test skips when no
-// backend can start here.
-func openSandbox(t testing.TB, dir string) sandbox.Sandbox {
+// openBackend starts the real sandbox backend; the test skips when none
+// can start here.
+func openBackend(t testing.TB) sandbox.Backend {
 	t.Helper()
 	b, err := sandbox.New(sandbox.Config{})
 	if err != nil {
 		t.Skipf("no sandbox backend: %v", err)
 	}
 	t.Cleanup(func() { b.Close() })
-	sb, err := b.Open(context.Background(), sandbox.Spec{Workspace: dir})
+	sb, err := b.Open(context.Background(), sandbox.Spec{})
 	if err != nil {
 		t.Skipf("sandbox does not open: %v", err)
 	}
-	t.Cleanup(func() { sb.Close() })
-	return sb
+	sb.Close()
+	return b
+}
+
+// dirFiles lists the regular files under dir's data/ and output/ as a
+// case's files.
+func dirFiles(t testing.TB, dir string) []sandbox.Input {
+	t.Helper()
+	var out []sandbox.Input
+	for _, sub := range []string{"data", "output"} {
+		err := filepath.WalkDir(filepath.Join(dir, sub), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || !d.Type().IsRegular() {
+				return err
+			}
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, sandbox.Input{Name: filepath.ToSlash(rel), Path: p})
+			return nil
+		})
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	return out
 }
 
 // needPython skips when the core Python stack is missing.

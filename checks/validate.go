@@ -15,13 +15,13 @@ import (
 
 // allowed lists the JSON fields each check kind accepts besides kind.
 var allowed = map[string][]string{
-	schemas.CheckAnswer: {"contains_all", "contains_any", "regex", "number"},
+	schemas.CheckAnswer: {"contains_all", "contains_any", "none_of", "regex", "number"},
 	schemas.CheckFile:   {"path", "exists", "min_bytes", "type"},
 	schemas.CheckTable:  {"path", "rows", "columns_include", "no_duplicates", "no_nulls", "no_iqr_outliers", "sorted_by"},
 	schemas.CheckImage:  {"path", "width", "height", "mode", "compare", "brighter_than", "darker_than", "sharper_than"},
 	schemas.CheckAudio:  {"path", "duration", "louder_than", "quieter_than", "shorter_than"},
 	schemas.CheckPickle: {"path", "has_method"},
-	schemas.CheckText:   {"path", "contains_all", "contains_any", "regex", "number", "min_bytes"},
+	schemas.CheckText:   {"path", "contains_all", "contains_any", "none_of", "regex", "number", "min_bytes"},
 	schemas.CheckPython: {"code"},
 }
 

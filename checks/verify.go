@@ -2,86 +2,202 @@ package checks
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"path"
+	"strconv"
 	"strings"
 
 	"synth/sandbox"
 	"synth/schemas"
 )
 
-// marker starts the output line that carries the check results back.
-const marker = "__SYNTH_CHECK_RESULTS__"
-
-// payload is what the checks cell receives.
-type payload struct {
-	Checks   []schemas.Check   `json:"checks"`
-	Answer   string            `json:"answer"`
-	Messages []schemas.Message `json:"messages"`
+// Case is one finished rollout to verify: the task's checks, the rollout's
+// final answer and messages, and the files of its workspace.
+type Case struct {
+	Checks   []schemas.Check
+	Answer   string
+	Messages []schemas.Message
+	// Files are the rollout's inputs and outputs: Name is the
+	// workspace-relative path ("data/a.csv", "output/3.png"), Path the host
+	// file to copy or link (the run's read-only stores).
+	Files []sandbox.Input
+	// Transcript marks Answer as everything a solution printed rather than
+	// its final answer: it may state any number of numbers.
+	Transcript bool
 }
 
-// Verify runs the checks in sb, whose working directory is the finished
-// rollout's workspace, against answer and messages. It returns one result
-// per check, in order. A failed check is a result, not an error; the error
-// is for a sandbox that could not run the checks at all.
-func Verify(ctx context.Context, sb sandbox.Sandbox, cs []schemas.Check, answer string, messages []schemas.Message) ([]schemas.CheckResult, error) {
-	if len(cs) == 0 {
-		return nil, nil
+// verifyOutputBytes bounds what one verification cell may print; results of
+// a batch of cases are larger than a rollout cell's output.
+const verifyOutputBytes = 8 << 20
+
+// Verify runs each case's checks in one fresh sandbox from b and returns
+// one result per check of each case, in order.
+//
+// The verdict cannot be written by the code it judges:
+//   - the sandbox holds no rollout's live workspace, only copies (or links)
+//     of each case's files, read-only, under data/<case>/, and the checks
+//     run with that as their working directory;
+//   - the interpreter drops the workspace and working directory from
+//     sys.path and every PYTHON* variable, then imports every module a
+//     check may need, before any rollout content is read (isolate in
+//     checks.py), so no shadow module is ever imported;
+//   - produced code (a module, a pickle) runs only in disposable child
+//     interpreters that answer plain JSON, which the checks validate;
+//   - the results travel on a line that starts with a nonce drawn for this
+//     verification, which no produced code sees.
+//
+// A failed check is a result, not an error; the error is for a sandbox that
+// could not run the checks, or a bad case (a file name outside data/ and
+// output/).
+func Verify(ctx context.Context, b sandbox.Backend, cases []Case) ([][]schemas.CheckResult, error) {
+	out := make([][]schemas.CheckResult, len(cases))
+	var run []int // cases with checks
+	var inputs []sandbox.Input
+	for i, c := range cases {
+		if len(c.Checks) == 0 {
+			continue
+		}
+		run = append(run, i)
+		for _, f := range c.Files {
+			name, err := caseFileName(f.Name)
+			if err != nil {
+				return nil, fmt.Errorf("verify: case %d: %w", i, err)
+			}
+			inputs = append(inputs, sandbox.Input{Name: strconv.Itoa(i) + "/" + name, Path: f.Path})
+		}
 	}
-	code, err := verifyCell(cs, answer, messages)
+	if len(run) == 0 {
+		return out, nil
+	}
+	nonce, err := newNonce()
+	if err != nil {
+		return nil, fmt.Errorf("verify: %w", err)
+	}
+	code, err := verifyCell(cases, run, nonce)
 	if err != nil {
 		return nil, err
 	}
+	sb, err := b.Open(ctx, sandbox.Spec{Inputs: inputs, Limits: sandbox.Limits{OutputBytes: verifyOutputBytes}})
+	if err != nil {
+		return nil, fmt.Errorf("verify: open sandbox: %w", err)
+	}
+	defer sb.Close()
 	res, err := sb.Exec(ctx, code)
 	if err != nil {
 		return nil, fmt.Errorf("verify: %w", err)
 	}
-	results, err := parseResults(res.Output)
+	all, err := parseResults(res.Output, nonce)
 	if err != nil {
 		return nil, fmt.Errorf("verify: checks cell ended %s: %w", res.Status, err)
 	}
-	if len(results) != len(cs) {
-		return nil, fmt.Errorf("verify: %d results for %d checks", len(results), len(cs))
+	if len(all) != len(run) {
+		return nil, fmt.Errorf("verify: results for %d cases, expected %d", len(all), len(run))
 	}
-	return results, nil
+	for k, i := range run {
+		if len(all[k]) != len(cases[i].Checks) {
+			return nil, fmt.Errorf("verify: case %d: %d results for %d checks", i, len(all[k]), len(cases[i].Checks))
+		}
+		for j, r := range all[k] {
+			if want := cases[i].Checks[j].Kind; r.Kind != want {
+				return nil, fmt.Errorf("verify: case %d: result %d is for a %s check, expected %s", i, j, r.Kind, want)
+			}
+		}
+		out[i] = all[k]
+	}
+	if err := sb.Close(); err != nil {
+		return nil, fmt.Errorf("verify: close sandbox: %w", err)
+	}
+	return out, nil
 }
 
-// verifyCell is the Python cell that runs the library over the payload.
-// Both travel base64-encoded so no quoting can break the cell.
-func verifyCell(cs []schemas.Check, answer string, messages []schemas.Message) (string, error) {
-	if messages == nil {
-		messages = []schemas.Message{}
+// caseFileName cleans a case file's workspace-relative name, which must lie
+// under data/ or output/.
+func caseFileName(name string) (string, error) {
+	c := path.Clean(strings.ReplaceAll(name, "\\", "/"))
+	if c != name || path.IsAbs(c) || !(strings.HasPrefix(c, "data/") || strings.HasPrefix(c, "output/")) || strings.Contains("/"+c+"/", "/../") {
+		return "", fmt.Errorf("file %q: want a clean path under data/ or output/", name)
 	}
-	data, err := json.Marshal(payload{Checks: cs, Answer: answer, Messages: messages})
+	return c, nil
+}
+
+func newNonce() (string, error) {
+	var b [24]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return "__SYNTH_VERDICT_" + hex.EncodeToString(b[:]) + "__", nil
+}
+
+// payloadCase is what the checks cell receives for one case.
+type payloadCase struct {
+	Root       string            `json:"root"`
+	Checks     []schemas.Check   `json:"checks"`
+	Answer     string            `json:"answer"`
+	Messages   []schemas.Message `json:"messages"`
+	Transcript bool              `json:"transcript,omitempty"`
+}
+
+// verifyCell is the Python cell that isolates the interpreter, loads the
+// library and runs the cases. Library and payload travel base64-encoded so
+// no quoting can break the cell; sys.path is cleaned before the first
+// import the cell makes.
+func verifyCell(cases []Case, run []int, nonce string) (string, error) {
+	var p []payloadCase
+	for _, i := range run {
+		c := cases[i]
+		msgs := c.Messages
+		if msgs == nil {
+			msgs = []schemas.Message{}
+		}
+		p = append(p, payloadCase{Root: strconv.Itoa(i), Checks: c.Checks, Answer: c.Answer, Messages: msgs, Transcript: c.Transcript})
+	}
+	data, err := json.Marshal(p)
 	if err != nil {
 		return "", fmt.Errorf("verify: %w", err)
 	}
 	lib := base64.StdEncoding.EncodeToString([]byte(Library))
 	in := base64.StdEncoding.EncodeToString(data)
 	return fmt.Sprintf(`def __synth_verify():
+    import sys, os
+    root = os.path.realpath(os.getcwd())
+    sys.path[:] = [p for p in sys.path if p not in ("", ".") and not os.path.realpath(p).startswith(root)]
+    sys.path_importer_cache.clear()
     import base64, json
     ns = {"__name__": "synth_checks"}
     exec(compile(base64.b64decode(%q).decode("utf-8"), "synth_checks.py", "exec"), ns)
-    p = json.loads(base64.b64decode(%q).decode("utf-8"))
-    out = ns["run_checks"](p["checks"], p["answer"], p["messages"])
-    print("\n%s" + json.dumps(out), flush=True)
+    ns["isolate"](root)
+    cases = json.loads(base64.b64decode(%q).decode("utf-8"))
+    out = ns["verify_cases"](os.path.join(root, "data"), cases)
+    line = ("\n%s" + json.dumps(out) + "\n").encode("utf-8")
+    while line:
+        line = line[os.write(1, line):]
 __synth_verify()
 del __synth_verify
-`, lib, in, marker), nil
+`, lib, in, nonce), nil
 }
 
-// parseResults finds the marker line in a cell's output.
-func parseResults(out string) ([]schemas.CheckResult, error) {
-	i := strings.LastIndex(out, marker)
-	if i < 0 {
+// parseResults finds the one line of a cell's output that starts with
+// nonce.
+func parseResults(out, nonce string) ([][]schemas.CheckResult, error) {
+	var line string
+	found := 0
+	for l := range strings.SplitSeq(out, "\n") {
+		if strings.HasPrefix(l, nonce) {
+			line, found = l[len(nonce):], found+1
+		}
+	}
+	switch found {
+	case 0:
 		return nil, fmt.Errorf("no results in output: %s", tail(out, 600))
+	case 1:
+	default:
+		return nil, fmt.Errorf("%d results lines in output", found)
 	}
-	line := out[i+len(marker):]
-	if j := strings.IndexByte(line, '\n'); j >= 0 {
-		line = line[:j]
-	}
-	var rs []schemas.CheckResult
+	var rs [][]schemas.CheckResult
 	if err := json.Unmarshal([]byte(line), &rs); err != nil {
 		return nil, fmt.Errorf("bad results line: %w", err)
 	}

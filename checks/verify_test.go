@@ -76,16 +76,21 @@ var verifyCases = []verifyCase{
 
 func TestVerify(t *testing.T) {
 	dir := workspace(t)
-	sb := openSandbox(t, dir)
+	b := openBackend(t)
+	var cases []Case
 	for _, tc := range verifyCases {
+		if err := ValidateCheck(&tc.check); err != nil {
+			t.Fatalf("%s: invalid check: %v", tc.name, err)
+		}
+		cases = append(cases, Case{Checks: []schemas.Check{tc.check}, Answer: tc.answer, Files: dirFiles(t, dir)})
+	}
+	all, err := Verify(context.Background(), b, cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tc := range verifyCases {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := ValidateCheck(&tc.check); err != nil {
-				t.Fatalf("invalid check: %v", err)
-			}
-			rs, err := Verify(context.Background(), sb, []schemas.Check{tc.check}, tc.answer, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			rs := all[i]
 			if len(rs) != 1 {
 				t.Fatalf("%d results", len(rs))
 			}

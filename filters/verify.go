@@ -3,27 +3,32 @@ package filters
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
 
 	"synth/checks"
 	"synth/sandbox"
 	"synth/schemas"
 )
 
-// Verify runs a task's checks against a finished rollout: it opens a fresh
-// sandbox on the rollout's workspace (the files the rollout left under
-// output/, its inputs under data/), runs the checks with the trajectory's
-// final answer and messages, and closes the sandbox.
+// Verify runs a task's checks against a finished rollout, in a fresh
+// sandbox that never sees the rollout's workspace: its inputs (data/<name>,
+// from inputs) and the files it wrote (output/..., rebuilt from
+// traj.Artifacts in the content-addressed store), read-only, with the
+// trajectory's final answer and messages. See checks.Verify for why the
+// rollout cannot forge the verdict.
 //
 // A rollout that did not finish fails without running its checks, with the
 // failure its stop reason and last step explain. A finished rollout passes
 // when every check does, else fails with check_failed. The error is only for
-// a verifier that could not run (the sandbox would not open, or the checks
-// cell did not report).
-func Verify(ctx context.Context, b sandbox.Backend, task *schemas.Task, traj *schemas.Trajectory, workspace string) (schemas.Verdict, error) {
+// a verifier that could not run (the sandbox would not open, an artifact is
+// missing from the store, or the checks cell did not report).
+func Verify(ctx context.Context, b sandbox.Backend, task *schemas.Task, traj *schemas.Trajectory, inputs []sandbox.Input, store string) (schemas.Verdict, error) {
 	if f := unfinished(traj); f != "" {
 		return schemas.Verdict{Passed: false, Checks: []schemas.CheckResult{}, Failure: f}, nil
 	}
-	return VerifyWorkspace(ctx, b, task, traj, workspace)
+	return VerifyWorkspace(ctx, b, task, traj, inputs, store)
 }
 
 // VerifyAsPyBench is Verify the way PyBench's harness scores: the checks
@@ -31,29 +36,34 @@ func Verify(ctx context.Context, b sandbox.Backend, task *schemas.Task, traj *sc
 // or stopped writing code. Only a rollout that the infrastructure cut short
 // (the teacher's endpoint, the budget, the sandbox) fails without them, so
 // that it is retried and reported apart.
-func VerifyAsPyBench(ctx context.Context, b sandbox.Backend, task *schemas.Task, traj *schemas.Trajectory, workspace string) (schemas.Verdict, error) {
+func VerifyAsPyBench(ctx context.Context, b sandbox.Backend, task *schemas.Task, traj *schemas.Trajectory, inputs []sandbox.Input, store string) (schemas.Verdict, error) {
 	switch traj.StopReason {
 	case schemas.StopTeacherError, schemas.StopBudget, schemas.StopSandboxError:
 		return schemas.Verdict{Passed: false, Checks: []schemas.CheckResult{}, Failure: unfinished(traj)}, nil
 	}
-	return VerifyWorkspace(ctx, b, task, traj, workspace)
+	return VerifyWorkspace(ctx, b, task, traj, inputs, store)
 }
 
-// VerifyWorkspace runs the task's checks on the workspace whatever the
-// rollout's stop reason: it passes when every check does, else fails with
-// check_failed.
-func VerifyWorkspace(ctx context.Context, b sandbox.Backend, task *schemas.Task, traj *schemas.Trajectory, workspace string) (schemas.Verdict, error) {
-	sb, err := b.Open(ctx, sandbox.Spec{Workspace: workspace})
+// VerifyWorkspace runs the task's checks on the rollout's inputs and
+// collected artifacts whatever its stop reason: it passes when every check
+// does, else fails with check_failed.
+func VerifyWorkspace(ctx context.Context, b sandbox.Backend, task *schemas.Task, traj *schemas.Trajectory, inputs []sandbox.Input, store string) (schemas.Verdict, error) {
+	c, err := CaseOf(task, traj, inputs, store)
 	if err != nil {
-		return schemas.Verdict{}, fmt.Errorf("verify %s: open sandbox: %w", traj.ID, err)
+		return schemas.Verdict{}, fmt.Errorf("verify %s: %w", traj.ID, err)
 	}
-	defer sb.Close()
-	rs, err := checks.Verify(ctx, sb, task.Checks, traj.FinalAnswer, traj.Messages)
+	rs, err := checks.Verify(ctx, b, []checks.Case{c})
 	if err != nil {
 		return schemas.Verdict{}, fmt.Errorf("verify %s: task %s: %w", traj.ID, task.ID, err)
 	}
-	if err := sb.Close(); err != nil {
-		return schemas.Verdict{}, fmt.Errorf("verify %s: close sandbox: %w", traj.ID, err)
+	return VerdictOf(rs[0]), nil
+}
+
+// VerdictOf is the verdict of a finished rollout's check results: passed
+// when every check is, else check_failed.
+func VerdictOf(rs []schemas.CheckResult) schemas.Verdict {
+	if rs == nil {
+		rs = []schemas.CheckResult{}
 	}
 	v := schemas.Verdict{Passed: true, Checks: rs}
 	for _, r := range rs {
@@ -61,8 +71,32 @@ func VerifyWorkspace(ctx context.Context, b sandbox.Backend, task *schemas.Task,
 			v.Passed, v.Failure = false, schemas.FailCheck
 		}
 	}
-	return v, nil
+	return v
 }
+
+// CaseOf is what checks.Verify needs to judge traj: the task's checks, the
+// final answer and messages, the inputs under data/ and the artifacts, read
+// from store (<aa>/<sha256>), under their paths. An artifact path outside
+// output/ or a hash that is not one is an error: the trajectory is not one
+// synth collected.
+func CaseOf(task *schemas.Task, traj *schemas.Trajectory, inputs []sandbox.Input, store string) (checks.Case, error) {
+	c := checks.Case{Checks: task.Checks, Answer: traj.FinalAnswer, Messages: traj.Messages}
+	for _, in := range inputs {
+		c.Files = append(c.Files, sandbox.Input{Name: "data/" + in.Name, Path: in.Path})
+	}
+	for _, a := range traj.Artifacts {
+		if !shaRE.MatchString(a.SHA256) {
+			return checks.Case{}, fmt.Errorf("artifact %q: %q is not a sha256", a.Path, a.SHA256)
+		}
+		if !strings.HasPrefix(a.Path, "output/") {
+			return checks.Case{}, fmt.Errorf("artifact %q: not under output/", a.Path)
+		}
+		c.Files = append(c.Files, sandbox.Input{Name: a.Path, Path: filepath.Join(store, a.SHA256[:2], a.SHA256)})
+	}
+	return c, nil
+}
+
+var shaRE = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // unfinished returns the failure of a rollout that did not finish, or ""
 // for one that did.

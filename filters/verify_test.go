@@ -14,6 +14,7 @@ import (
 
 func TestVerifyFailures(t *testing.T) {
 	b, ws := testBackend(t)
+	store := t.TempDir()
 	if err := os.WriteFile(filepath.Join(ws, "output", "1.csv"), []byte("a,b\n1,2\n1,2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -43,8 +44,8 @@ func TestVerifyFailures(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			traj := &schemas.Trajectory{ID: "r1", TaskID: "t1", StopReason: tc.stop, Steps: tc.steps, FinalAnswer: tc.answer}
-			v, err := Verify(context.Background(), b, task, traj, ws)
+			traj := &schemas.Trajectory{ID: "r1", TaskID: "t1", StopReason: tc.stop, Steps: tc.steps, FinalAnswer: tc.answer, Artifacts: collect(t, ws, store)}
+			v, err := Verify(context.Background(), b, task, traj, nil, store)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,8 +61,8 @@ func TestVerifyFailures(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, "output", "1.csv"), []byte("a,b\n1,2\n3,4\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	traj := &schemas.Trajectory{ID: "r2", StopReason: schemas.StopFinished, FinalAnswer: "Finished: done"}
-	v, err := Verify(context.Background(), b, task, traj, ws)
+	traj := &schemas.Trajectory{ID: "r2", StopReason: schemas.StopFinished, FinalAnswer: "Finished: done", Artifacts: collect(t, ws, store)}
+	v, err := Verify(context.Background(), b, task, traj, nil, store)
 	if err != nil || !v.Passed || v.Failure != "" {
 		t.Fatalf("got %+v, %v", v, err)
 	}
@@ -86,4 +87,14 @@ func testBackend(t *testing.T) (sandbox.Backend, string) {
 		}
 	}
 	return b, ws
+}
+
+// collect stores ws/output's files in store, as a rollout's artifacts.
+func collect(t *testing.T, ws, store string) []schemas.Artifact {
+	t.Helper()
+	arts, err := sandbox.CollectArtifacts(ws, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return arts
 }

@@ -117,7 +117,8 @@ func (p player) play(ctx context.Context, jb job, inputs []sandbox.Input) (*sche
 	if failed := p.collect(sb, t); failed {
 		return t, nil
 	}
-	v, err := verify(ctx, p.backend, jb.task, t, sb.Workspace())
+	sb.Close() // the verdict is computed from the collected artifacts alone
+	v, err := verify(ctx, p.backend, jb.task, t, inputs, p.artifacts)
 	if ctx.Err() != nil {
 		return nil, errAbandoned
 	}

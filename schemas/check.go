@@ -26,6 +26,7 @@ type Check struct {
 	// answer, text
 	ContainsAll []string     `json:"contains_all,omitempty"`
 	ContainsAny []string     `json:"contains_any,omitempty"`
+	NoneOf      []string     `json:"none_of,omitempty"` // wrong options the text must not mention
 	Regex       string       `json:"regex,omitempty"`
 	Number      *NumberMatch `json:"number,omitempty"`
 

@@ -3,12 +3,15 @@ package template
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
-	"sync"
 
 	"golang.org/x/sync/errgroup"
 
 	"synth/checks"
+	"synth/checks/adversary"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -31,10 +34,11 @@ type Validation struct {
 }
 
 // Validate proves each task's checks in the sandbox: the reference solution
-// must pass every check (and its code must print what its answer states), a
-// do-nothing rollout (no code, an empty answer) must fail at least one, and
-// a mutated solution (wrong output, wrong number), where the template
-// defines one, must fail at least one. files maps a file id to its host
+// must pass every check (and its code must print what its answer states),
+// and a mutated solution (wrong output, wrong number), where the template
+// defines one, and every adversary (empty, shotgun, copied input, random
+// bytes, blank image, shadow modules, forged code; see package adversary)
+// must fail at least one. files maps a file id to its host
 // path. Tasks without a reference are kept unproven. The error is for a
 // sandbox that could not run, or ctx.
 func Validate(ctx context.Context, b sandbox.Backend, tasks []schemas.Task, files map[string]string, workers int) (Validation, error) {
@@ -74,7 +78,10 @@ func Validate(ctx context.Context, b sandbox.Backend, tasks []schemas.Task, file
 }
 
 // ValidateTask proves one task; reason is empty when the task holds, else a
-// Drop* word with a message saying why.
+// Drop* word (or adversary.Reason(name)) with a message saying why. The
+// reference and the mutant run in sandboxes of their own; their collected
+// outputs and every adversary's files are then verified together in one
+// verification sandbox.
 func ValidateTask(ctx context.Context, b sandbox.Backend, t *schemas.Task, files map[string]string) (reason, why string, err error) {
 	if t.Reference == nil {
 		return "", "", nil
@@ -87,37 +94,69 @@ func ValidateTask(ctx context.Context, b sandbox.Backend, t *schemas.Task, files
 		}
 		inputs = append(inputs, sandbox.Input{Name: f.Name, Path: p})
 	}
+	store, err := os.MkdirTemp("", "synth-validate-")
+	if err != nil {
+		return "", "", err
+	}
+	defer os.RemoveAll(store)
 	// The reference must pass, and print what it answers.
-	rs, printed, failed, err := rollout(ctx, b, inputs, t, t.Reference, true)
+	ref, printed, failed, err := rollout(ctx, b, inputs, filepath.Join(store, "artifacts"), t, t.Reference)
 	if err != nil {
 		return "", "", err
 	}
 	if failed != "" {
 		return DropReferenceError, failed, nil
 	}
-	if msg := firstFailure(rs); msg != "" {
-		return DropReferenceFails, msg, nil
-	}
-	if msg := firstFailure(printed); msg != "" {
-		return DropReferenceMismatch, "the reference's output: " + msg, nil
-	}
-	// A do-nothing rollout must fail.
-	rs, _, _, err = rollout(ctx, b, inputs, t, &schemas.Reference{}, false)
-	if err != nil {
-		return "", "", err
-	}
-	if firstFailure(rs) == "" {
-		return DropEmptyPasses, "an empty rollout passes every check", nil
-	}
-	// So must a wrong solution.
+	cases := []checks.Case{ref, {Checks: answerChecks(t.Checks), Answer: printed, Transcript: true}}
+	// A wrong solution must fail.
 	if m := Mutant(t); m != nil {
-		rs, _, _, err = rollout(ctx, b, inputs, t, m, false)
+		mc, _, _, err := rollout(ctx, b, inputs, filepath.Join(store, "artifacts"), t, m)
 		if err != nil {
 			return "", "", err
 		}
-		if firstFailure(rs) == "" {
-			return DropMutantPasses, "a mutated solution passes every check", nil
+		cases = append(cases, mc)
+	} else {
+		cases = append(cases, checks.Case{})
+	}
+	// So must every adversary.
+	advs := adversary.All()
+	for i, a := range advs {
+		r, ok, err := a.Make(t, inputs)
+		if err != nil {
+			return "", "", fmt.Errorf("task %s: adversary %s: %w", t.ID, a.Name, err)
 		}
+		if !ok {
+			cases = append(cases, checks.Case{})
+			continue
+		}
+		c, err := r.Case(t, inputs, filepath.Join(store, "adversary", strconv.Itoa(i)))
+		if err != nil {
+			return "", "", fmt.Errorf("task %s: adversary %s: %w", t.ID, a.Name, err)
+		}
+		cases = append(cases, c)
+	}
+	rs, err := checks.Verify(ctx, b, cases)
+	if err != nil {
+		return "", "", fmt.Errorf("task %s: %w", t.ID, err)
+	}
+	if msg := firstFailure(rs[0]); msg != "" {
+		return DropReferenceFails, msg, nil
+	}
+	if msg := firstFailure(rs[1]); msg != "" {
+		return DropReferenceMismatch, "the reference's output: " + msg, nil
+	}
+	if len(cases[2].Checks) > 0 && firstFailure(rs[2]) == "" {
+		return DropMutantPasses, "a mutated solution passes every check", nil
+	}
+	for i, a := range advs {
+		c := cases[3+i]
+		if len(c.Checks) == 0 || firstFailure(rs[3+i]) != "" {
+			continue
+		}
+		if a.Name == "empty" {
+			return DropEmptyPasses, "an empty rollout passes every check", nil
+		}
+		return adversary.Reason(a.Name), "adversary " + a.Name + " (" + a.Doc + ") passes every check", nil
 	}
 	return "", "", nil
 }
@@ -137,38 +176,48 @@ func Mutant(t *schemas.Task) *schemas.Reference {
 	return nil
 }
 
-// rollout runs a solution's steps in a fresh sandbox and then the task's
-// checks; failed says which step did not run cleanly. With printed, it also
-// runs the answer checks against what the steps printed.
-func rollout(ctx context.Context, b sandbox.Backend, inputs []sandbox.Input, t *schemas.Task, ref *schemas.Reference, printed bool) (rs, prs []schemas.CheckResult, failed string, err error) {
+// rollout runs a solution's steps in a fresh sandbox, collects what it
+// wrote under output/ into store and closes the sandbox; the case it
+// returns is what the checks judge. failed says which step did not run
+// cleanly; printed is everything the steps printed.
+func rollout(ctx context.Context, b sandbox.Backend, inputs []sandbox.Input, store string, t *schemas.Task, ref *schemas.Reference) (c checks.Case, printed, failed string, err error) {
 	sb, err := b.Open(ctx, sandbox.Spec{Inputs: inputs})
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("task %s: open sandbox: %w", t.ID, err)
+		return c, "", "", fmt.Errorf("task %s: open sandbox: %w", t.ID, err)
 	}
 	defer sb.Close()
 	var all strings.Builder
 	for i, st := range ref.Steps {
 		res, err := sb.Exec(ctx, st.Code)
 		if err != nil {
-			return nil, nil, "", fmt.Errorf("task %s: step %d: %w", t.ID, i, err)
+			return c, "", "", fmt.Errorf("task %s: step %d: %w", t.ID, i, err)
 		}
 		all.WriteString(res.Output + "\n")
 		if res.Status != schemas.StatusOK && failed == "" {
 			failed = fmt.Sprintf("step %d ended %s: %s", i, res.Status, lastLines(res.Output, 6))
 		}
 	}
-	msgs := []schemas.Message{{Role: schemas.RoleAssistant, Content: "Finished: " + ref.Answer}}
-	rs, err = checks.Verify(ctx, sb, t.Checks, ref.Answer, msgs)
+	arts, err := sandbox.CollectArtifacts(sb.Workspace(), store)
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("task %s: %w", t.ID, err)
+		return c, "", "", fmt.Errorf("task %s: %w", t.ID, err)
 	}
-	if ans := answerChecks(t.Checks); printed && len(ans) > 0 {
-		prs, err = checks.Verify(ctx, sb, ans, all.String(), nil)
-		if err != nil {
-			return nil, nil, "", fmt.Errorf("task %s: %w", t.ID, err)
-		}
+	sb.Close()
+	c = checks.Case{Checks: t.Checks, Answer: ref.Answer, Messages: []schemas.Message{{Role: schemas.RoleAssistant, Content: "Finished: " + ref.Answer}}}
+	c.Files = caseInputs(inputs)
+	for _, a := range arts {
+		c.Files = append(c.Files, sandbox.Input{Name: a.Path, Path: filepath.Join(store, a.SHA256[:2], a.SHA256)})
 	}
-	return rs, prs, failed, nil
+	return c, all.String(), failed, nil
+}
+
+// caseInputs are a task's inputs as a verification case's files, under
+// data/.
+func caseInputs(inputs []sandbox.Input) []sandbox.Input {
+	out := make([]sandbox.Input, 0, len(inputs))
+	for _, in := range inputs {
+		out = append(out, sandbox.Input{Name: "data/" + in.Name, Path: in.Path})
+	}
+	return out
 }
 
 func answerChecks(cs []schemas.Check) []schemas.Check {
@@ -198,4 +247,3 @@ func lastLines(s string, n int) string {
 	return strings.Join(ls, "\n")
 }
 
-var _ sync.Mutex
