@@ -76,7 +76,7 @@ def candidates(text):
     a sign glued to a previous word or number read as a dash (2023-10 is
     2023 and 10), and each value once (12% is 12 and 0.12)."""
     text = (text or "").replace("\u2212", "-").replace("\uff0c", ",").replace("\uff05", "%")
-    out = []
+    out, seen = [], set()
     for m in _NUM_RE.finditer(text):
         start = m.start()
         tok = m.group(0)
@@ -86,7 +86,9 @@ def candidates(text):
         if before.isalnum() or before in "_/\\.":
             continue
         for v in numbers_in(tok):
-            if not any(number_close(v, x, 1e-9, 1e-12) for x in out):
+            key = float("%.9g" % v)
+            if key not in seen:
+                seen.add(key)
                 out.append(v)
     return out
 
@@ -130,6 +132,11 @@ def _check_number(text, spec, what):
     return False, "%s has no number within %s of %s (found: %s)" % (what, _fmt(tol), _fmt(want), shown)
 
 
+def _mentions(text, word):
+    """Whether text mentions word as a whole word (any case)."""
+    return re.search(r"(?<!\w)" + re.escape(word) + r"(?!\w)", text, re.IGNORECASE) is not None
+
+
 def _text_checks(text, c, what, answer=False):
     """contains_all, contains_any, none_of, regex and number over a text.
     In an answer, listing guesses fails: more numbers than candidate_limit
@@ -149,7 +156,7 @@ def _text_checks(text, c, what, answer=False):
         errs.append("%s mentions none of %s" % (what, ", ".join(repr(s) for s in anyof)))
     elif answer and len(anyof) >= 3 and len(hits) == len(anyof):
         errs.append("%s lists every option (%s): state one" % (what, ", ".join(repr(s) for s in anyof)))
-    wrong = [s for s in c.get("none_of") or [] if str(s).lower() in low]
+    wrong = [s for s in c.get("none_of") or [] if _mentions(text, str(s))]
     if wrong:
         errs.append("%s mentions %s, which is wrong" % (what, ", ".join(repr(s) for s in wrong)))
     if c.get("regex") and not re.search(c["regex"], text, re.IGNORECASE | re.MULTILINE):
@@ -563,6 +570,35 @@ def loudness_db(path):
     import numpy as np
     x, _ = read_audio(path)
     rms = float(np.sqrt(np.mean(x * x))) if len(x) else 0.0
+    return 20 * math.log10(rms) if rms > 0 else -120.0
+
+
+def audio_match(path, expected, rate):
+    """How well the audio at path matches the expected samples (mono, at
+    rate): the Pearson correlation of the two, after resampling the file to
+    rate, over the shorter length; 0 when either is constant or their
+    lengths differ by more than 5%. Order matters: A then B does not match
+    B then A."""
+    import numpy as np
+    x, r = read_audio(path)
+    y = np.asarray(expected, dtype=float)
+    if r != rate and len(x):
+        t = np.arange(int(len(x) * rate / r)) / float(rate)
+        x = np.interp(t, np.arange(len(x)) / float(r), x)
+    if not len(x) or not len(y) or abs(len(x) - len(y)) > 0.05 * max(len(x), len(y)):
+        return 0.0
+    n = min(len(x), len(y))
+    x, y = x[:n], y[:n]
+    if x.std() < 1e-9 or y.std() < 1e-9:
+        return 0.0
+    return float(np.corrcoef(x, y)[0, 1])
+
+
+def level_db(samples):
+    """RMS level of samples in dBFS."""
+    import numpy as np
+    s = np.asarray(samples, dtype=float)
+    rms = float(np.sqrt(np.mean(s * s))) if len(s) else 0.0
     return 20 * math.log10(rms) if rms > 0 else -120.0
 
 
@@ -1147,7 +1183,8 @@ _HELPERS = {
     "brightness": brightness, "contrast": contrast, "sharpness": sharpness, "similarity": similarity,
     "open_image": _open_image, "apply_transform": apply_transform, "is_gray": is_gray,
     "html_elements": html_elements, "load_module": load_module, "load_pickle": load_pickle,
-    "read_audio": read_audio, "duration": duration, "loudness_db": loudness_db, "sniff_type": sniff_type,
+    "read_audio": read_audio, "duration": duration, "loudness_db": loudness_db,
+    "audio_match": audio_match, "level_db": level_db, "sniff_type": sniff_type,
 }
 
 
@@ -1191,11 +1228,17 @@ def trajectory_answer(trajectory):
 def verify_cases(base, cases):
     """run_checks for each case, in the directory base/<case root>, which
     holds that rollout's data/ and output/. One list of results per case."""
+    import tempfile
     out = []
     here = os.getcwd()
+    empty = None
     try:
         for case in cases:
-            os.chdir(os.path.join(base, case["root"]))
+            d = os.path.join(base, case["root"])
+            if not os.path.isdir(d):  # a case without files
+                empty = empty or tempfile.mkdtemp(prefix="synth-empty-")
+                d = empty
+            os.chdir(d)
             out.append(run_checks(case["checks"], case["answer"], case["messages"], case.get("transcript", False)))
     finally:
         os.chdir(here)

@@ -82,7 +82,7 @@ func VerdictOf(rs []schemas.CheckResult) schemas.Verdict {
 func CaseOf(task *schemas.Task, traj *schemas.Trajectory, inputs []sandbox.Input, store string) (checks.Case, error) {
 	c := checks.Case{Checks: task.Checks, Answer: traj.FinalAnswer, Messages: traj.Messages}
 	for _, in := range inputs {
-		c.Files = append(c.Files, sandbox.Input{Name: "data/" + in.Name, Path: in.Path})
+		c.Files = append(c.Files, sandbox.Input{Name: "data/" + in.Name, Path: in.Path, Root: in.Root})
 	}
 	for _, a := range traj.Artifacts {
 		if !shaRE.MatchString(a.SHA256) {

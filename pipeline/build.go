@@ -82,6 +82,7 @@ type run struct {
 	llm      *llm.Client
 	checked  bool          // the endpoints passed preflight
 	tch      agent.Teacher // see teacher
+	files    *fileSet      // the run's files, for an adversary teacher
 	format   agent.Format
 	sum      *Summary
 }

@@ -16,6 +16,7 @@ import (
 
 	"synth/agent"
 	"synth/bench"
+	"synth/checks/adversary"
 	"synth/filters"
 	"synth/llm"
 	"synth/sandbox"
@@ -293,6 +294,11 @@ func (r *evalRun) setTeacher() error {
 }
 
 func (r *evalRun) setTeacherKind(tc agent.Config) error {
+	if isAdversary(tc.Kind) {
+		t, err := newAdversaryTeacher(tc.Kind, r.format, r.inputs)
+		r.teacher = t
+		return err
+	}
 	switch tc.Kind {
 	case TeacherReference:
 		var missing []string
@@ -324,7 +330,7 @@ func (r *evalRun) setTeacherKind(tc agent.Config) error {
 		}
 		r.client, r.teacher = c, agent.NewOpenAI(c, tc)
 	default:
-		return fmt.Errorf("teacher kind %q is not known (want openai, reference, empty or replay)", tc.Kind)
+		return fmt.Errorf("teacher kind %q is not known (want openai, reference, empty, replay or adversary:NAME with NAME one of %s)", tc.Kind, strings.Join(adversary.Names(), ", "))
 	}
 	return nil
 }

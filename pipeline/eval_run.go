@@ -167,10 +167,7 @@ func (r *evalRun) rolloutOnce(ctx context.Context, jb job) (*schemas.Trajectory,
 		return unplayed(jb, bench.FailNotRecorded, bench.FailNotRecorded,
 			fmt.Errorf("%s has no recording of task %s (index %s) sample %d", r.cfg.Teacher.Replay, jb.task.ID, jb.task.Index, jb.sample)), nil
 	}
-	inputs := make([]sandbox.Input, len(jb.task.Files))
-	for i, f := range jb.task.Files {
-		inputs[i] = sandbox.Input{Name: f.Name, Root: filepath.Join(r.benchDir, bench.DataDir), Path: f.Name}
-	}
+	inputs := r.inputs(jb.task)
 	p := player{backend: r.backend, artifacts: filepath.Join(r.opts.Out, artifactsDir), teacher: r.cfg.Teacher, maxTurns: r.turnCap(),
 		pybench: r.scoring == bench.ScoringPyBench, limits: collectLimits(r.cfg.Sandbox)}
 	t, err := p.play(ctx, jb, inputs)
@@ -207,4 +204,13 @@ func (r *evalRun) judgeClient() *llm.Client {
 		return nil
 	}
 	return r.judge.c
+}
+
+// inputs are a task's files in the benchmark's data/.
+func (r *evalRun) inputs(t *schemas.Task) []sandbox.Input {
+	in := make([]sandbox.Input, len(t.Files))
+	for i, f := range t.Files {
+		in[i] = sandbox.Input{Name: f.Name, Root: filepath.Join(r.benchDir, bench.DataDir), Path: f.Name}
+	}
+	return in
 }

@@ -12,6 +12,7 @@ import (
 	"synth/bench"
 	"synth/dataset"
 	"synth/generators/template"
+	"synth/sandbox"
 	"synth/schemas"
 )
 
@@ -123,6 +124,7 @@ func failedChecks(t *schemas.Trajectory) string {
 
 // rollouts runs the teacher on every training task, k samples each.
 func (r *run) rollouts(ctx context.Context, tasks []schemas.Task, fs *fileSet) ([]*schemas.Trajectory, int, error) {
+	r.files = fs
 	jobs, err := r.trainJobs(tasks)
 	if err != nil {
 		return nil, 0, err
@@ -202,6 +204,10 @@ func (r *run) newTeacher() (agent.Teacher, agent.Format, error) {
 		format = agent.NewToolsFormat()
 	default:
 		return nil, nil, fmt.Errorf("teacher.format %q is not known (want pybench or openai-tools)", tc.Format)
+	}
+	if isAdversary(tc.Kind) {
+		t, err := newAdversaryTeacher(tc.Kind, format, func(t *schemas.Task) []sandbox.Input { return r.files.inputs(t) })
+		return t, format, err
 	}
 	switch tc.Kind {
 	case "", "reference":

@@ -3,6 +3,9 @@ package pipeline
 import (
 	"fmt"
 	"slices"
+	"strings"
+
+	"synth/checks/adversary"
 
 	"synth/sources"
 )
@@ -11,7 +14,11 @@ import (
 // unknown teacher, a size that does not parse, a share out of range — and
 // names the key.
 func (c Config) Validate() error {
-	if err := oneOf("teacher.kind", c.Teacher.Kind, "reference", "openai", "replay", "empty"); err != nil {
+	if isAdversary(c.Teacher.Kind) {
+		if _, ok := adversary.Named(strings.TrimPrefix(c.Teacher.Kind, adversaryPrefix)); !ok {
+			return fmt.Errorf("teacher.kind %q: no such adversary (want adversary: and one of %s)", c.Teacher.Kind, strings.Join(adversary.Names(), ", "))
+		}
+	} else if err := oneOf("teacher.kind", c.Teacher.Kind, "reference", "openai", "replay", "empty"); err != nil {
 		return err
 	}
 	if err := oneOf("teacher.format", c.Teacher.Format, "pybench", "openai-tools"); err != nil {

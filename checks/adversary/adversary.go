@@ -93,7 +93,7 @@ func (r Rollout) Case(t *schemas.Task, inputs []sandbox.Input, dir string) (chec
 	c := checks.Case{Checks: t.Checks, Answer: r.Answer,
 		Messages: []schemas.Message{{Role: schemas.RoleAssistant, Content: "Finished: " + r.Answer}}}
 	for _, in := range inputs {
-		c.Files = append(c.Files, sandbox.Input{Name: "data/" + in.Name, Path: in.Path})
+		c.Files = append(c.Files, sandbox.Input{Name: "data/" + in.Name, Path: in.Path, Root: in.Root})
 	}
 	for _, p := range sortedKeys(r.Files) {
 		if !strings.HasPrefix(p, "output/") {
@@ -195,7 +195,7 @@ func makeCopyInput(t *schemas.Task, inputs []sandbox.Input) (Rollout, bool, erro
 	r := Rollout{Answer: shotgun(t), Files: map[string][]byte{}}
 	for _, p := range outs {
 		in := inputFor(p, inputs)
-		data, err := os.ReadFile(in.Path)
+		data, err := os.ReadFile(hostPath(in))
 		if err != nil {
 			return r, false, err
 		}

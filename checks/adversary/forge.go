@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"synth/sandbox"
@@ -142,7 +143,7 @@ func imageSize(t *schemas.Task, p string, inputs []sandbox.Input) (int, int) {
 		}
 	}
 	for _, in := range inputs {
-		f, err := os.Open(in.Path)
+		f, err := os.Open(hostPath(in))
 		if err != nil {
 			continue
 		}
@@ -171,4 +172,12 @@ func blankImage(ext string, w, h int) ([]byte, error) {
 		err = png.Encode(&b, im)
 	}
 	return b.Bytes(), err
+}
+
+// hostPath is where an input's file is on the host.
+func hostPath(in sandbox.Input) string {
+	if in.Root != "" {
+		return filepath.Join(in.Root, in.Path)
+	}
+	return in.Path
 }

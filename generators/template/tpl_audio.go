@@ -142,6 +142,8 @@ rms = lambda v: float(np.sqrt(np.mean(v * v)))
 q = int(r)
 mid = (rms(a[len(a)//2 - q//2:len(a)//2 + q//2]) + 1e-9) / (rms(b[len(b)//2 - q//2:len(b)//2 + q//2]) + 1e-9)
 assert 0.8 < mid < 1.25, 'the middle of {out}.wav changed level (%%.2fx)' %% mid
+m = audio_match('{out}.wav', b, r)
+assert m > 0.8, '{out}.wav is not the input with fades (correlation %%.2f)' %% m
 seen = 0
 for name, x, y in (('fade in', a[:q], b[:q]), ('fade out', a[-q:], b[-q:])):
     if rms(y) < 1e-3:
@@ -164,14 +166,27 @@ func buildVolume(c *bctx) []spec {
 			[]string{"请把这段音频的音量提高 6 dB（振幅约为原来的两倍），保存到 {OUT}.wav。", "将录音音量调大 6 分贝，存为 {OUT}.wav。"},
 			"Scale the samples by 10^(6/20), clipping to the 16-bit range.", "y = x * 10 ** (6 / 20)",
 			"The louder audio is saved to {OUT}.wav.", "音量提高后的音频已保存到 {OUT}.wav。",
-			schemas.Check{Kind: schemas.CheckAudio, Path: "{out}.wav", LouderThan: "data/" + c.name(0)})
+			schemas.Check{Kind: schemas.CheckAudio, Path: "{out}.wav", LouderThan: "data/" + c.name(0)}, volumeCheck(c, 6))
 	}
 	return audioSpec(c, "volume:down",
 		[]string{"Reduce the volume of this audio by half (-6 dB) and save it to {OUT}.wav.", "Make the recording quieter by 6 dB; save as {OUT}.wav."},
 		[]string{"请把这段音频的音量降低一半（-6 dB），保存到 {OUT}.wav。", "将录音音量调小 6 分贝，存为 {OUT}.wav。"},
 		"Scale the samples by 10^(-6/20).", "y = x * 10 ** (-6 / 20)",
 		"The quieter audio is saved to {OUT}.wav.", "音量降低后的音频已保存到 {OUT}.wav。",
-		schemas.Check{Kind: schemas.CheckAudio, Path: "{out}.wav", QuieterThan: "data/" + c.name(0)})
+		schemas.Check{Kind: schemas.CheckAudio, Path: "{out}.wav", QuieterThan: "data/" + c.name(0)}, volumeCheck(c, -6))
+}
+
+// volumeCheck: the output is the input (correlation) at a level changed by
+// about db (within 3 dB; clipping may cost a little of a gain).
+func volumeCheck(c *bctx, db int) schemas.Check {
+	return pyCheck(`
+x, r = read_audio(%s)
+m = audio_match('{out}.wav', x, r)
+assert m > 0.9, '{out}.wav is not the input at another volume (correlation %%.2f)' %% m
+y, _ = read_audio('{out}.wav')
+d = level_db(y) - level_db(x)
+assert abs(d - (%d)) <= 3, '{out}.wav changed the level by %%.1f dB, expected %d dB' %% d
+`, py("data/"+c.name(0)), db, db)
 }
 
 func buildRepeat(c *bctx) []spec {
@@ -184,7 +199,13 @@ func buildRepeat(c *bctx) []spec {
 		[]string{"请把这段音频首尾相接重复两遍，保存到 {OUT}.wav。", "将音频与自身拼接（连续播放两次），存为 {OUT}.wav。"},
 		"Concatenate the samples with themselves.", "y = np.concatenate([x, x])",
 		fmt.Sprintf("The %s s looped audio is saved to {OUT}.wav.", num(2*w.seconds)), fmt.Sprintf("重复两遍后的音频（%s 秒）已保存到 {OUT}.wav。", num(2*w.seconds)),
-		schemas.Check{Kind: schemas.CheckAudio, Path: "{out}.wav", Duration: near(2 * w.seconds)})
+		schemas.Check{Kind: schemas.CheckAudio, Path: "{out}.wav", Duration: near(2 * w.seconds)},
+		pyCheck(`
+import numpy as np
+x, r = read_audio(%s)
+m = audio_match('{out}.wav', np.concatenate([x, x]), r)
+assert m > 0.95, '{out}.wav is not the input played twice (correlation %%.2f)' %% m
+`, py("data/"+c.name(0))))
 }
 
 func buildResample(c *bctx) []spec {
@@ -199,7 +220,12 @@ func buildResample(c *bctx) []spec {
 		"out_rate = 8000\nt_old = np.arange(len(x)) / rate\nt_new = np.arange(int(len(x) * out_rate / rate)) / out_rate\ny = np.interp(t_new, t_old, x)",
 		"The 8 kHz audio is saved to {OUT}.wav.", "8 kHz 的音频已保存到 {OUT}.wav。",
 		schemas.Check{Kind: schemas.CheckAudio, Path: "{out}.wav", Duration: near(w.seconds)},
-		pyCheck("import wave\nwith wave.open('{out}.wav') as w:\n    r = w.getframerate()\nassert r == 8000, '{out}.wav has %%d Hz, expected 8000' %% r"))
+		pyCheck("import wave\nwith wave.open('{out}.wav') as w:\n    r = w.getframerate()\nassert r == 8000, '{out}.wav has %%d Hz, expected 8000' %% r"),
+		pyCheck(`
+x, r = read_audio(%s)
+m = audio_match('{out}.wav', x, r)
+assert m > 0.9, '{out}.wav does not sound like the input (correlation %%.2f)' %% m
+`, py("data/"+c.name(0))))
 }
 
 func buildReverse(c *bctx) []spec {
@@ -241,7 +267,14 @@ func buildConcat(c *bctx) []spec {
 			step("Concatenate and save.", "out_rate = rate\ny = np.concatenate([x, x2])"+wavSave),
 		},
 		answer: fmt.Sprintf("The combined audio (%s s) is saved to {OUT}.wav.", num(d)), answerZh: fmt.Sprintf("合并后的音频（%s 秒）已保存到 {OUT}.wav。", num(d)),
-		checks:  []schemas.Check{{Kind: schemas.CheckAudio, Path: "{out}.wav", Duration: near(d)}},
+		checks: []schemas.Check{{Kind: schemas.CheckAudio, Path: "{out}.wav", Duration: near(d)},
+			pyCheck(`
+import numpy as np
+a, r = read_audio(%s)
+b, _ = read_audio(%s)
+m = audio_match('{out}.wav', np.concatenate([a, b]), r)
+assert m > 0.95, '{out}.wav is not the first file followed by the second (correlation %%.2f)' %% m
+`, py("data/"+c.name(0)), py("data/"+c.name(1)))},
 		outputs: []string{"{out}.wav"},
 	}}
 }

@@ -215,7 +215,7 @@ func rollout(ctx context.Context, b sandbox.Backend, inputs []sandbox.Input, sto
 func caseInputs(inputs []sandbox.Input) []sandbox.Input {
 	out := make([]sandbox.Input, 0, len(inputs))
 	for _, in := range inputs {
-		out = append(out, sandbox.Input{Name: "data/" + in.Name, Path: in.Path})
+		out = append(out, sandbox.Input{Name: "data/" + in.Name, Path: in.Path, Root: in.Root})
 	}
 	return out
 }
@@ -246,4 +246,3 @@ func lastLines(s string, n int) string {
 	}
 	return strings.Join(ls, "\n")
 }
-
