@@ -22,12 +22,17 @@ type funnel struct {
 
 const stageTrajDedup = "dedup_trajectories"
 
+// stageBenchValidate counts the benchmark tasks proven before the
+// training funnel: its drops name the proof that failed (reference_fails,
+// empty_passes, mutant_passes, adversary_<name>_passes).
+const stageBenchValidate = "validate_bench"
+
 func (r *run) newFunnel() (*funnel, error) {
 	f, err := os.Create(filepath.Join(r.dir, filtersLog))
 	if err != nil {
 		return nil, fmt.Errorf("filters: %w", err)
 	}
-	fn := filters.NewFunnel(filters.StageDedup, filters.StageDecon, filters.StageRollout, filters.StageVerify, filters.StageQuality, stageTrajDedup)
+	fn := filters.NewFunnel(stageBenchValidate, filters.StageDedup, filters.StageDecon, filters.StageRollout, filters.StageVerify, filters.StageQuality, stageTrajDedup)
 	fn.LogTo(f)
 	return &funnel{Funnel: fn, log: f}, nil
 }

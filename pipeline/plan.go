@@ -93,7 +93,7 @@ func (r *run) replan(ctx context.Context, readOnly bool) (*planned, error) {
 	p := &planned{files: files, fn: fn}
 	p.train = r.filterTasks(fn, trainTasks, benchTasks)
 	r.readOnly = readOnly
-	p.validBench, p.benchRefs, p.benchDone, err = r.validateBench(ctx, benchTasks, files)
+	p.validBench, p.benchRefs, p.benchDone, err = r.validateBench(ctx, fn, benchTasks, files)
 	if err != nil {
 		fn.close()
 		return nil, err

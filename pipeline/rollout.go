@@ -209,6 +209,9 @@ func (r *run) concurrency() int {
 // then recorded with their failure word; they are never task failures, and
 // the filters drop them.
 func (r *run) rollout(ctx context.Context, jb job, fs *fileSet) (*schemas.Trajectory, error) {
+	if a, ok := jb.teacher.(adversaryProof); ok {
+		return r.proveAdversary(ctx, jb, a, fs)
+	}
 	p := player{backend: r.backend, artifacts: filepath.Join(r.work, artifactsDir), teacher: r.cfg.Teacher, maxTurns: r.cfg.Teacher.MaxTurns, limits: collectLimits(r.cfg.Sandbox)}
 	for attempt := 1; ; attempt++ {
 		t, err := p.play(ctx, jb, fs.inputs(jb.task))

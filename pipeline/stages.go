@@ -10,6 +10,7 @@ import (
 
 	"synth/agent"
 	"synth/bench"
+	"synth/checks/adversary"
 	"synth/dataset"
 	"synth/generators/template"
 	"synth/sandbox"
@@ -34,15 +35,21 @@ func (r *run) split(tasks []schemas.Task) (benchTasks, train []schemas.Task) {
 // validateBench proves each benchmark task: its reference solution must pass
 // its checks, an empty rollout must fail them, and so must a mutated
 // reference (a near miss: the other sort order, a wrong number, an
-// untransformed image) where its template defines one. It returns the valid
-// tasks with their reference trajectories.
-func (r *run) validateBench(ctx context.Context, tasks []schemas.Task, fs *fileSet) ([]schemas.Task, map[string]*schemas.Trajectory, int, error) {
+// untransformed image) where its template defines one, and every adversary
+// of package adversary (verified in one batch per task, without teacher
+// turns). Every proof is journaled in bench_validation.jsonl; every dropped
+// task is recorded in the funnel (stage validate_bench, filtered.jsonl)
+// with the reason. It returns the valid tasks with their reference
+// trajectories.
+func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Task, fs *fileSet) ([]schemas.Task, map[string]*schemas.Trajectory, int, error) {
 	format := agent.NewPyBench()
 	ref := agent.NewReference(format)
 	proofs := []agent.Teacher{ref, agent.NewEmpty(), mutant{ref}}
 	cfg := r.cfg.Teacher
+	memo := &proofMemo{}
 	var jobs []job
-	perTask := map[string][]string{} // task id -> job ids: reference, empty, mutant
+	perTask := map[string][]string{} // task id -> job ids: reference, empty, mutant ("" when none)
+	advTask := map[string][]job{}    // task id -> its adversary jobs
 	for i := range tasks {
 		t := &tasks[i]
 		if t.Reference == nil {
@@ -50,12 +57,19 @@ func (r *run) validateBench(ctx context.Context, tasks []schemas.Task, fs *fileS
 		}
 		for k, teacher := range proofs {
 			if k == 2 && template.Mutant(t) == nil {
+				perTask[t.ID] = append(perTask[t.ID], "")
 				continue
 			}
 			id := trajectoryID(t, 0, teacher, format, cfg)
 			jobs = append(jobs, job{id: id, task: t, teacher: teacher, format: format})
 			perTask[t.ID] = append(perTask[t.ID], id)
 		}
+		adv, err := adversaryJobs(t, fs.inputs(t), memo, format, cfg)
+		if err != nil {
+			return nil, nil, 0, fmt.Errorf("validate: %w", err)
+		}
+		jobs = append(jobs, adv...)
+		advTask[t.ID] = adv
 	}
 	done, ran, err := r.runJobs(ctx, "validate", true, jobs, benchJournal, fs)
 	if err != nil {
@@ -66,34 +80,53 @@ func (r *run) validateBench(ctx context.Context, tasks []schemas.Task, fs *fileS
 	reasons := map[string]int{}
 	drop := func(t *schemas.Task, reason, detail string) {
 		reasons[reason]++
+		fn.Drop(stageBenchValidate, t.ID, reason, strings.TrimPrefix(detail, ": "))
 		r.logf("validate: dropped benchmark task %s (%s): %s%s", t.ID, t.Generator, reason, detail)
 	}
 	for i := range tasks {
 		t := &tasks[i]
 		ids := perTask[t.ID]
 		if len(ids) == 0 {
-			drop(t, "no reference solution", "")
+			drop(t, "no_reference", "")
 			continue
 		}
 		rt := done[ids[0]]
-		switch {
-		case !rt.Verdict.Passed:
-			drop(t, "reference fails its checks", ": "+failedChecks(rt))
-		case done[ids[1]].Verdict.Passed:
-			drop(t, "empty rollout passes", "")
-		case len(ids) > 2 && done[ids[2]].Verdict.Passed:
-			drop(t, "mutated reference passes", "")
-		default:
-			valid = append(valid, *t)
-			refs[t.ID] = rt
+		if !rt.Verdict.Passed {
+			drop(t, template.DropReferenceFails, ": "+failedChecks(rt))
+			continue
 		}
+		if done[ids[1]].Verdict.Passed {
+			drop(t, template.DropEmptyPasses, ": an empty rollout passes every check")
+			continue
+		}
+		if ids[2] != "" && done[ids[2]].Verdict.Passed {
+			drop(t, template.DropMutantPasses, ": a mutated reference passes every check")
+			continue
+		}
+		if a, bad := passingAdversary(advTask[t.ID], done); bad {
+			drop(t, adversary.Reason(a.name), ": adversary "+a.name+" passes every check")
+			continue
+		}
+		fn.Pass(stageBenchValidate)
+		valid = append(valid, *t)
+		refs[t.ID] = rt
 	}
-	note := "valid benchmark tasks (reference passes; empty and mutated rollouts fail)"
+	note := "valid benchmark tasks (reference passes; empty, mutated and adversary rollouts fail)"
 	for _, k := range slices.Sorted(maps.Keys(reasons)) {
 		note += fmt.Sprintf("; %d dropped: %s", reasons[k], k)
 	}
 	r.sum.add("validate", len(tasks), len(valid), "%s", note)
 	return valid, refs, ran, nil
+}
+
+// passingAdversary is the first adversary job whose verdict passed.
+func passingAdversary(jobs []job, done map[string]*schemas.Trajectory) (adversaryProof, bool) {
+	for _, jb := range jobs {
+		if t := done[jb.id]; t != nil && t.Verdict != nil && t.Verdict.Passed {
+			return jb.teacher.(adversaryProof), true
+		}
+	}
+	return adversaryProof{}, false
 }
 
 // mutant plays a task's mutated reference, which its checks must fail.

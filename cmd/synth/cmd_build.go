@@ -51,7 +51,9 @@ func newBuildCmd() *cobra.Command {
   collect    files from the sources into a content-addressed store (files.jsonl)
   generate   tasks per file type, each with unit-test checks (tasks.jsonl, tasks.report.md)
   split      hold out a benchmark, disjoint from training by input file
-  validate   prove each benchmark task: its reference passes, an empty rollout fails
+  validate   prove each benchmark task: its reference passes; an empty rollout, a
+             near-miss mutant and every adversary (shotgun answer, copied input,
+             random bytes, blank image, shadow modules, forged code) fail
   rollout    a teacher solves each training task in ReAct turns in a sandbox
   verify     each rollout's checks run in the sandbox (trajectories.jsonl)
   emit       passing trajectories as Parquet (dataset/) and the benchmark (bench/)
@@ -83,7 +85,7 @@ A run directory belongs to one config; use another -o for another config.`,
 func addBuildFlags(cmd *cobra.Command, f *buildFlags) {
 	fl := cmd.Flags()
 	addSourceFlags(cmd, f)
-	fl.StringVar(&f.teacher, "teacher", "", "who writes the turns: reference, openai, replay or empty (config: teacher.kind)")
+	fl.StringVar(&f.teacher, "teacher", "", "who writes the turns: reference, openai, replay, empty or adversary:NAME (a hostile rollout, see synth eval --help) (config: teacher.kind)")
 	fl.StringVar(&f.format, "format", "", "message format: pybench or openai-tools (config: teacher.format)")
 	fl.StringVar(&f.model, "model", "", "model name at the endpoint (config: llm.endpoints[0].model)")
 	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible API root, e.g. http://localhost:8000/v1; default $OPENAI_BASE_URL, else "+llm.OpenAIBaseURL+" (config: llm.endpoints[0].base_url)")

@@ -38,7 +38,7 @@ type evalFlags struct {
 func newEvalCmd() *cobra.Command {
 	var f evalFlags
 	cmd := &cobra.Command{
-		Use:   "eval --bench DIR (--model M [--base-url URL] | --teacher reference|empty | --trajectories FILE) [-o DIR]",
+		Use:   "eval --bench DIR (--model M [--base-url URL] | --teacher reference|empty|adversary:NAME | --trajectories FILE) [-o DIR]",
 		Short: "Score a model, or recorded trajectories, on a benchmark",
 		Long: `eval rolls out every task of a benchmark with a teacher, in the sandbox, prompt
 format and checks that made the training data, and scores the rollouts with the
@@ -69,6 +69,14 @@ Teachers:
   replay      re-executes the assistant turns of --trajectories FILE (synth's
               trajectories.jsonl or PyBench's trajectory.jsonl, matched to tasks
               by index) and grades them: scores outputs of another harness
+  adversary:NAME
+              plays a hostile rollout in one cell: a valid benchmark scores 0%.
+              NAME is one of empty, shotgun (every number and option as the
+              answer), copy_input (the input at every output path), random_bytes,
+              blank_image, shadow_modules (modules the checks import, written
+              into the workspace to rewrite the verdict), forged_code (produced
+              modules and pickles that patch json.dumps and print, fake result
+              lines, objects equal to anything)
 
 Scoring modes (--scoring; default: the benchmark's bench.json, else strict):
   strict      synth's: a rollout passes only if it ends with "Finished:" within
@@ -98,6 +106,7 @@ Compare runs with: synth eval compare RUN_A RUN_B ...`,
   # the benchmark's self-test: 100% and 0% on a valid benchmark
   synth eval --bench out/bench --teacher reference -o results/reference
   synth eval --bench out/bench --teacher empty -o results/empty
+  synth eval --bench out/bench --teacher adversary:forged_code -o results/forged
 
   # grade trajectories you already have (PyBench's format)
   synth eval --bench out/bench --trajectories out/bench/reference_trajectories.jsonl -o results/replay
@@ -120,7 +129,7 @@ Compare runs with: synth eval compare RUN_A RUN_B ...`,
 	fl.StringVar(&f.model, "model", "", "model to evaluate (served at --base-url)")
 	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible API root (default $OPENAI_BASE_URL, else "+llm.OpenAIBaseURL+")")
 	fl.StringVar(&f.keyEnv, "api-key-env", "", "environment variable holding the API key (default "+llm.DefaultKeyEnv+"; unset: no key)")
-	fl.StringVar(&f.teacher, "teacher", "", "openai (default), reference, empty or replay")
+	fl.StringVar(&f.teacher, "teacher", "", "openai (default), reference, empty, replay or adversary:NAME (see above)")
 	fl.StringVar(&f.trajectories, "trajectories", "", "trajectory file to replay and grade (implies --teacher replay)")
 	fl.StringVar(&f.format, "format", "", "message format: pybench (default) or openai-tools")
 	fl.IntVar(&f.samples, "samples", 1, "rollouts per task (k of pass@k)")
