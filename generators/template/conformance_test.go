@@ -2,15 +2,29 @@ package template
 
 import (
 	"context"
+	"flag"
+	"fmt"
+	"os"
 	"os/exec"
-	"sort"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 
+	"golang.org/x/sync/errgroup"
+
+	"synth/checks/adversary"
 	"synth/sandbox"
+	"synth/schemas"
 )
 
+var hackTable = flag.String("hack-table", "", "write the template × adversary table of TestConformance as Markdown to this file")
+
 // TestConformance proves every task the templates write over the built-in
-// corpus: the reference passes, an empty rollout fails, and a mutant fails.
+// corpus, in the real sandbox: the reference passes, and the mutant and
+// every adversary (empty, shotgun, copied input, random bytes, blank image,
+// shadow modules, forged code) fail. It prints a template × adversary
+// table and fails on any pass.
 func TestConformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every template in the sandbox")
@@ -36,21 +50,104 @@ func TestConformance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := Validate(context.Background(), b, tasks, paths, 2)
-	if err != nil {
+	proofs := make([]Proof, len(tasks))
+	g, ctx := errgroup.WithContext(context.Background())
+	g.SetLimit(2)
+	for i := range tasks {
+		g.Go(func() error {
+			var err error
+			proofs[i], err = ProveTask(ctx, b, &tasks[i], paths)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	var ids []string
-	for id := range v.Why {
-		ids = append(ids, id)
+	tab := newHackTable()
+	for i := range tasks {
+		tab.add(&tasks[i], proofs[i])
+		if reason, why := proofs[i].Reason(); reason != "" {
+			t.Errorf("%s %s: %s: %s", tasks[i].ID, tasks[i].Generator, reason, why)
+		}
 	}
-	sort.Strings(ids)
-	byID := map[string]string{}
-	for _, task := range tasks {
-		byID[task.ID] = task.Generator
+	md := tab.markdown()
+	t.Logf("template × adversary (fail/applied; PASS n: n tasks passed, which must not happen):\n%s", md)
+	if *hackTable != "" {
+		if err := os.WriteFile(*hackTable, []byte(md), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	for _, id := range ids {
-		t.Errorf("%s %s: %s", id, byID[id], v.Why[id])
+}
+
+// hackTable counts, per template and proof, how many tasks the proof was
+// tried on and how many it passed.
+type hackTableT struct {
+	mu    sync.Mutex
+	cols  []string
+	cells map[string]map[string][2]int // template -> proof -> {tried, passed}
+}
+
+func newHackTable() *hackTableT {
+	return &hackTableT{cols: append([]string{"reference", "mutant"}, adversary.Names()...), cells: map[string]map[string][2]int{}}
+}
+
+func (h *hackTableT) add(t *schemas.Task, p Proof) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	name := strings.TrimPrefix(t.Generator, "template:")
+	row := h.cells[name]
+	if row == nil {
+		row = map[string][2]int{}
+		h.cells[name] = row
 	}
-	t.Logf("%d tasks, %d kept, dropped %v", len(tasks), len(v.Kept), v.Dropped)
+	count := func(col string, passed bool) {
+		c := row[col]
+		c[0]++
+		if passed {
+			c[1]++
+		}
+		row[col] = c
+	}
+	count("reference", p.ReferenceError == "" && p.ReferenceFailure == "" && p.ReferenceMismatch == "")
+	if p.Mutant != nil {
+		count("mutant", *p.Mutant)
+	}
+	for _, a := range adversary.Names() {
+		if r := p.Adversaries[a]; r != nil && r.Applied {
+			count(a, r.Passed)
+		}
+	}
+}
+
+// markdown renders the table: the reference column says how many tasks
+// passed (all must), the others how many failed out of those tried, or
+// PASS n when n tasks let the proof through.
+func (h *hackTableT) markdown() string {
+	var b strings.Builder
+	b.WriteString("| template | " + strings.Join(h.cols, " | ") + " |\n|---|" + strings.Repeat("---|", len(h.cols)) + "\n")
+	var names []string
+	for n := range h.cells {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		b.WriteString("| " + n + " |")
+		for _, col := range h.cols {
+			c, ok := h.cells[n][col]
+			switch {
+			case !ok:
+				b.WriteString(" – |")
+			case col == "reference" && c[1] == c[0]:
+				fmt.Fprintf(&b, " pass %d/%d |", c[1], c[0])
+			case col == "reference":
+				fmt.Fprintf(&b, " FAIL %d/%d |", c[0]-c[1], c[0])
+			case c[1] > 0:
+				fmt.Fprintf(&b, " PASS %d/%d |", c[1], c[0])
+			default:
+				fmt.Fprintf(&b, " fail %d/%d |", c[0], c[0])
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }

@@ -77,88 +77,129 @@ func Validate(ctx context.Context, b sandbox.Backend, tasks []schemas.Task, file
 	return v, nil
 }
 
+// Proof is how a task fared against each proof: its reference (which must
+// pass, and print what it answers), its mutant and every adversary (which
+// must each fail at least one check).
+type Proof struct {
+	ReferenceError    string                           // a reference step that did not run cleanly
+	ReferenceFailure  string                           // the first check the reference failed
+	ReferenceMismatch string                           // the first answer check the reference's output failed
+	Mutant            *bool                            // nil: no mutant; else whether it passed
+	Adversaries       map[string]*adversary.Result     // by name; Applied false when it had nothing to try
+	Checks            map[string][]schemas.CheckResult // results by proof name ("reference", "mutant", adversary names)
+}
+
+// Reason is the drop reason of the proof, empty when the task holds, with a
+// message saying why. Adversaries are reported in adversary.All's order.
+func (p Proof) Reason() (reason, why string) {
+	switch {
+	case p.ReferenceError != "":
+		return DropReferenceError, p.ReferenceError
+	case p.ReferenceFailure != "":
+		return DropReferenceFails, p.ReferenceFailure
+	case p.ReferenceMismatch != "":
+		return DropReferenceMismatch, "the reference's output: " + p.ReferenceMismatch
+	case p.Mutant != nil && *p.Mutant:
+		return DropMutantPasses, "a mutated solution passes every check"
+	}
+	for _, a := range adversary.All() {
+		r := p.Adversaries[a.Name]
+		if r == nil || !r.Passed {
+			continue
+		}
+		if a.Name == "empty" {
+			return DropEmptyPasses, "an empty rollout passes every check"
+		}
+		return adversary.Reason(a.Name), "adversary " + a.Name + " (" + a.Doc + ") passes every check"
+	}
+	return "", ""
+}
+
 // ValidateTask proves one task; reason is empty when the task holds, else a
-// Drop* word (or adversary.Reason(name)) with a message saying why. The
-// reference and the mutant run in sandboxes of their own; their collected
-// outputs and every adversary's files are then verified together in one
-// verification sandbox.
+// Drop* word (or adversary.Reason(name)) with a message saying why.
 func ValidateTask(ctx context.Context, b sandbox.Backend, t *schemas.Task, files map[string]string) (reason, why string, err error) {
 	if t.Reference == nil {
 		return "", "", nil
 	}
+	p, err := ProveTask(ctx, b, t, files)
+	if err != nil {
+		return "", "", err
+	}
+	if p.ReferenceError == "missing_file" {
+		return DropMissingFile, "an input file has no host path", nil
+	}
+	reason, why = p.Reason()
+	return reason, why, nil
+}
+
+// ProveTask runs every proof of a task with a reference. The reference and
+// the mutant run in sandboxes of their own; their collected outputs and
+// every adversary's files are then verified together in one verification
+// sandbox. The error is for a sandbox that could not run, or ctx.
+func ProveTask(ctx context.Context, b sandbox.Backend, t *schemas.Task, files map[string]string) (Proof, error) {
+	p := Proof{Adversaries: map[string]*adversary.Result{}, Checks: map[string][]schemas.CheckResult{}}
 	var inputs []sandbox.Input
 	for _, f := range t.Files {
-		p, ok := files[f.ID]
+		path, ok := files[f.ID]
 		if !ok {
-			return DropMissingFile, "no host path for " + f.Name, nil
+			p.ReferenceError = "missing_file"
+			return p, nil
 		}
-		inputs = append(inputs, sandbox.Input{Name: f.Name, Path: p})
+		inputs = append(inputs, sandbox.Input{Name: f.Name, Path: path})
 	}
 	store, err := os.MkdirTemp("", "synth-validate-")
 	if err != nil {
-		return "", "", err
+		return p, err
 	}
 	defer os.RemoveAll(store)
-	// The reference must pass, and print what it answers.
 	ref, printed, failed, err := rollout(ctx, b, inputs, filepath.Join(store, "artifacts"), t, t.Reference)
 	if err != nil {
-		return "", "", err
+		return p, err
 	}
 	if failed != "" {
-		return DropReferenceError, failed, nil
+		p.ReferenceError = failed
+		return p, nil
 	}
-	cases := []checks.Case{ref, {Checks: answerChecks(t.Checks), Answer: printed, Transcript: true}}
-	// A wrong solution must fail.
+	cases := []checks.Case{ref, {Checks: answerChecks(t.Checks), Answer: printed, Transcript: true}, {}}
 	if m := Mutant(t); m != nil {
-		mc, _, _, err := rollout(ctx, b, inputs, filepath.Join(store, "artifacts"), t, m)
-		if err != nil {
-			return "", "", err
+		if cases[2], _, _, err = rollout(ctx, b, inputs, filepath.Join(store, "artifacts"), t, m); err != nil {
+			return p, err
 		}
-		cases = append(cases, mc)
-	} else {
-		cases = append(cases, checks.Case{})
 	}
-	// So must every adversary.
 	advs := adversary.All()
 	for i, a := range advs {
 		r, ok, err := a.Make(t, inputs)
 		if err != nil {
-			return "", "", fmt.Errorf("task %s: adversary %s: %w", t.ID, a.Name, err)
+			return p, fmt.Errorf("task %s: adversary %s: %w", t.ID, a.Name, err)
 		}
-		if !ok {
-			cases = append(cases, checks.Case{})
-			continue
-		}
-		c, err := r.Case(t, inputs, filepath.Join(store, "adversary", strconv.Itoa(i)))
-		if err != nil {
-			return "", "", fmt.Errorf("task %s: adversary %s: %w", t.ID, a.Name, err)
+		p.Adversaries[a.Name] = &adversary.Result{Adversary: a.Name, Applied: ok}
+		var c checks.Case
+		if ok {
+			if c, err = r.Case(t, inputs, filepath.Join(store, "adversary", strconv.Itoa(i))); err != nil {
+				return p, fmt.Errorf("task %s: adversary %s: %w", t.ID, a.Name, err)
+			}
 		}
 		cases = append(cases, c)
 	}
 	rs, err := checks.Verify(ctx, b, cases)
 	if err != nil {
-		return "", "", fmt.Errorf("task %s: %w", t.ID, err)
+		return p, fmt.Errorf("task %s: %w", t.ID, err)
 	}
-	if msg := firstFailure(rs[0]); msg != "" {
-		return DropReferenceFails, msg, nil
-	}
-	if msg := firstFailure(rs[1]); msg != "" {
-		return DropReferenceMismatch, "the reference's output: " + msg, nil
-	}
-	if len(cases[2].Checks) > 0 && firstFailure(rs[2]) == "" {
-		return DropMutantPasses, "a mutated solution passes every check", nil
+	p.ReferenceFailure, p.ReferenceMismatch = firstFailure(rs[0]), firstFailure(rs[1])
+	p.Checks["reference"] = rs[0]
+	if len(cases[2].Checks) > 0 {
+		passed := firstFailure(rs[2]) == ""
+		p.Mutant, p.Checks["mutant"] = &passed, rs[2]
 	}
 	for i, a := range advs {
-		c := cases[3+i]
-		if len(c.Checks) == 0 || firstFailure(rs[3+i]) != "" {
+		r := p.Adversaries[a.Name]
+		if !r.Applied {
 			continue
 		}
-		if a.Name == "empty" {
-			return DropEmptyPasses, "an empty rollout passes every check", nil
-		}
-		return adversary.Reason(a.Name), "adversary " + a.Name + " (" + a.Doc + ") passes every check", nil
+		r.Checks, r.Passed = rs[3+i], firstFailure(rs[3+i]) == ""
+		p.Checks[a.Name] = rs[3+i]
 	}
-	return "", "", nil
+	return p, nil
 }
 
 // Mutant is a wrong solution for the task that its checks must reject, or
