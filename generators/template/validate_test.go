@@ -1,0 +1,80 @@
+package template
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"synth/checks/adversary"
+	"synth/sandbox"
+	"synth/schemas"
+)
+
+// TestValidateDrops proves that each guard of ValidateTask drops the task
+// it is for: removing a guard turns its case green where it must be red.
+func TestValidateDrops(t *testing.T) {
+	if err := exec.Command("/usr/bin/python3", "-c", "import pandas").Run(); err != nil {
+		t.Skipf("needs /usr/bin/python3 with pandas: %v", err)
+	}
+	b, err := sandbox.New(sandbox.Config{})
+	if err != nil {
+		t.Skipf("no sandbox: %v", err)
+	}
+	defer b.Close()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "sales.csv")
+	if err := os.WriteFile(in, []byte("region,sales\nN,5\nS,3\nE,9\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"f1": in}
+	writeCSV := schemas.RefStep{Code: "import os, pandas as pd\nos.makedirs('output', exist_ok=True)\npd.read_csv('data/sales.csv').sort_values('sales').to_csv('output/1.csv', index=False)"}
+	base := func(cs ...schemas.Check) schemas.Task {
+		return schemas.Task{ID: "t", Generator: "test:guards", Files: []schemas.TaskFile{{ID: "f1", Name: "sales.csv"}},
+			Outputs: []string{"output/1.csv"}, Checks: cs,
+			Reference: &schemas.Reference{Steps: []schemas.RefStep{writeCSV}, Answer: "Sorted into output/1.csv."}}
+	}
+	// A real template with a mutant: table.sort, its sort check removed, so
+	// that the mutant (the other direction) passes.
+	sorted := generate(t, Options{Seed: 1, Langs: []string{"en"}, Include: []string{"table.sort"}})
+	if len(sorted) == 0 {
+		t.Fatal("no table.sort task over the corpus")
+	}
+	_, paths := corpus(t)
+	weak := sorted[0]
+	var kept []schemas.Check
+	for _, c := range weak.Checks {
+		if c.SortedBy == nil {
+			kept = append(kept, c)
+		}
+	}
+	weak.Checks = kept
+
+	cases := []struct {
+		name   string
+		task   schemas.Task
+		files  map[string]string
+		reason string
+	}{
+		{"holds", base(schemas.Check{Kind: "table", Path: "output/1.csv", Rows: intp(3), SortedBy: &schemas.SortKey{Column: "sales"}}), files, ""},
+		{"reference fails", base(schemas.Check{Kind: "table", Path: "output/1.csv", Rows: intp(4)}), files, DropReferenceFails},
+		{"empty passes", base(schemas.Check{Kind: "file", Path: "output/2.csv", Exists: bp(false)}), files, DropEmptyPasses},
+		{"adversary passes", base(schemas.Check{Kind: "file", Path: "output/1.csv"}), files, adversary.Reason("copy_input")},
+		{"mutant passes", weak, paths, DropMutantPasses},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			reason, why, err := ValidateTask(context.Background(), b, &tc.task, tc.files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if reason != tc.reason {
+				t.Fatalf("reason %q (%s), want %q", reason, why, tc.reason)
+			}
+		})
+	}
+}
+
+func intp(n int) *int { return &n }
+func bp(b bool) *bool { return &b }
