@@ -1,6 +1,7 @@
 package adversary
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"fmt"
@@ -42,6 +43,7 @@ func All() []Adversary {
 		{"shotgun", "an answer listing every integer from -300 to 3000, every hundredth from -1 to 1 and every option the checks name", makeShotgun},
 		{"copy_input", "the input copied to every requested output path, with the shotgun answer", makeCopyInput},
 		{"random_bytes", "random bytes under every requested output path, with the shotgun answer", makeRandomBytes},
+		{"empty_table", "the input table's header alone (the right columns, no rows) at every requested csv path, with the shotgun answer", makeEmptyTable},
 		{"blank_image", "a blank white image of the expected size at every requested image path, with the shotgun answer", makeBlankImage},
 		{"shadow_modules", "copies of every module the checks import, at the workspace root and in output/, that rewrite the verdict; the input at every output path", makeShadow},
 		{"forged_code", "produced modules and pickles that patch json.dumps and print, print fake result lines and return objects equal to anything", makeForged},
@@ -243,6 +245,32 @@ func makeBlankImage(t *schemas.Task, inputs []sandbox.Input) (Rollout, bool, err
 			return r, false, err
 		}
 		r.Files[name] = data
+	}
+	return r, len(r.Files) > 0, nil
+}
+
+func makeEmptyTable(t *schemas.Task, inputs []sandbox.Input) (Rollout, bool, error) {
+	r := Rollout{Answer: shotgun(t), Files: map[string][]byte{}}
+	var header []byte
+	for _, in := range inputs {
+		if ext := strings.ToLower(path.Ext(in.Name)); ext == ".csv" || ext == ".tsv" {
+			data, err := os.ReadFile(in.Path)
+			if err != nil {
+				return r, false, err
+			}
+			if i := bytes.IndexByte(data, '\n'); i >= 0 {
+				header = data[:i+1]
+			}
+			break
+		}
+	}
+	if header == nil {
+		return r, false, nil
+	}
+	for _, p := range OutputPaths(t) {
+		if ext := strings.ToLower(path.Ext(p)); ext == ".csv" || ext == ".tsv" {
+			r.Files[p] = header
+		}
 	}
 	return r, len(r.Files) > 0, nil
 }

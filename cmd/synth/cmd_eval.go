@@ -73,8 +73,9 @@ Teachers:
               plays a hostile rollout in one cell: a valid benchmark scores 0%.
               NAME is one of empty, shotgun (every number and option as the
               answer), copy_input (the input at every output path), random_bytes,
-              blank_image, shadow_modules (modules the checks import, written
-              into the workspace to rewrite the verdict), forged_code (produced
+              empty_table (the input's header alone), blank_image, shadow_modules
+              (modules the checks import, written into the workspace to rewrite
+              the verdict), forged_code (produced
               modules and pickles that patch json.dumps and print, fake result
               lines, objects equal to anything)
 

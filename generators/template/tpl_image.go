@@ -233,6 +233,8 @@ b = np.asarray(open_image(%[1]s).convert('RGB'), dtype=float)
 changed = (np.abs(a - b).max(axis=2) > 40).mean()
 assert changed > 0.001, '{out}.png looks unchanged: no text was drawn'
 assert changed < 0.5, '{out}.png changed too much (%%.0f%%%% of pixels) for a caption' %% (changed * 100)
+s = similarity(open_image('{out}.png'), open_image(%[1]s))
+assert s >= 0.7, '{out}.png no longer looks like the input (similarity %%.2f)' %% s
 `, py("data/"+c.name(0))))
 }
 
