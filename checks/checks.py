@@ -1128,18 +1128,26 @@ def _check_builtins():
 # ---------- the verifier's own process ----------
 
 _PRELOAD = ("wave", "zipfile", "pickle", "html.parser", "importlib.util", "subprocess", "select", "signal",
-            "struct", "io", "csv", "traceback", "encodings.utf_8", "encodings.utf_16", "encodings.latin_1",
-            "encodings.cp1252", "encodings.ascii", "numpy", "pandas", "PIL.Image", "PIL.ImageOps",
-            "openpyxl", "pypdf", "pyarrow", "pyarrow.parquet", "pandas.io.excel._openpyxl",
-            "pandas.io.parquet", "pydub")
+            "struct", "io", "csv", "traceback", "tempfile", "encodings.utf_8", "encodings.utf_16",
+            "encodings.latin_1", "encodings.cp1252", "encodings.ascii", "numpy", "pandas", "PIL.Image",
+            "PIL.ImageOps")
+
+# Modules only files of these extensions need: imported when a case has one.
+_PRELOAD_BY_EXT = {
+    ".xlsx": ("openpyxl", "pandas.io.excel._openpyxl"), ".xls": ("openpyxl", "pandas.io.excel._openpyxl"),
+    ".pdf": ("pypdf",), ".parquet": ("pyarrow", "pyarrow.parquet", "pandas.io.parquet"),
+    ".mp3": ("pydub",), ".flac": ("pydub",), ".ogg": ("pydub",), ".m4a": ("pydub",),
+}
 
 
-def isolate(root):
+def isolate(root, exts=()):
     """Makes this interpreter safe to read a rollout's files from: neither
     root (the workspace) nor the working directory on sys.path, no PYTHON*
     variables, and every module a check may need imported now, before any
-    rollout content is read. Optional modules that are not installed are
-    skipped; they stay unimportable from the workspace."""
+    rollout content is read: the common ones always, openpyxl, pypdf,
+    pyarrow and pydub when a file of the extensions in exts needs them.
+    Optional modules that are not installed are skipped; with the workspace
+    off sys.path they cannot be imported from it either."""
     import sys
     root = os.path.realpath(root)
 
@@ -1154,14 +1162,19 @@ def isolate(root):
     for k in [k for k in os.environ if k.startswith("PYTHON")]:
         del os.environ[k]
     import importlib
-    for m in _PRELOAD:
+    mods = list(_PRELOAD)
+    for e in exts or ():
+        mods += _PRELOAD_BY_EXT.get(e, ())
+    for m in mods:
+        if m in sys.modules:
+            continue
         try:
             importlib.import_module(m)
         except Exception:
             pass
     try:
         from PIL import Image
-        Image.init()
+        Image.preinit()  # the common formats' plugins; the rest load from PIL's own folder
     except Exception:
         pass
     try:

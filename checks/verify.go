@@ -7,7 +7,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -155,7 +157,13 @@ func verifyCell(cases []Case, run []int, nonce string) (string, error) {
 		}
 		p = append(p, payloadCase{Root: strconv.Itoa(i), Checks: c.Checks, Answer: c.Answer, Messages: msgs, Transcript: c.Transcript})
 	}
-	data, err := json.Marshal(p)
+	exts := map[string]bool{"": true} // never an empty list
+	for _, i := range run {
+		for _, f := range cases[i].Files {
+			exts[strings.ToLower(path.Ext(f.Name))] = true
+		}
+	}
+	data, err := json.Marshal(map[string]any{"cases": p, "exts": slices.Sorted(maps.Keys(exts))})
 	if err != nil {
 		return "", fmt.Errorf("verify: %w", err)
 	}
@@ -169,9 +177,9 @@ func verifyCell(cases []Case, run []int, nonce string) (string, error) {
     import base64, json
     ns = {"__name__": "synth_checks"}
     exec(compile(base64.b64decode(%q).decode("utf-8"), "synth_checks.py", "exec"), ns)
-    ns["isolate"](root)
-    cases = json.loads(base64.b64decode(%q).decode("utf-8"))
-    out = ns["verify_cases"](os.path.join(root, "data"), cases)
+    p = json.loads(base64.b64decode(%q).decode("utf-8"))
+    ns["isolate"](root, p["exts"])
+    out = ns["verify_cases"](os.path.join(root, "data"), p["cases"])
     line = ("\n%s" + json.dumps(out) + "\n").encode("utf-8")
     while line:
         line = line[os.write(1, line):]
