@@ -2,6 +2,8 @@ package checks
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"synth/schemas"
@@ -30,6 +32,30 @@ func BenchmarkVerify(b *testing.B) {
 			if !r.OK {
 				b.Fatal(r.Message)
 			}
+		}
+	}
+}
+
+// BenchmarkVerifyModule measures a verification whose check imports a
+// produced module, in the disposable child that runs rollout code.
+func BenchmarkVerifyModule(b *testing.B) {
+	dir := workspace(b)
+	be := openBackend(b)
+	mod := filepath.Join(dir, "output", "m.py")
+	if err := os.WriteFile(mod, []byte("def square(x):\n    return x * x\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	files := dirFiles(b, dir)
+	cs := []schemas.Check{{Kind: "python", Code: "m = load_module('output/m.py')\nassert m.square(3) == 9"}}
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		all, err := Verify(ctx, be, []Case{{Checks: cs, Files: files}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !all[0][0].OK {
+			b.Fatal(all[0][0].Message)
 		}
 	}
 }
