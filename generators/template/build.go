@@ -2,6 +2,8 @@ package template
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 
 	"synth/schemas"
@@ -32,6 +34,41 @@ func answerInt(n int) schemas.Check {
 
 func answerHas(words ...string) schemas.Check {
 	return schemas.Check{Kind: schemas.CheckAnswer, ContainsAll: words}
+}
+
+// maxNoneOf bounds the wrong options an answer check lists.
+const maxNoneOf = 100
+
+// answerOne accepts an answer naming best and none of the other options,
+// so that naming every option fails. An option the reference answers
+// themselves mention as a word (or that best contains as one) is left out:
+// there it cannot be told apart.
+func answerOne(best string, options []string, answers ...string) schemas.Check {
+	c := answerHas(best)
+	for _, o := range options {
+		if o == best || o == "" || mentionsWord(best, o) || len(c.NoneOf) == maxNoneOf {
+			continue
+		}
+		if !slices.ContainsFunc(answers, func(a string) bool { return mentionsWord(a, o) }) {
+			c.NoneOf = append(c.NoneOf, o)
+		}
+	}
+	return c
+}
+
+// mentionsWord reports whether text mentions w as a whole word, ignoring
+// case, as the checks library's none_of does.
+func mentionsWord(text, w string) bool {
+	return regexp.MustCompile(`(?i)(^|[^\pL\pN_])` + regexp.QuoteMeta(w) + `($|[^\pL\pN_])`).MatchString(text)
+}
+
+// groupKeys are the groups' keys.
+func groupKeys(gs []group) []string {
+	out := make([]string, len(gs))
+	for i, g := range gs {
+		out[i] = g.key
+	}
+	return out
 }
 
 func ip(n int) *int { return &n }

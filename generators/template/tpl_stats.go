@@ -86,7 +86,9 @@ func buildTopGroup(c *bctx) []spec {
 		},
 		answer:   fmt.Sprintf("%s is the most frequent %s, with %d rows.", best.key, cat.name, int(n)),
 		answerZh: fmt.Sprintf("出现最多的 %s 是 %s，共 %d 行。", cat.name, best.key, int(n)),
-		checks:   []schemas.Check{answerHas(best.key), answerInt(int(n))},
+		checks: []schemas.Check{answerOne(best.key, groupKeys(gs),
+			fmt.Sprintf("%s is the most frequent %s, with %d rows.", best.key, cat.name, int(n)),
+			fmt.Sprintf("出现最多的 %s 是 %s，共 %d 行。", cat.name, best.key, int(n))), answerInt(int(n))},
 	}}
 }
 

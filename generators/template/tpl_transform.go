@@ -174,7 +174,9 @@ for k, w in want.items():
     assert k in got, "%[1]s has no row for %[2]s = %%s" %% k
     assert any(number_close(float(x), w, 1e-3, 0.01) for x in got[k]), "%[1]s: %[2]s = %%s has %%s, expected %%.4g" %% (k, list(got[k]), w)
 `, "{out}.csv", cat.name, expect),
-			answerHas(best.key),
+			answerOne(best.key, groupKeys(gs),
+				fmt.Sprintf("The per-%s %s %s is saved to {OUT}.csv; %s has the highest value (%s).", cat.name, a.en, nc.name, best.key, num(a.f(best.vals))),
+				fmt.Sprintf("各 %s 的%s %s 已保存到 {OUT}.csv，其中 %s 最高（%s）。", cat.name, a.zh, nc.name, best.key, num(a.f(best.vals)))),
 		},
 		outputs: []string{"{out}.csv"},
 	}}
