@@ -102,3 +102,9 @@ func pyList(xs []string) string {
 	}
 	return "[" + strings.Join(q, ", ") + "]"
 }
+
+// plainText requires path to be a plain text file (not the input PDF or
+// DOCX renamed, whose text the text checks would otherwise extract).
+func plainText(path string) schemas.Check {
+	return schemas.Check{Kind: schemas.CheckFile, Path: path, Type: "txt"}
+}

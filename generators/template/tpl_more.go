@@ -49,7 +49,7 @@ func buildPDFPage(c *bctx) []spec {
 			fmt.Sprintf("import os\nos.makedirs('./output', exist_ok=True)\nopen('{OUT}.txt', 'w', encoding='utf-8').write(pages[%d])\nprint(pages[%d][:200])", n-1, n-1))},
 		answer: fmt.Sprintf("The text of page %d is saved to {OUT}.txt.", n), answerZh: fmt.Sprintf("第 %d 页的文字已保存到 {OUT}.txt。", n),
 		checks: []schemas.Check{
-			{Kind: schemas.CheckText, Path: "{out}.txt", ContainsAll: want},
+			plainText("{out}.txt"), {Kind: schemas.CheckText, Path: "{out}.txt", ContainsAll: want},
 			pyCheck("t = read_text('{out}.txt').lower()\nextra = [w for w in %s if w in t]\nassert not extra, '{out}.txt has text from other pages (%%s)' %% ', '.join(extra)", pyList(not)),
 		},
 		outputs: []string{"{out}.txt"},

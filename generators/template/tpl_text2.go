@@ -292,7 +292,7 @@ func buildPDFExtract(c *bctx) []spec {
 		steps: []schemas.RefStep{pdfStep(c), step("Join the pages and save.",
 			"import os\nos.makedirs('./output', exist_ok=True)\nopen('{OUT}.txt', 'w', encoding='utf-8').write('\\n\\n'.join(pages))\nprint(sum(len(p) for p in pages))")},
 		answer: "The text of the PDF is saved to {OUT}.txt.", answerZh: "PDF 的文字已保存到 {OUT}.txt。",
-		checks:  []schemas.Check{{Kind: schemas.CheckText, Path: "{out}.txt", ContainsAll: want}},
+		checks:  []schemas.Check{plainText("{out}.txt"), {Kind: schemas.CheckText, Path: "{out}.txt", ContainsAll: want}},
 		outputs: []string{"{out}.txt"},
 	}}
 }
@@ -354,7 +354,7 @@ func buildDocxText(c *bctx) []spec {
 		steps: []schemas.RefStep{docxStep(c), step("Write the paragraphs out.",
 			"import os\nos.makedirs('./output', exist_ok=True)\nopen('{OUT}.txt', 'w', encoding='utf-8').write('\\n'.join(paras) + '\\n')\nprint(len(paras))")},
 		answer: "The text is saved to {OUT}.txt.", answerZh: "文字已保存到 {OUT}.txt。",
-		checks:  []schemas.Check{{Kind: schemas.CheckText, Path: "{out}.txt", ContainsAll: want}},
+		checks:  []schemas.Check{plainText("{out}.txt"), {Kind: schemas.CheckText, Path: "{out}.txt", ContainsAll: want}},
 		outputs: []string{"{out}.txt"},
 	}}
 }
