@@ -155,6 +155,6 @@ func (r *run) validateTasks(ctx context.Context, tasks []schemas.Task, fs *fileS
 	if len(v.Dropped) > 0 {
 		note = "dropped: " + countsNote(v.Dropped)
 	}
-	r.sum.add("validate", len(tasks), len(v.Kept), "tasks proven (reference passes; empty and mutated rollouts fail); %s", note)
+	r.sum.add("validate", len(tasks), len(v.Kept), "tasks proven (reference passes; empty, mutated and adversary rollouts fail); %s", note)
 	return v.Kept, nil
 }
