@@ -62,7 +62,7 @@ func (p *progress) line() string {
 	ran := p.done - p.resumed
 	s := fmt.Sprintf("%s: %d/%d done, %d passed", p.stage, p.done, p.total, p.passed)
 	if p.proofs {
-		s = fmt.Sprintf("%s: %d/%d rollouts done (reference, empty and mutated solutions of each benchmark task)", p.stage, p.done, p.total)
+		s = fmt.Sprintf("%s: %d/%d rollouts done (reference, empty, mutated and adversary proofs of each benchmark task)", p.stage, p.done, p.total)
 	} else if len(p.failures) > 0 {
 		s += ", failed: " + countsNote(p.failures)
 	}
