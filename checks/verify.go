@@ -69,7 +69,7 @@ func Verify(ctx context.Context, b sandbox.Backend, cases []Case) ([][]schemas.C
 			if err != nil {
 				return nil, fmt.Errorf("verify: case %d: %w", i, err)
 			}
-			inputs = append(inputs, sandbox.Input{Name: strconv.Itoa(i) + "/" + name, Path: f.Path})
+			inputs = append(inputs, sandbox.Input{Name: strconv.Itoa(i) + "/" + name, Path: f.Path, Root: f.Root})
 		}
 	}
 	if len(run) == 0 {

@@ -254,7 +254,7 @@ func makeEmptyTable(t *schemas.Task, inputs []sandbox.Input) (Rollout, bool, err
 	var header []byte
 	for _, in := range inputs {
 		if ext := strings.ToLower(path.Ext(in.Name)); ext == ".csv" || ext == ".tsv" {
-			data, err := os.ReadFile(in.Path)
+			data, err := os.ReadFile(hostPath(in))
 			if err != nil {
 				return r, false, err
 			}
