@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -16,29 +18,43 @@ import (
 
 	"synth/generators"
 	"synth/llm"
+	"synth/sandbox"
 	"synth/schemas"
 )
 
-// Generator writes tasks with an LLM. It is safe for concurrent use.
+// Generator writes tasks with an LLM and, given a Prover, proves each in
+// the sandbox before it counts. It is safe for concurrent use.
 type Generator struct {
-	c     *llm.Client
-	opts  Options
-	model string
-	log   *slog.Logger
-
-	mu    sync.Mutex
-	stats Stats
+	c      *llm.Client
+	opts   Options
+	model  string
+	log    *slog.Logger
+	prover *Prover
+	mu     sync.Mutex
+	stats  Stats
 }
 
 // Stats counts what became of the drafts.
 type Stats struct {
-	Drafts     int // drafts asked for
-	Kept       int // tasks returned
-	Repaired   int // kept after the repair turn
-	Revised    int // kept after a critic's revision
-	Dropped    int // invalid after the repair (or revision) turn
-	Duplicates int // near-duplicates of an earlier query for the same file
-	Failed     int // requests that failed without stopping the run
+	Drafts   int `json:"drafts"`   // drafts asked for
+	Kept     int `json:"kept"`     // tasks returned
+	Proven   int `json:"proven"`   // of those, proven in the sandbox (all of them with a Prover)
+	Repaired int `json:"repaired"` // kept after a repair turn (bad JSON, a trivial check, a failed proof)
+	Revised  int `json:"revised"`  // kept after a critic's revision
+	// Dropped counts the drafts dropped, by Drop* reason.
+	Dropped map[string]int `json:"dropped"`
+	// Failed counts drafts lost to a failed request or a sandbox that
+	// could not run; they are not final, and the next run redoes them.
+	Failed int    `json:"failed_requests"`
+	Drops  []Drop `json:"-"`
+}
+
+// Drop is one dropped draft and why.
+type Drop struct {
+	Task   string `json:"task"`
+	File   string `json:"file"`
+	Reason string `json:"reason"` // a Drop* word
+	Detail string `json:"detail"` // what failed, as the writer was shown it
 }
 
 // New returns the LLM query writer.
@@ -56,8 +72,13 @@ func NewWriter(c *llm.Client, opts Options) *Generator {
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = max(1, c.Slots(model))
 	}
-	return &Generator{c: c, opts: opts, model: model, log: slog.Default()}
+	return &Generator{c: c, opts: opts, model: model, log: slog.Default(), stats: Stats{Dropped: map[string]int{}}}
 }
+
+// SetProver makes the writer prove every task in the sandbox before
+// returning it; call it before Generate. Without one, tasks come back
+// unproven (Stats.Proven stays 0).
+func (g *Generator) SetProver(p *Prover) { g.prover = p }
 
 // Name implements generators.Generator.
 func (g *Generator) Name() string { return "llm" }
@@ -66,13 +87,25 @@ func (g *Generator) Name() string { return "llm" }
 func (g *Generator) Stats() Stats {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.stats
+	s := g.stats
+	s.Dropped = maps.Clone(s.Dropped)
+	s.Drops = slices.Clone(s.Drops)
+	return s
 }
 
 func (g *Generator) count(f func(*Stats)) {
 	g.mu.Lock()
 	f(&g.stats)
 	g.mu.Unlock()
+}
+
+// drop counts a dropped draft and logs why.
+func (g *Generator) drop(f schemas.File, id, reason, detail string) {
+	g.log.Info("llm writer: draft dropped", "task", id, "file", f.Name, "reason", reason, "detail", detail)
+	g.count(func(s *Stats) {
+		s.Dropped[reason]++
+		s.Drops = append(s.Drops, Drop{Task: id, File: f.Name, Reason: reason, Detail: detail})
+	})
 }
 
 // Generate implements generators.Generator: PerFile drafts per file and
@@ -88,7 +121,7 @@ func (g *Generator) Generate(ctx context.Context, files []generators.Input) ([]s
 			break
 		}
 		eg.Go(func() error {
-			tasks, err := g.file(gctx, in.File)
+			tasks, err := g.file(gctx, in)
 			out[i] = tasks
 			return err
 		})
@@ -107,7 +140,8 @@ func (g *Generator) Generate(ctx context.Context, files []generators.Input) ([]s
 }
 
 // file writes the tasks of one file.
-func (g *Generator) file(ctx context.Context, f schemas.File) ([]schemas.Task, error) {
+func (g *Generator) file(ctx context.Context, in generators.Input) ([]schemas.Task, error) {
+	f := in.File
 	types := g.opts.Dictionary[group(f.Type)]
 	if len(types) == 0 {
 		return nil, nil
@@ -118,7 +152,7 @@ func (g *Generator) file(ctx context.Context, f schemas.File) ([]schemas.Task, e
 		for k := 0; k < g.opts.PerFile; k++ {
 			id := g.taskID(f, lang, k)
 			tt := draw(types, f.ID, lang, k)
-			t, ok, err := g.draft(ctx, f, tt, lang, id)
+			t, ok, err := g.draft(ctx, in, tt, lang, id)
 			if err != nil {
 				return nil, fmt.Errorf("llm writer: file %s: %w", f.Name, err)
 			}
@@ -126,69 +160,114 @@ func (g *Generator) file(ctx context.Context, f schemas.File) ([]schemas.Task, e
 				continue
 			}
 			sh := shingles(t.Query)
-			dup := false
-			for _, s := range seen {
-				if jaccard(sh, s) >= g.opts.DupThreshold {
-					dup = true
-					break
-				}
-			}
-			if dup {
-				g.count(func(s *Stats) { s.Duplicates++ })
+			if slices.ContainsFunc(seen, func(s map[string]bool) bool { return jaccard(sh, s) >= g.opts.DupThreshold }) {
+				g.drop(f, id, DropDuplicate, "a near-duplicate of an earlier query for this file")
 				continue
 			}
 			seen = append(seen, sh)
 			kept = append(kept, t)
-			g.count(func(s *Stats) { s.Kept++ })
+			g.count(func(s *Stats) {
+				s.Kept++
+				if g.prover != nil {
+					s.Proven++
+				}
+			})
 		}
 	}
 	return kept, nil
 }
 
-// draft runs the writer conversation for one task: draft, one repair if
-// needed, and the critic's review if configured. ok is false when the draft
-// was dropped.
-func (g *Generator) draft(ctx context.Context, f schemas.File, tt TaskType, lang, id string) (schemas.Task, bool, error) {
-	g.count(func(s *Stats) { s.Drafts++ })
-	msgs := []schemas.Message{
-		{Role: schemas.RoleSystem, Content: writerSystem},
-		{Role: schemas.RoleUser, Content: userPrompt(f, tt, lang)},
+// conversation is one draft's exchange with the writer.
+type conversation struct {
+	g    *Generator
+	id   string
+	msgs []schemas.Message
+	last string // the writer's last reply
+}
+
+// say sends the conversation so far (plus a user turn when given) and
+// keeps the reply.
+func (cv *conversation) say(ctx context.Context, user string) error {
+	if user != "" {
+		cv.msgs = append(cv.msgs, schemas.Message{Role: schemas.RoleAssistant, Content: cv.last},
+			schemas.Message{Role: schemas.RoleUser, Content: user})
 	}
-	text, err := g.ask(ctx, msgs, id, g.opts.Temperature)
-	if err != nil {
+	text, err := cv.g.ask(ctx, cv.msgs, cv.id, cv.g.opts.Temperature)
+	cv.last = text
+	return err
+}
+
+// draft runs the writer conversation for one task: the draft, one repair
+// turn if it does not parse or a check is trivial, the critic's review if
+// configured, then the proof in the sandbox with one repair turn that shows
+// the writer what failed. ok is false when the draft was dropped (counted
+// by reason) or lost to a failed request (counted as failed).
+func (g *Generator) draft(ctx context.Context, in generators.Input, tt TaskType, lang, id string) (schemas.Task, bool, error) {
+	f := in.File
+	g.count(func(s *Stats) { s.Drafts++ })
+	cv := &conversation{g: g, id: id, msgs: []schemas.Message{
+		{Role: schemas.RoleSystem, Content: writerSystem},
+		{Role: schemas.RoleUser, Content: userPrompt(f, tt, lang, g.opts.PreviewBudget)},
+	}}
+	if err := cv.say(ctx, ""); err != nil {
 		return schemas.Task{}, false, g.failed(id, err)
 	}
-	t, perr := parseDraft(text, f)
-	if perr != nil {
-		msgs = append(msgs, schemas.Message{Role: schemas.RoleAssistant, Content: text},
-			schemas.Message{Role: schemas.RoleUser, Content: fmt.Sprintf(repairPrompt, perr)})
-		if text, err = g.ask(ctx, msgs, id, g.opts.Temperature); err != nil {
+	p, probs := parseDraft(cv.last, f)
+	repaired := false
+	if probs != nil {
+		if err := cv.say(ctx, fmt.Sprintf(repairPrompt, probs.Error())); err != nil {
 			return schemas.Task{}, false, g.failed(id, err)
 		}
-		if t, perr = parseDraft(text, f); perr != nil {
-			g.log.Debug("llm writer: draft dropped", "task", id, "err", perr)
-			g.count(func(s *Stats) { s.Dropped++ })
+		if p, probs = parseDraft(cv.last, f); probs != nil {
+			g.drop(f, id, probs.reason(), probs.Error())
 			return schemas.Task{}, false, nil
 		}
-		g.count(func(s *Stats) { s.Repaired++ })
+		repaired = true
 	}
 	if g.opts.Critic {
-		problems, err := g.critique(ctx, f, tt, text, id)
+		problems, err := g.critique(ctx, f, tt, cv.last, id)
 		if err != nil {
 			return schemas.Task{}, false, g.failed(id, err)
 		}
 		if problems != "" {
-			msgs = append(msgs, schemas.Message{Role: schemas.RoleAssistant, Content: text},
-				schemas.Message{Role: schemas.RoleUser, Content: fmt.Sprintf(revisePrompt, problems)})
-			if text, err = g.ask(ctx, msgs, id, g.opts.Temperature); err != nil {
+			if err := cv.say(ctx, fmt.Sprintf(revisePrompt, problems)); err != nil {
 				return schemas.Task{}, false, g.failed(id, err)
 			}
-			if t, perr = parseDraft(text, f); perr != nil {
-				g.count(func(s *Stats) { s.Dropped++ })
+			if p, probs = parseDraft(cv.last, f); probs != nil {
+				g.drop(f, id, probs.reason(), probs.Error())
 				return schemas.Task{}, false, nil
 			}
 			g.count(func(s *Stats) { s.Revised++ })
 		}
+	}
+	t := p.task
+	if g.prover != nil {
+		inputs := []sandbox.Input{{Name: f.Name, Path: in.Path}}
+		proven, ref, err := g.prover.prove(ctx, p, inputs)
+		if err != nil {
+			return schemas.Task{}, false, g.failed(id, err)
+		}
+		if ref != nil {
+			if err := cv.say(ctx, fmt.Sprintf(proofRepairPrompt, ref.reason, ref.msg)); err != nil {
+				return schemas.Task{}, false, g.failed(id, err)
+			}
+			if p, probs = parseDraft(cv.last, f); probs != nil {
+				g.drop(f, id, probs.reason(), "after the repair turn: "+probs.Error())
+				return schemas.Task{}, false, nil
+			}
+			if proven, ref, err = g.prover.prove(ctx, p, inputs); err != nil {
+				return schemas.Task{}, false, g.failed(id, err)
+			}
+			if ref != nil {
+				g.drop(f, id, ref.reason, ref.msg)
+				return schemas.Task{}, false, nil
+			}
+			repaired = true
+		}
+		t = proven
+	}
+	if repaired {
+		g.count(func(s *Stats) { s.Repaired++ })
 	}
 	t.ID = id
 	t.Lang = lang
@@ -231,20 +310,21 @@ func (g *Generator) critique(ctx context.Context, f schemas.File, tt TaskType, d
 }
 
 func (g *Generator) ask(ctx context.Context, msgs []schemas.Message, salt string, temp *float64) (string, error) {
-	resp, err := g.c.Chat(ctx, llm.Request{Model: g.model, Messages: msgs, Temperature: temp, JSON: g.opts.JSONMode, CacheSalt: salt})
+	resp, err := g.c.Chat(ctx, llm.Request{Model: g.model, Messages: msgs, Temperature: temp, MaxTokens: g.opts.MaxTokens,
+		JSON: g.opts.JSONMode, CacheSalt: salt})
 	if err != nil {
 		return "", err
 	}
 	return resp.Message.Content, nil
 }
 
-// failed decides whether a request error stops the run (returned) or only
-// drops the draft (counted).
+// failed decides whether an error stops the run (returned) or only loses
+// the draft (counted as failed, for the next run to redo).
 func (g *Generator) failed(id string, err error) error {
 	if llm.IsFatal(err) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	g.log.Warn("llm writer: request failed; draft dropped", "task", id, "err", err)
+	g.log.Warn("llm writer: draft lost; the next run redoes it", "task", id, "err", err)
 	g.count(func(s *Stats) { s.Failed++ })
 	return nil
 }

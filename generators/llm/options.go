@@ -18,6 +18,12 @@ type Options struct {
 	// JSONMode asks the server for a JSON object reply (response_format);
 	// off by default, since not every server supports it.
 	JSONMode bool `yaml:"json_mode"`
+	// MaxTokens is sent as max_tokens with every writer request; default
+	// 2048.
+	MaxTokens int `yaml:"max_tokens"`
+	// PreviewBudget is how many characters of the file's preview (first
+	// rows, start of the text) a prompt shows at most; default 2000.
+	PreviewBudget int `yaml:"preview_budget"`
 	// DupThreshold is the word-trigram Jaccard similarity at or above which
 	// a query is a near-duplicate of an earlier one for the same file;
 	// default 0.5.
@@ -40,6 +46,12 @@ func (o Options) withDefaults() Options {
 	if o.Temperature == nil {
 		t := 0.8
 		o.Temperature = &t
+	}
+	if o.MaxTokens <= 0 {
+		o.MaxTokens = 2048
+	}
+	if o.PreviewBudget <= 0 {
+		o.PreviewBudget = 2000
 	}
 	if o.DupThreshold <= 0 {
 		o.DupThreshold = 0.5

@@ -9,33 +9,36 @@ import (
 
 // promptVersion is part of every task id: a change of the prompts gives new
 // tasks.
-const promptVersion = "1"
+const promptVersion = "2"
 
-const writerSystem = `You write tasks for a benchmark of code-interpreter agents. An agent gets an uploaded file and your query, writes Python that runs in a sandbox (pandas, numpy, matplotlib, PIL, scipy, sklearn; no network; input under ./data/, outputs under ./output/), and answers. Your checks decide automatically whether it succeeded.
-
+const writerSystem = `You write tasks for a benchmark of code-interpreter agents. An agent gets an uploaded file and your query, writes Python that runs in a sandbox (pandas, numpy, matplotlib, PIL, scipy, sklearn; no network; input under ./data/, outputs under ./output/), and answers. Your checks decide automatically whether it succeeded, and your task is proven in the sandbox before it is used: your reference solution must pass every check; an agent that does nothing, copies the input or echoes the query must fail; your wrong solution must fail.
 Write ONE task. Reply with a JSON object only, no prose, with these keys:
   "query": what a user asks, self-contained, concrete, solvable from this file alone; name every output file the agent must write (under ./output/)
   "category": one of data_analysis, text_analysis, image_audio, complex_math, software_web
   "subcategory": a short snake_case name
   "outputs": the output paths the query asks for, like ["output/cleaned.csv"] (may be empty)
   "checks": a list of checks, each an object with "kind" and only that kind's fields:
-    {"kind":"answer", "contains_all":[..], "contains_any":[..], "regex":"..", "number":{"value":1.5,"rel_tol":0.01,"abs_tol":0}}  on the agent's final answer
+    {"kind":"answer", "contains_all":[..], "contains_any":[..], "regex":"..", "number":{"expr":"pd.read_csv('data/x.csv')['price'].mean()","rel_tol":1e-6}}  on the agent's final answer
     {"kind":"file", "path":"output/x.png", "exists":true, "min_bytes":100, "type":"png"}
-    {"kind":"table", "path":"output/x.csv", "rows":10, "columns_include":["a"], "no_duplicates":true, "no_nulls":true, "no_iqr_outliers":["col"], "sorted_by":{"column":"a","descending":false}}
+    {"kind":"table", "path":"output/x.csv", "rows":{"expr":"len(pd.read_csv('data/x.csv').drop_duplicates())"}, "columns_include":["a"], "no_duplicates":true, "no_nulls":true, "no_iqr_outliers":["col"], "sorted_by":{"column":"a","descending":false}}
     {"kind":"image", "path":"output/x.png", "width":100, "height":50, "mode":"L", "compare":{"ref":"data/in.png","transform":"rotate90|flip_h|flip_v|grayscale|crop:x,y,w,h|resize:w,h","min_similarity":0.9}, "brighter_than":"data/in.png", "darker_than":"data/in.png", "sharper_than":"data/in.png"}
     {"kind":"audio", "path":"output/x.wav", "duration":{"min":1,"max":2}, "louder_than":"data/in.wav", "quieter_than":"data/in.wav", "shorter_than":"data/in.wav"}
     {"kind":"text", "path":"output/x.txt", "contains_all":[..], "regex":"..", "min_bytes":10}
     {"kind":"python", "code":"assert ..."}  (sees answer, messages and the workspace)
-Paths are relative to the workspace (data/…, output/…). Only use facts you can see in the preview for exact values; otherwise check structure (files, columns, sizes) rather than guessing numbers. Every output the query asks for needs a check.`
+  "reference": {"steps":[{"thought":"..","code":".."}], "answer":".."}  a correct solution: Python that writes every output and prints every number the answer states
+  "wrong_solution": {"steps":[{"thought":"..","code":".."}], "answer":".."}  a plausible mistake (other column, other aggregate, other sort order) that your checks must reject
+Expected values are computed, never guessed: give a number or a row count as {"expr": "<one Python expression over data/, with pd and np>"}; it is evaluated on the input and frozen into the check. Use a literal value only when it is visible in the preview.
+Checks must tell a right solution from a wrong one: no constant asserts, no regex that matches anything, tolerances far smaller than the value, no contains_any of common words, no checks that read only data/. Every output the query asks for needs a check on its content (rows, columns, sort order, pixels, text), not only that it exists.`
 
-// userPrompt shows the model one file and the task type to write.
-func userPrompt(f schemas.File, tt TaskType, lang string) string {
+// userPrompt shows the model one file and the task type to write; the
+// preview's text is clipped to budget characters.
+func userPrompt(f schemas.File, tt TaskType, lang string, budget int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "File: ./data/%s (type %s, %d bytes)\n", f.Name, f.Type, f.Size)
 	if f.Source.Title != "" {
-		fmt.Fprintf(&b, "Title: %s\n", f.Source.Title)
+		fmt.Fprintf(&b, "Title: %s\n", clip(f.Source.Title, 200))
 	}
-	b.WriteString(previewText(f.Preview))
+	b.WriteString(previewText(f.Preview, budget))
 	fmt.Fprintf(&b, "\nTask type: %s / %s\nKeywords (the query must be about these): %s\n",
 		tt.Category, tt.Subcategory, strings.Join(tt.Keywords, "; "))
 	if len(tt.Requires) > 0 {
@@ -50,7 +53,7 @@ func userPrompt(f schemas.File, tt TaskType, lang string) string {
 }
 
 // previewText renders what the preview knows of the file.
-func previewText(p *schemas.Preview) string {
+func previewText(p *schemas.Preview, budget int) string {
 	if p == nil {
 		return "(no preview)\n"
 	}
@@ -60,7 +63,7 @@ func previewText(p *schemas.Preview) string {
 		for i, c := range p.Columns {
 			cols[i] = c.Name + " (" + c.DType + ")"
 		}
-		fmt.Fprintf(&b, "Columns: %s\n", strings.Join(cols, ", "))
+		fmt.Fprintf(&b, "Columns: %s\n", clip(strings.Join(cols, ", "), budget/2))
 	}
 	if p.Rows > 0 {
 		fmt.Fprintf(&b, "Rows: %d\n", p.Rows)
@@ -69,10 +72,10 @@ func previewText(p *schemas.Preview) string {
 		fmt.Fprintf(&b, "Sheets: %s\n", strings.Join(p.Sheets, ", "))
 	}
 	if p.Head != "" {
-		fmt.Fprintf(&b, "First rows:\n%s\n", clip(p.Head, 3000))
+		fmt.Fprintf(&b, "First rows:\n%s\n", clip(p.Head, budget))
 	}
 	if p.Text != "" {
-		fmt.Fprintf(&b, "Start of the text:\n%s\n", clip(p.Text, 3000))
+		fmt.Fprintf(&b, "Start of the text:\n%s\n", clip(p.Text, budget))
 	}
 	if p.Pages > 0 {
 		fmt.Fprintf(&b, "Pages: %d\n", p.Pages)
@@ -100,6 +103,10 @@ func clip(s string, n int) string {
 
 const repairPrompt = "Your reply could not be used: %s\nReply with the corrected JSON object only."
 
+// proofRepairPrompt shows the writer the reason and message of a failed
+// proof.
+const proofRepairPrompt = "The task failed its proof in the sandbox (%s): %s\nFix the task (query, checks, reference or wrong_solution) and reply with the corrected JSON object only."
+
 const revisePrompt = "A reviewer found problems with this task: %s\nRevise it and reply with the corrected JSON object only."
 
 const criticSystem = `You review tasks written for a benchmark of code-interpreter agents. Given the file, the keywords the task must be about, and the task (query and checks), decide:
@@ -110,5 +117,5 @@ Reply with a JSON object only: {"ok": true} or {"ok": false, "problems": "what t
 
 func criticPrompt(f schemas.File, tt TaskType, draft string) string {
 	return fmt.Sprintf("File: ./data/%s (type %s)\n%s\nKeywords: %s\n\nTask:\n%s\n",
-		f.Name, f.Type, previewText(f.Preview), strings.Join(tt.Keywords, "; "), draft)
+		f.Name, f.Type, previewText(f.Preview, 2000), strings.Join(tt.Keywords, "; "), draft)
 }

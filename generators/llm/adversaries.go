@@ -1,0 +1,104 @@
+package llm
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"synth/schemas"
+)
+
+// DefaultAdversaries are the cheats every LLM-written task must reject
+// beside the empty rollout, until a fuller set is plugged into
+// Prover.Adversaries.
+var DefaultAdversaries = []Adversary{
+	{Name: "copy_inputs", Solve: copyInputs},
+	{Name: "echo_query", Solve: echoQuery},
+}
+
+// copyInputs writes the first input file, unchanged, to every output path
+// the task names, and says it is done.
+func copyInputs(t *schemas.Task) *schemas.Reference {
+	if len(t.Outputs) == 0 || len(t.Files) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("import os, shutil\n")
+	for _, o := range t.Outputs {
+		fmt.Fprintf(&b, "os.makedirs(os.path.dirname(%q) or '.', exist_ok=True)\nshutil.copyfile(%q, %q)\n", o, "data/"+t.Files[0].Name, o)
+	}
+	return &schemas.Reference{Steps: []schemas.RefStep{{Code: b.String()}}, Answer: "Done: saved " + strings.Join(t.Outputs, ", ") + "."}
+}
+
+// echoQuery runs no code and answers with the query's own words.
+func echoQuery(t *schemas.Task) *schemas.Reference {
+	return &schemas.Reference{Answer: t.Query}
+}
+
+// named is a wrong solution with the name reports give it.
+type named struct {
+	name string
+	sol  *schemas.Reference
+}
+
+// mutants are mechanical near misses of the reference that a task's checks
+// must reject: the answer's numbers off by a tenth, and the outputs cut to
+// half (a table keeps its header and half its rows).
+func mutants(t *schemas.Task) []named {
+	var out []named
+	ref := t.Reference
+	hasNumber := false
+	for _, c := range t.Checks {
+		hasNumber = hasNumber || (c.Kind == schemas.CheckAnswer && c.Number != nil)
+	}
+	if hasNumber {
+		if a := shiftNumbers(ref.Answer); a != ref.Answer {
+			out = append(out, named{"answer_numbers_off", &schemas.Reference{Steps: ref.Steps, Answer: a}})
+		}
+	}
+	if len(t.Outputs) > 0 {
+		steps := append(append([]schemas.RefStep(nil), ref.Steps...), schemas.RefStep{Code: truncateOutputs(t.Outputs)})
+		out = append(out, named{"outputs_halved", &schemas.Reference{Steps: steps, Answer: ref.Answer}})
+	}
+	return out
+}
+
+var numberRE = regexp.MustCompile(`-?\d+(?:\.\d+)?`)
+
+// shiftNumbers multiplies every number in s by 1.1 and adds 1.
+func shiftNumbers(s string) string {
+	return numberRE.ReplaceAllStringFunc(s, func(m string) string {
+		v, err := strconv.ParseFloat(m, 64)
+		if err != nil {
+			return m
+		}
+		return strconv.FormatFloat(v*1.1+1, 'g', 6, 64)
+	})
+}
+
+// truncateOutputs is a cell that halves each output file: a csv or tsv
+// keeps its header and the first half of its rows, anything else the first
+// half of its bytes.
+func truncateOutputs(outputs []string) string {
+	var b strings.Builder
+	b.WriteString("import os\nfor p in [")
+	for _, o := range outputs {
+		fmt.Fprintf(&b, "%q, ", o)
+	}
+	b.WriteString(`]:
+    if not os.path.isfile(p):
+        continue
+    if p.endswith(('.csv', '.tsv')):
+        with open(p, encoding='utf-8', errors='replace') as f:
+            lines = f.read().splitlines()
+        with open(p, 'w', encoding='utf-8') as f:
+            f.write('\n'.join(lines[:1 + (len(lines) - 1) // 2]) + '\n')
+    else:
+        with open(p, 'rb') as f:
+            data = f.read()
+        with open(p, 'wb') as f:
+            f.write(data[:len(data) // 2])
+`)
+	return b.String()
+}
