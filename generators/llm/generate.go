@@ -152,7 +152,7 @@ func (g *Generator) file(ctx context.Context, in generators.Input) ([]schemas.Ta
 		for k := 0; k < g.opts.PerFile; k++ {
 			id := g.taskID(f, lang, k)
 			tt := draw(types, f.ID, lang, k)
-			t, ok, err := g.draft(ctx, in, tt, lang, id)
+			t, repaired, ok, err := g.draft(ctx, in, tt, lang, id)
 			if err != nil {
 				return nil, fmt.Errorf("llm writer: file %s: %w", f.Name, err)
 			}
@@ -168,6 +168,9 @@ func (g *Generator) file(ctx context.Context, in generators.Input) ([]schemas.Ta
 			kept = append(kept, t)
 			g.count(func(s *Stats) {
 				s.Kept++
+				if repaired {
+					s.Repaired++
+				}
 				if g.prover != nil {
 					s.Proven++
 				}
@@ -201,8 +204,9 @@ func (cv *conversation) say(ctx context.Context, user string) error {
 // turn if it does not parse or a check is trivial, the critic's review if
 // configured, then the proof in the sandbox with one repair turn that shows
 // the writer what failed. ok is false when the draft was dropped (counted
-// by reason) or lost to a failed request (counted as failed).
-func (g *Generator) draft(ctx context.Context, in generators.Input, tt TaskType, lang, id string) (schemas.Task, bool, error) {
+// by reason) or lost to a failed request (counted as failed); repaired
+// says a repair turn saved it.
+func (g *Generator) draft(ctx context.Context, in generators.Input, tt TaskType, lang, id string) (t schemas.Task, repaired, ok bool, err error) {
 	f := in.File
 	g.count(func(s *Stats) { s.Drafts++ })
 	cv := &conversation{g: g, id: id, msgs: []schemas.Message{
@@ -210,74 +214,74 @@ func (g *Generator) draft(ctx context.Context, in generators.Input, tt TaskType,
 		{Role: schemas.RoleUser, Content: userPrompt(f, tt, lang, g.opts.PreviewBudget)},
 	}}
 	if err := cv.say(ctx, ""); err != nil {
-		return schemas.Task{}, false, g.failed(id, err)
+		return t, false, false, g.failed(id, err)
 	}
 	p, probs := parseDraft(cv.last, f)
-	repaired := false
 	if probs != nil {
 		if err := cv.say(ctx, fmt.Sprintf(repairPrompt, probs.Error())); err != nil {
-			return schemas.Task{}, false, g.failed(id, err)
+			return t, false, false, g.failed(id, err)
 		}
 		if p, probs = parseDraft(cv.last, f); probs != nil {
 			g.drop(f, id, probs.reason(), probs.Error())
-			return schemas.Task{}, false, nil
+			return t, false, false, nil
 		}
 		repaired = true
 	}
 	if g.opts.Critic {
 		problems, err := g.critique(ctx, f, tt, cv.last, id)
 		if err != nil {
-			return schemas.Task{}, false, g.failed(id, err)
+			return t, false, false, g.failed(id, err)
 		}
 		if problems != "" {
 			if err := cv.say(ctx, fmt.Sprintf(revisePrompt, problems)); err != nil {
-				return schemas.Task{}, false, g.failed(id, err)
+				return t, false, false, g.failed(id, err)
 			}
 			if p, probs = parseDraft(cv.last, f); probs != nil {
 				g.drop(f, id, probs.reason(), probs.Error())
-				return schemas.Task{}, false, nil
+				return t, false, false, nil
 			}
 			g.count(func(s *Stats) { s.Revised++ })
 		}
 	}
-	t := p.task
+	label := func(t *schemas.Task) {
+		t.ID = id
+		t.Lang = lang
+		t.Files = []schemas.TaskFile{{ID: f.ID, Name: f.Name, Type: f.Type}}
+		t.Generator = "llm:" + g.model
+		if t.Subcategory == "" {
+			t.Subcategory = tt.Subcategory
+		}
+		t.Requires = tt.Requires
+	}
+	label(&p.task)
+	t = p.task
 	if g.prover != nil {
 		inputs := []sandbox.Input{{Name: f.Name, Path: in.Path}}
 		proven, ref, err := g.prover.prove(ctx, p, inputs)
 		if err != nil {
-			return schemas.Task{}, false, g.failed(id, err)
+			return t, false, false, g.failed(id, err)
 		}
 		if ref != nil {
 			if err := cv.say(ctx, fmt.Sprintf(proofRepairPrompt, ref.reason, ref.msg)); err != nil {
-				return schemas.Task{}, false, g.failed(id, err)
+				return t, false, false, g.failed(id, err)
 			}
 			if p, probs = parseDraft(cv.last, f); probs != nil {
 				g.drop(f, id, probs.reason(), "after the repair turn: "+probs.Error())
-				return schemas.Task{}, false, nil
+				return t, false, false, nil
 			}
+			label(&p.task)
 			if proven, ref, err = g.prover.prove(ctx, p, inputs); err != nil {
-				return schemas.Task{}, false, g.failed(id, err)
+				return t, false, false, g.failed(id, err)
 			}
 			if ref != nil {
 				g.drop(f, id, ref.reason, ref.msg)
-				return schemas.Task{}, false, nil
+				return t, false, false, nil
 			}
 			repaired = true
 		}
 		t = proven
 	}
-	if repaired {
-		g.count(func(s *Stats) { s.Repaired++ })
-	}
-	t.ID = id
-	t.Lang = lang
-	t.Files = []schemas.TaskFile{{ID: f.ID, Name: f.Name, Type: f.Type}}
-	t.Generator = "llm:" + g.model
-	if t.Subcategory == "" {
-		t.Subcategory = tt.Subcategory
-	}
-	t.Requires = tt.Requires
-	return t, true, nil
+	return t, repaired, true, nil
 }
 
 // critique asks the critic about a draft; "" means it passed (or the critic

@@ -2,8 +2,10 @@ package llm_test
 
 import (
 	"context"
-	"maps"
 	"encoding/json"
+	"maps"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 	genllm "synth/generators/llm"
 	"synth/llm"
 	"synth/llm/llmtest"
+	"synth/sandbox"
 	"synth/schemas"
 )
 
@@ -182,4 +185,78 @@ func TestGenerateFatal(t *testing.T) {
 func sameStats(a, b genllm.Stats) bool {
 	return a.Drafts == b.Drafts && a.Kept == b.Kept && a.Proven == b.Proven && a.Repaired == b.Repaired &&
 		a.Revised == b.Revised && a.Failed == b.Failed && maps.Equal(a.Dropped, b.Dropped)
+}
+
+// provedDraft is a dedup task over testdata/sales.csv whose answer check
+// expects want.
+func provedDraft(want string) string {
+	return `{"query":"Remove the duplicate rows of ./data/sales.csv, save ./output/clean.csv and give the mean amount of the rows kept.",
+		"category":"data_analysis","checks":[{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":{"expr":"len(pd.read_csv('data/sales.csv').drop_duplicates())"}},
+		{"kind":"answer","number":` + want + `}],
+		"reference":{"steps":[{"code":"import pandas as pd\ndf = pd.read_csv('data/sales.csv').drop_duplicates()\ndf.to_csv('output/clean.csv', index=False)\nprint(len(df), df['amount'].mean())"}],"answer":"5 rows; mean 3.75"}}`
+}
+
+func TestGenerateProvesWithOneRepair(t *testing.T) {
+	if err := exec.Command("/usr/bin/python3", "-c", "import pandas").Run(); err != nil {
+		t.Skipf("needs /usr/bin/python3 with pandas: %v", err)
+	}
+	b, err := sandbox.New(sandbox.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	wrong, right := provedDraft(`{"value":4.5,"rel_tol":0.001}`), provedDraft(`{"expr":"pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()","rel_tol":1e-6}`)
+	srv := llmtest.NewServer(t, llmtest.Pick(func(c llmtest.Call) llmtest.Script {
+		if c.N == 1 {
+			return llmtest.Say(right)
+		}
+		return llmtest.Say(wrong)
+	}))
+	g := genllm.NewWriter(client(t, srv), genllm.Options{PerFile: 2, Concurrency: 1})
+	g.SetProver(&genllm.Prover{Backend: b})
+	in := generators.Input{File: schemas.File{ID: "s1", Name: "sales.csv", Type: "csv"}, Path: filepath.Join("testdata", "sales.csv")}
+	tasks, err := g.Generate(context.Background(), []generators.Input{in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) != 1 || tasks[0].Checks[1].Number.Value != 3.75 || *tasks[0].Checks[0].Rows != 5 {
+		t.Fatalf("tasks = %+v", tasks)
+	}
+	calls := srv.Calls()
+	if !strings.Contains(calls[1].Last().Content, "reference_failed") || !strings.Contains(calls[1].Last().Content, "4.5") {
+		t.Errorf("the repair turn does not show what failed: %q", calls[1].Last().Content)
+	}
+	want := genllm.Stats{Drafts: 2, Kept: 1, Proven: 1, Repaired: 1, Dropped: map[string]int{genllm.DropReference: 1}}
+	if got := g.Stats(); !sameStats(got, want) || len(got.Drops) != 1 || got.Drops[0].File != "sales.csv" {
+		t.Errorf("stats = %+v, want %+v", got, want)
+	}
+	// A proof the sandbox cannot run loses the draft for this run only.
+	in.Path = filepath.Join(t.TempDir(), "gone.csv")
+	g = genllm.NewWriter(client(t, srv), genllm.Options{PerFile: 1})
+	g.SetProver(&genllm.Prover{Backend: b})
+	if tasks, err = g.Generate(context.Background(), []generators.Input{in}); err != nil || len(tasks) != 0 {
+		t.Fatalf("tasks %v, err %v", tasks, err)
+	}
+	if got := g.Stats(); got.Failed != 1 || len(got.Dropped) != 0 {
+		t.Errorf("stats = %+v, want one failed draft and no drop", got)
+	}
+}
+
+func TestGenerateSendsMaxTokensAndClipsPreviews(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Say("no json"))
+	long := csvFile
+	p := *long.File.Preview
+	p.Head = strings.Repeat("north,1.5\n", 2000)
+	long.File.Preview = &p
+	g := genllm.NewWriter(client(t, srv), genllm.Options{PerFile: 1, PreviewBudget: 500})
+	if _, err := g.Generate(context.Background(), []generators.Input{long}); err != nil {
+		t.Fatal(err)
+	}
+	c := srv.Calls()[0]
+	if c.Body["max_tokens"] != 2048.0 {
+		t.Errorf("max_tokens = %v, want 2048 sent", c.Body["max_tokens"])
+	}
+	if n := len(c.Messages[1].Content); n > 1500 {
+		t.Errorf("user prompt is %d characters with a preview budget of 500", n)
+	}
 }

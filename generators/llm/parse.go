@@ -83,7 +83,9 @@ func (ps problems) reason() string {
 // nil means the draft is ready for its proof.
 func parseDraft(text string, f schemas.File) (parsed, problems) {
 	var ps problems
-	bad := func(format string, args ...any) { ps = append(ps, problem{DropUnparsable, fmt.Sprintf(format, args...)}) }
+	bad := func(format string, args ...any) {
+		ps = append(ps, problem{DropUnparsable, fmt.Sprintf(format, args...)})
+	}
 	trivial := func(format string, args ...any) { ps = append(ps, problem{DropTrivial, fmt.Sprintf(format, args...)}) }
 
 	raw, err := firstObject(text)
