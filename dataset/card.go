@@ -27,8 +27,11 @@ type CardInfo struct {
 	Stats     Stats
 	// Funnel is the filter funnel (a *filters.Funnel); nil leaves the
 	// section out.
-	Funnel       FunnelReport
-	Teacher      TeacherCard
+	Funnel  FunnelReport
+	Teacher TeacherCard
+	// Tasks is how the tasks were written and proven; nil leaves the
+	// section out.
+	Tasks        *TasksCard
 	Python       PythonInfo
 	ConfigHash   string
 	SynthVersion string
@@ -230,9 +233,11 @@ func statsJSON(info CardInfo) ([]byte, error) {
 		Sources      []SourceCount   `json:"sources,omitempty"`
 		Stats        Stats           `json:"stats"`
 		Funnel       json.RawMessage `json:"funnel,omitempty"`
+		Tasks        *TasksCard      `json:"tasks,omitempty"`
 	}{
 		Rows: info.Rows, Format: info.Config.Format, ConfigHash: info.ConfigHash, SynthVersion: info.SynthVersion,
 		Created: info.Created, Teacher: info.Teacher, Python: info.Python, Sources: info.Sources, Stats: info.Stats,
+		Tasks: info.Tasks,
 	}
 	if info.Funnel != nil {
 		f, err := info.Funnel.MarshalJSON()

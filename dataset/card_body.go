@@ -24,6 +24,7 @@ func writeCardBody(w *bytes.Buffer, info CardInfo) error {
 
 	writeColumns(w, info.Config.Format)
 	writeStatsTable(w, &info.Stats)
+	writeTasks(w, info.Tasks)
 	if info.Funnel != nil {
 		w.WriteString("## Filtering\n\nEvery rollout passes these stages in order; `in - out` were dropped, for the reasons given. Infrastructure failures (sandbox crash, teacher error) are retried and never counted as task failures. Each dropped item and what it matched is in the run's drop log.\n\n")
 		if err := info.Funnel.WriteMarkdown(w); err != nil {

@@ -45,6 +45,7 @@ type Summary struct {
 	ShardInfos []ShardInfo
 	Elapsed    time.Duration
 	clock      stageClock
+	Writer     *WriterCounts // the LLM writer's counts; nil for templates
 }
 
 // StageCount is one line of the funnel.

@@ -17,8 +17,11 @@ import (
 )
 
 // generate writes tasks for the collected files into tasks.jsonl. Tasks
-// whose checks do not validate are dropped with a log line. A finished
-// stage is read back, not redone.
+// whose checks do not validate are dropped with a log line. The LLM writer
+// proves each of its tasks in the sandbox as it writes it; its counts go to
+// run.json and the summary. A finished stage is read back, not redone; one
+// that lost drafts to failed requests is not finished, so the next run
+// redoes them (the response cache answers the rest).
 func (r *run) generate(ctx context.Context, fs *fileSet) ([]schemas.Task, error) {
 	path := filepath.Join(r.dir, tasksJournal)
 	if r.info.done(stageGenerate) {
@@ -26,11 +29,14 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]schemas.Task, error)
 		if err != nil {
 			return nil, fmt.Errorf("generate: %w", err)
 		}
+		if r.info.Writer != nil {
+			r.addWriterLine(r.info.Writer)
+		}
 		r.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)", countCategories(tasks))
 		return tasks, nil
 	}
 	tc := r.cfg.Tasks
-	gen, err := r.generator(ctx)
+	gen, proof, err := r.generator(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -41,6 +47,13 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]schemas.Task, error)
 	made, err := gen.Generate(ctx, inputs)
 	if err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
+	}
+	complete := true
+	if w, ok := gen.(*gllm.Generator); ok {
+		if err := r.recordWriter(w, proof); err != nil {
+			return nil, err
+		}
+		complete = w.Stats().Failed == 0
 	}
 	var tasks []schemas.Task
 	seen := map[string]bool{}
@@ -78,13 +91,19 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]schemas.Task, error)
 	if err := os.WriteFile(filepath.Join(r.dir, tasksReportFile), []byte(template.Report(tasks)), 0o644); err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
+	if !complete {
+		r.logf("generate: %d drafts were lost to failed requests or sandbox errors; run the same command again to redo them", r.info.Writer.Failed)
+		return tasks, nil
+	}
 	if err := r.info.markDone(r.dir, stageGenerate); err != nil {
 		return nil, err
 	}
 	return tasks, nil
 }
 
-func (r *run) generator(ctx context.Context) (generators.Generator, error) {
+// generator is the configured task writer and, for the LLM writer, what
+// its proofs run.
+func (r *run) generator(ctx context.Context) (gen generators.Generator, proof string, err error) {
 	tc := r.cfg.Tasks
 	switch tc.Writer {
 	case "", "template":
@@ -92,7 +111,7 @@ func (r *run) generator(ctx context.Context) (generators.Generator, error) {
 		// with a line that says what to install.
 		have, err := template.ProbeModules(ctx, pythonOf(r.cfg), template.Modules())
 		if err != nil {
-			return nil, fmt.Errorf("generate: %w (install Debian's python3, or set sandbox.python)", err)
+			return nil, "", fmt.Errorf("generate: %w (install Debian's python3, or set sandbox.python)", err)
 		}
 		_, skipped := template.Available(have)
 		for _, s := range skipped {
@@ -100,18 +119,25 @@ func (r *run) generator(ctx context.Context) (generators.Generator, error) {
 				r.logf("generate: %s", s)
 			}
 		}
-		return template.New(template.Options{Seed: r.cfg.Seed, Langs: tc.Langs, Include: tc.Templates, PerFile: tc.PerFile, PythonModules: have}), nil
+		return template.New(template.Options{Seed: r.cfg.Seed, Langs: tc.Langs, Include: tc.Templates, PerFile: tc.PerFile, PythonModules: have}), "", nil
 	case "llm":
 		c, err := r.client()
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		if err := r.preflight(ctx); err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		return gllm.New(c, tc.LLM), nil
+		b, err := r.sandbox()
+		if err != nil {
+			return nil, "", fmt.Errorf("generate: %w", err)
+		}
+		w := gllm.NewWriter(c, tc.LLM)
+		p := &gllm.Prover{Backend: b}
+		w.SetProver(p)
+		return w, p.Describe(), nil
 	}
-	return nil, fmt.Errorf("tasks.writer %q is not known (want template or llm)", tc.Writer)
+	return nil, "", fmt.Errorf("tasks.writer %q is not known (want template or llm)", tc.Writer)
 }
 
 func countCategories(tasks []schemas.Task) int {
@@ -136,9 +162,14 @@ func included(line string, templates []string) bool {
 	return false
 }
 
+// templateProof is what --validate-tasks runs for a task with a reference.
+const templateProof = "the reference passes; an empty rollout fails; a mutated reference fails where its template defines one"
+
 // validateTasks runs every task with a reference in the sandbox: the
 // reference must pass its checks, an empty rollout and a mutated reference
-// must fail them. Tasks that fail are dropped, counted by reason.
+// (where the template defines one) must fail them. Tasks that fail are
+// dropped, counted by reason. Tasks without a reference cannot be proven
+// this way: they are kept, and the summary says how many.
 func (r *run) validateTasks(ctx context.Context, tasks []schemas.Task, fs *fileSet) ([]schemas.Task, error) {
 	b, err := r.sandbox()
 	if err != nil {
@@ -151,10 +182,24 @@ func (r *run) validateTasks(ctx context.Context, tasks []schemas.Task, fs *fileS
 	for _, id := range slices.Sorted(maps.Keys(v.Why)) {
 		r.logf("generate: dropped task %s: %s", id, v.Why[id])
 	}
-	note := "all passed"
-	if len(v.Dropped) > 0 {
-		note = "dropped: " + countsNote(v.Dropped)
+	withRef, withMutant := 0, 0
+	for i := range tasks {
+		if tasks[i].Reference != nil {
+			withRef++
+			if template.Mutant(&tasks[i]) != nil {
+				withMutant++
+			}
+		}
 	}
-	r.sum.add("validate", len(tasks), len(v.Kept), "tasks proven (reference passes; empty, mutated and adversary rollouts fail); %s", note)
+	unproven := len(tasks) - withRef
+	note := fmt.Sprintf("of %d tasks with a reference, %d proven (reference passes; empty rollout fails; a mutated reference fails for the %d whose template defines one)",
+		withRef, withRef-len(v.Why), withMutant)
+	if len(v.Dropped) > 0 {
+		note += "; dropped: " + countsNote(v.Dropped)
+	}
+	if unproven > 0 {
+		note += fmt.Sprintf("; %d without a reference kept unproven", unproven)
+	}
+	r.sum.add("validate", len(tasks), len(v.Kept), "%s", note)
 	return v.Kept, nil
 }

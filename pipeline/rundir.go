@@ -47,6 +47,8 @@ type RunInfo struct {
 	// StageTimes is the last build's stages in order: start, end, CPU and
 	// counts. A resumed build records what it did itself.
 	StageTimes []schemas.StageTime `json:"stage_times,omitempty"`
+	// Writer is the LLM writer's counts, from the run that wrote the tasks.
+	Writer *WriterCounts `json:"writer,omitempty"`
 }
 
 // PythonInfo is the sandbox interpreter's version and packages.

@@ -310,6 +310,7 @@ func (r *run) emit(_ context.Context, fn *funnel, tasks []schemas.Task, kept []*
 	err = dataset.WriteCard(filepath.Join(r.dir, datasetDir), dataset.CardInfo{
 		Config: dcfg, Rows: rows, Bytes: bytes, Languages: dataset.Languages(tasks), Stats: stats, Funnel: fn.Funnel,
 		Teacher:    dataset.TeacherCard{Kind: teacher.Kind, Model: teacher.Model, Format: format.Name(), Settings: teacherSettings(r.cfg.Teacher)},
+		Tasks:      r.tasksCard(),
 		Python:     dataset.PythonInfo{Version: r.info.Python.Version, Packages: r.info.Python.Packages},
 		ConfigHash: r.cfg.Hash(), SynthVersion: r.opts.Version, Sources: dataset.SourceCounts(files),
 	})

@@ -281,6 +281,9 @@ func printSummary(w io.Writer, sum *pipeline.Summary) {
 	if sum.Tokens > 0 {
 		fmt.Fprintf(w, "rollouts used %d tokens, $%.4f\n", sum.Tokens, sum.CostUSD)
 	}
+	if wc := sum.Writer; wc != nil {
+		fmt.Fprintf(w, "llm writer: %d drafts, %d kept; %s\n", wc.Drafts, wc.Kept, wc.CountsNote())
+	}
 	for _, s := range sum.Shards {
 		fmt.Fprintf(w, "dataset:   %s\n", s)
 	}

@@ -36,6 +36,9 @@ func echoQuery(t *schemas.Task) *schemas.Reference {
 	return &schemas.Reference{Answer: t.Query}
 }
 
+// MutantNames name the mechanical mutants, for reports.
+var MutantNames = []string{"answer_numbers_off", "outputs_halved"}
+
 // named is a wrong solution with the name reports give it.
 type named struct {
 	name string

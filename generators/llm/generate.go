@@ -80,6 +80,9 @@ func NewWriter(c *llm.Client, opts Options) *Generator {
 // unproven (Stats.Proven stays 0).
 func (g *Generator) SetProver(p *Prover) { g.prover = p }
 
+// Model is the model the writer asks.
+func (g *Generator) Model() string { return g.model }
+
 // Name implements generators.Generator.
 func (g *Generator) Name() string { return "llm" }
 

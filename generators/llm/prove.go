@@ -42,6 +42,20 @@ type Prover struct {
 	Adversaries []Adversary
 }
 
+// Describe says what a proof runs, for reports.
+func (p *Prover) Describe() string {
+	names := []string{"empty"}
+	advs := p.Adversaries
+	if advs == nil {
+		advs = DefaultAdversaries
+	}
+	for _, a := range advs {
+		names = append(names, a.Name)
+	}
+	return fmt.Sprintf("expected values computed in the sandbox; the reference passes; every check fails an empty rollout; the %s rollouts, the writer's wrong solution and mutants of the reference (%s) fail",
+		strings.Join(names, ", "), strings.Join(MutantNames, ", "))
+}
+
 // refutation is why a draft failed its proof: a Drop* reason and a message
 // the writer is shown in the repair turn.
 type refutation struct {

@@ -1,0 +1,99 @@
+package pipeline
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"synth/dataset"
+	gllm "synth/generators/llm"
+)
+
+// draftsLog records every draft the LLM writer dropped, with its reason and
+// what failed.
+const draftsLog = "drafts_dropped.jsonl"
+
+// WriterCounts is what became of the LLM writer's drafts, as run.json and
+// the summary report it.
+type WriterCounts struct {
+	Model string `json:"model"`
+	// Proof says what ran in the sandbox before a task counted.
+	Proof string `json:"proof"`
+	gllm.Stats
+}
+
+// recordWriter keeps the writer's counts in run.json and the summary, logs
+// and journals each dropped draft, and adds the write line to the funnel.
+func (r *run) recordWriter(w *gllm.Generator, proof string) error {
+	st := w.Stats()
+	wc := &WriterCounts{Model: w.Model(), Proof: proof, Stats: st}
+	for _, d := range st.Drops {
+		r.logf("generate: dropped draft %s of %s: %s: %s", d.Task, d.File, d.Reason, d.Detail)
+	}
+	path := filepath.Join(r.dir, draftsLog)
+	os.Remove(path)
+	j, err := OpenJournal(path)
+	if err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	for _, d := range st.Drops {
+		if err := j.Append(d); err != nil {
+			j.Close()
+			return fmt.Errorf("generate: %w", err)
+		}
+	}
+	if err := j.Close(); err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	r.info.Writer = wc
+	if err := r.info.save(r.dir); err != nil {
+		return err
+	}
+	r.addWriterLine(wc)
+	return nil
+}
+
+// addWriterLine puts the writer's counts in the summary.
+func (r *run) addWriterLine(wc *WriterCounts) {
+	r.sum.Writer = wc
+	r.sum.add("write", wc.Drafts, wc.Kept, "tasks written by llm:%s; %s", wc.Model, wc.Note())
+}
+
+// Note is the counts as one line: how tasks were proven, repaired and
+// dropped.
+func (wc *WriterCounts) Note() string {
+	if wc.Proof == "" {
+		return "not proven in the sandbox; " + wc.CountsNote()
+	}
+	return wc.CountsNote() + "; proof: " + wc.Proof
+}
+
+// CountsNote is the repaired, dropped and failed counts as one line.
+func (wc *WriterCounts) CountsNote() string {
+	var parts []string
+	parts = append(parts, fmt.Sprintf("%d proven, %d repaired", wc.Proven, wc.Repaired))
+	dropped := "none"
+	if len(wc.Dropped) > 0 {
+		dropped = countsNote(wc.Dropped)
+	}
+	parts = append(parts, "dropped: "+dropped)
+	parts = append(parts, fmt.Sprintf("%d failed requests", wc.Failed))
+	if wc.Failed > 0 {
+		parts[len(parts)-1] += " (run the same command again to redo them)"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// tasksCard is the card's account of how the tasks were written and proven.
+func (r *run) tasksCard() *dataset.TasksCard {
+	if wc := r.info.Writer; wc != nil {
+		return &dataset.TasksCard{Writer: "llm:" + wc.Model, Proof: wc.Proof, Drafts: wc.Drafts, Kept: wc.Kept,
+			Proven: wc.Proven, Repaired: wc.Repaired, Dropped: wc.Dropped, FailedRequests: wc.Failed}
+	}
+	tc := &dataset.TasksCard{Writer: "template"}
+	if r.cfg.Tasks.Validate {
+		tc.Proof = templateProof
+	}
+	return tc
+}
