@@ -6,35 +6,17 @@ import (
 	"strconv"
 	"strings"
 
+	"synth/checks/adversary"
+	"synth/sandbox"
 	"synth/schemas"
 )
 
-// DefaultAdversaries are the cheats every LLM-written task must reject
-// beside the empty rollout, until a fuller set is plugged into
-// Prover.Adversaries.
-var DefaultAdversaries = []Adversary{
-	{Name: "copy_inputs", Solve: copyInputs},
-	{Name: "echo_query", Solve: echoQuery},
-}
-
-// copyInputs writes the first input file, unchanged, to every output path
-// the task names, and says it is done.
-func copyInputs(t *schemas.Task) *schemas.Reference {
-	if len(t.Outputs) == 0 || len(t.Files) == 0 {
-		return nil
-	}
-	var b strings.Builder
-	b.WriteString("import os, shutil\n")
-	for _, o := range t.Outputs {
-		fmt.Fprintf(&b, "os.makedirs(os.path.dirname(%q) or '.', exist_ok=True)\nshutil.copyfile(%q, %q)\n", o, "data/"+t.Files[0].Name, o)
-	}
-	return &schemas.Reference{Steps: []schemas.RefStep{{Code: b.String()}}, Answer: "Done: saved " + strings.Join(t.Outputs, ", ") + "."}
-}
-
-// echoQuery runs no code and answers with the query's own words.
-func echoQuery(t *schemas.Task) *schemas.Reference {
-	return &schemas.Reference{Answer: t.Query}
-}
+// echoQuery runs no code and answers with the query's own words: a task
+// whose checks take that for an answer tests nothing.
+var echoQuery = adversary.Adversary{Name: "echo_query", Doc: "no files and the query as the answer",
+	Make: func(t *schemas.Task, _ []sandbox.Input) (adversary.Rollout, bool, error) {
+		return adversary.Rollout{Answer: t.Query}, true, nil
+	}}
 
 // MutantNames name the mechanical mutants, for reports.
 var MutantNames = []string{"answer_numbers_off", "outputs_halved"}

@@ -5,10 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"synth/checks"
+	"synth/checks/adversary"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -19,7 +23,7 @@ const (
 	DropTrivial    = "trivial_check"     // a check holds whatever the solver does
 	DropExpression = "expression_failed" // an expected value's expression did not evaluate to a finite number
 	DropReference  = "reference_failed"  // the reference raised, failed a check, or does not print what it answers
-	DropAdversary  = "adversary_passed"  // the empty rollout or an adversary passes every check
+	DropAdversary  = "adversary_passed"  // an adversary (the empty rollout, a shotgun answer, a copied input, …) passes every check
 	DropMutant     = "mutant_passed"     // a wrong-but-plausible solution passes every check
 	DropDuplicate  = "duplicate"         // a near-duplicate of an earlier query for the same file
 )
@@ -27,32 +31,29 @@ const (
 // DropReasons lists the reasons in the order reports show them.
 var DropReasons = []string{DropUnparsable, DropTrivial, DropExpression, DropReference, DropAdversary, DropMutant, DropDuplicate}
 
-// Adversary is a rollout a task's checks must reject: a cheat or a
-// do-nothing. Solve returns its steps and final answer for a task, nil when
-// it does not apply.
-type Adversary struct {
-	Name  string
-	Solve func(t *schemas.Task) *schemas.Reference
-}
-
 // Prover proves drafted tasks in the sandbox before they count.
 type Prover struct {
 	Backend sandbox.Backend
-	// Adversaries must each fail every task; nil: DefaultAdversaries.
-	Adversaries []Adversary
+	// Adversaries must each fail every task; nil: adversary.All() and
+	// echo_query. The one named "empty" must fail every check, not only
+	// one.
+	Adversaries []adversary.Adversary
+}
+
+func (p *Prover) adversaries() []adversary.Adversary {
+	if p.Adversaries != nil {
+		return p.Adversaries
+	}
+	return append(adversary.All(), echoQuery)
 }
 
 // Describe says what a proof runs, for reports.
 func (p *Prover) Describe() string {
-	names := []string{"empty"}
-	advs := p.Adversaries
-	if advs == nil {
-		advs = DefaultAdversaries
-	}
-	for _, a := range advs {
+	var names []string
+	for _, a := range p.adversaries() {
 		names = append(names, a.Name)
 	}
-	return fmt.Sprintf("expected values computed in the sandbox; the reference passes; every check fails an empty rollout; the %s rollouts, the writer's wrong solution and mutants of the reference (%s) fail",
+	return fmt.Sprintf("expected values computed in the sandbox; the reference passes; every check fails an empty rollout; the adversaries (%s), the writer's wrong solution and mutants of the reference (%s) fail",
 		strings.Join(names, ", "), strings.Join(MutantNames, ", "))
 }
 
@@ -64,93 +65,208 @@ type refutation struct {
 
 // prove freezes the draft's expressions and proves its task: the reference
 // passes every check and prints what it answers; every check fails the
-// empty rollout; every adversary, the writer's wrong solution and each
-// mechanical mutant of the reference fail at least one check. The task is
-// returned with its values frozen, or the refutation. The error is for a
+// empty rollout; every other adversary, the writer's wrong solution and
+// each mechanical mutant of the reference fail at least one check. The
+// solutions run in sandboxes of their own; their collected outputs and the
+// adversaries' files are then verified together (checks.Verify). The task
+// is returned with its values frozen, or the refutation. The error is for a
 // sandbox that could not run, or ctx.
 func (p *Prover) prove(ctx context.Context, d parsed, inputs []sandbox.Input) (schemas.Task, *refutation, error) {
 	t := d.task
 	t.Checks = append([]schemas.Check(nil), t.Checks...)
-	if len(d.exprs) > 0 {
-		vals, ref, err := p.evaluate(ctx, d.exprs, inputs)
-		if err != nil || ref != nil {
-			return t, ref, err
-		}
-		for i, e := range d.exprs {
-			c := &t.Checks[e.check]
-			switch e.field {
-			case "number":
-				n := *c.Number
-				n.Value = vals[i]
-				c.Number = &n
-				if msg := trivialTolerance(c.Number); msg != "" {
-					return t, &refutation{DropTrivial, fmt.Sprintf("check %d (%s) %s", e.check, c.Kind, msg)}, nil
-				}
-			case "rows":
-				if vals[i] < 0 || vals[i] != math.Trunc(vals[i]) {
-					return t, &refutation{DropExpression, fmt.Sprintf("check %d: rows expression %q gave %v, not a row count", e.check, e.code, vals[i])}, nil
-				}
-				r := int(vals[i])
-				c.Rows = &r
-			}
-		}
+	if ref, err := p.freeze(ctx, &t, d.exprs, inputs); err != nil || ref != nil {
+		return t, ref, err
 	}
-	rs, printed, failed, err := p.try(ctx, inputs, &t, t.Reference, true)
-	switch {
-	case err != nil:
-		return t, nil, err
-	case failed != "":
-		return t, &refutation{DropReference, "the reference did not run: " + failed}, nil
-	case firstFailure(rs) != "":
-		return t, &refutation{DropReference, "the reference fails a check: " + firstFailure(rs)}, nil
-	case firstFailure(printed) != "":
-		return t, &refutation{DropReference, "the reference's code does not print what its answer says: " + firstFailure(printed)}, nil
-	}
-	rs, _, _, err = p.try(ctx, inputs, &t, &schemas.Reference{}, false)
+	store, err := os.MkdirTemp("", "synth-prove-")
 	if err != nil {
 		return t, nil, err
 	}
-	for i, r := range rs {
-		if r.OK {
-			return t, &refutation{DropTrivial, fmt.Sprintf("check %d (%s) holds for an empty rollout that ran no code and answered nothing", i, r.Kind)}, nil
-		}
+	defer os.RemoveAll(store)
+	arts := filepath.Join(store, "artifacts")
+	refCase, printed, failed, err := p.play(ctx, inputs, arts, &t, t.Reference)
+	if err != nil {
+		return t, nil, err
 	}
-	advs := p.Adversaries
-	if advs == nil {
-		advs = DefaultAdversaries
+	if failed != "" {
+		return t, &refutation{DropReference, "the reference did not run: " + failed}, nil
 	}
-	for _, a := range advs {
-		sol := a.Solve(&t)
-		if sol == nil {
-			continue
-		}
-		if pass, err := p.passes(ctx, inputs, &t, sol); err != nil || pass {
-			return t, refutedIf(pass, DropAdversary, "the %s adversary passes every check", a.Name), err
-		}
-	}
+	// The transcript case carries the inputs too: checks.Verify wants every
+	// case with checks to have a folder.
+	cases := []checks.Case{refCase, {Checks: answerChecks(t.Checks), Answer: printed, Transcript: true, Files: refCase.Files[:len(inputs)]}}
 	wrongs := mutants(&t)
 	if d.wrong != nil {
 		wrongs = append([]named{{"wrong_solution", d.wrong}}, wrongs...)
 	}
 	for _, w := range wrongs {
-		if pass, err := p.passes(ctx, inputs, &t, w.sol); err != nil || pass {
-			return t, refutedIf(pass, DropMutant, "a wrong solution (%s) passes every check", w.name), err
+		c, _, _, err := p.play(ctx, inputs, arts, &t, w.sol)
+		if err != nil {
+			return t, nil, err
+		}
+		cases = append(cases, c)
+	}
+	advs := p.adversaries()
+	for i, a := range advs {
+		r, ok, err := a.Make(&t, inputs)
+		if err != nil {
+			return t, nil, fmt.Errorf("adversary %s: %w", a.Name, err)
+		}
+		if !ok {
+			cases = append(cases, checks.Case{})
+			continue
+		}
+		c, err := r.Case(&t, inputs, filepath.Join(store, "adversary", strconv.Itoa(i)))
+		if err != nil {
+			return t, nil, fmt.Errorf("adversary %s: %w", a.Name, err)
+		}
+		cases = append(cases, c)
+	}
+	rs, err := verifyShared(ctx, p.Backend, cases)
+	if err != nil {
+		return t, nil, err
+	}
+	return t, refute(rs, cases, wrongs, advs), nil
+}
+
+// longAnswer is the length above which an answer (a shotgun of numbers) is
+// verified in a cell of its own: reading its numbers takes most of a cell's
+// time.
+const longAnswer = 2000
+
+// verifyShared verifies cases as checks.Verify does, with less work: the
+// answer checks of a case whose answer and messages an earlier case already
+// had are not run again but copied (the adversaries that write files share
+// one shotgun answer), and a long answer is verified in a cell of its own.
+func verifyShared(ctx context.Context, b sandbox.Backend, cases []checks.Case) ([][]schemas.CheckResult, error) {
+	run := make([]checks.Case, len(cases))
+	origin := make([]int, len(cases)) // the case whose answer checks stand for this one's, or -1
+	first := map[string]int{}
+	for i, c := range cases {
+		run[i], origin[i] = c, -1
+		if len(c.Checks) == 0 || c.Transcript {
+			continue
+		}
+		key := c.Answer + "\x00" + fmt.Sprint(c.Messages)
+		if j, ok := first[key]; ok {
+			run[i].Checks = slices.DeleteFunc(slices.Clone(c.Checks), isAnswer)
+			origin[i] = j
+			continue
+		}
+		first[key] = i
+	}
+	var short, long []int
+	for i, c := range run {
+		if len(c.Answer) > longAnswer && len(c.Checks) > 0 {
+			long = append(long, i)
+		} else {
+			short = append(short, i)
 		}
 	}
-	return t, nil, nil
-}
-
-func refutedIf(pass bool, reason, format string, args ...any) *refutation {
-	if !pass {
-		return nil
+	rs := make([][]schemas.CheckResult, len(cases))
+	for _, group := range append([][]int{short}, chunks(long)...) {
+		batch := make([]checks.Case, len(group))
+		for k, i := range group {
+			batch[k] = run[i]
+		}
+		out, err := checks.Verify(ctx, b, batch)
+		if err != nil {
+			return nil, err
+		}
+		for k, i := range group {
+			rs[i] = out[k]
+		}
 	}
-	return &refutation{reason, fmt.Sprintf(format, args...)}
+	for i, j := range origin {
+		if j < 0 {
+			continue
+		}
+		own, full := rs[i], make([]schemas.CheckResult, 0, len(cases[i].Checks))
+		for k, c := range cases[i].Checks {
+			if isAnswer(c) {
+				full = append(full, rs[j][k])
+			} else {
+				full, own = append(full, own[0]), own[1:]
+			}
+		}
+		rs[i] = full
+	}
+	return rs, nil
 }
 
-// passes runs a solution and reports whether it passes every check.
-func (p *Prover) passes(ctx context.Context, inputs []sandbox.Input, t *schemas.Task, sol *schemas.Reference) (bool, error) {
-	rs, _, _, err := p.try(ctx, inputs, t, sol, false)
-	return err == nil && firstFailure(rs) == "", err
+func isAnswer(c schemas.Check) bool { return c.Kind == schemas.CheckAnswer }
+
+// chunks puts each index in a batch of its own.
+func chunks(is []int) [][]int {
+	out := make([][]int, len(is))
+	for k, i := range is {
+		out[k] = []int{i}
+	}
+	return out
+}
+
+// refute reads the verification of a proof's cases: the reference's, its
+// printed output's, the wrong solutions' and the adversaries', in that
+// order. nil means the task holds.
+func refute(rs [][]schemas.CheckResult, cases []checks.Case, wrongs []named, advs []adversary.Adversary) *refutation {
+	if msg := firstFailure(rs[0]); msg != "" {
+		return &refutation{DropReference, "the reference fails a check: " + msg}
+	}
+	if msg := firstFailure(rs[1]); msg != "" {
+		return &refutation{DropReference, "the reference's code does not print what its answer says: " + msg}
+	}
+	base := 2 + len(wrongs)
+	for i, a := range advs {
+		if len(cases[base+i].Checks) == 0 {
+			continue
+		}
+		res := rs[base+i]
+		if a.Name == "empty" {
+			for k, r := range res {
+				if r.OK {
+					return &refutation{DropTrivial, fmt.Sprintf("check %d (%s) holds for an empty rollout that wrote nothing and answered nothing", k, r.Kind)}
+				}
+			}
+		}
+		if firstFailure(res) == "" {
+			return &refutation{DropAdversary, fmt.Sprintf("the %s adversary (%s) passes every check", a.Name, a.Doc)}
+		}
+	}
+	for i, w := range wrongs {
+		if firstFailure(rs[2+i]) == "" {
+			return &refutation{DropMutant, fmt.Sprintf("a wrong solution (%s) passes every check", w.name)}
+		}
+	}
+	return nil
+}
+
+// freeze evaluates the draft's expressions and writes their values into
+// t's checks.
+func (p *Prover) freeze(ctx context.Context, t *schemas.Task, exprs []expr, inputs []sandbox.Input) (*refutation, error) {
+	if len(exprs) == 0 {
+		return nil, nil
+	}
+	vals, ref, err := p.evaluate(ctx, exprs, inputs)
+	if err != nil || ref != nil {
+		return ref, err
+	}
+	for i, e := range exprs {
+		c := &t.Checks[e.check]
+		switch e.field {
+		case "number":
+			n := *c.Number
+			n.Value = vals[i]
+			c.Number = &n
+			if msg := trivialTolerance(c.Number); msg != "" {
+				return &refutation{DropTrivial, fmt.Sprintf("check %d (%s) %s", e.check, c.Kind, msg)}, nil
+			}
+		case "rows":
+			if vals[i] < 0 || vals[i] != math.Trunc(vals[i]) {
+				return &refutation{DropExpression, fmt.Sprintf("check %d: rows expression %q gave %v, not a row count", e.check, e.code, vals[i])}, nil
+			}
+			r := int(vals[i])
+			c.Rows = &r
+		}
+	}
+	return nil, nil
 }
 
 // exprMark starts the line an expression cell prints its value on.
@@ -197,42 +313,50 @@ func markedValue(out string) (float64, bool) {
 	return v, err == nil
 }
 
-// try runs a solution's steps in a fresh sandbox and then the task's checks;
-// failed says which step did not run cleanly. With printed, it also runs
-// the answer checks against what the steps printed.
-func (p *Prover) try(ctx context.Context, inputs []sandbox.Input, t *schemas.Task, sol *schemas.Reference, printed bool) (rs, prs []schemas.CheckResult, failed string, err error) {
+// play runs a solution's steps in a fresh sandbox, collects what it wrote
+// under output/ into store and closes the sandbox; the case it returns is
+// what the checks judge. failed says which step did not run cleanly;
+// printed is everything the steps printed.
+func (p *Prover) play(ctx context.Context, inputs []sandbox.Input, store string, t *schemas.Task, sol *schemas.Reference) (c checks.Case, printed, failed string, err error) {
 	sb, err := p.Backend.Open(ctx, sandbox.Spec{Inputs: inputs})
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("open sandbox: %w", err)
+		return c, "", "", fmt.Errorf("open sandbox: %w", err)
 	}
 	defer sb.Close()
 	var out strings.Builder
 	for i, st := range sol.Steps {
 		res, err := sb.Exec(ctx, st.Code)
 		if err != nil {
-			return nil, nil, "", fmt.Errorf("step %d: %w", i, err)
+			return c, "", "", fmt.Errorf("step %d: %w", i, err)
 		}
 		out.WriteString(res.Output + "\n")
 		if res.Status != schemas.StatusOK && failed == "" {
 			failed = fmt.Sprintf("step %d ended %s: %s", i, res.Status, lastLines(res.Output, 6))
 		}
 	}
-	msgs := []schemas.Message{{Role: schemas.RoleAssistant, Content: "Finished: " + sol.Answer}}
-	if rs, err = checks.Verify(ctx, sb, t.Checks, sol.Answer, msgs); err != nil {
-		return nil, nil, "", err
+	arts, err := sandbox.CollectArtifacts(sb.Workspace(), store)
+	if err != nil {
+		return c, "", "", err
 	}
-	var ans []schemas.Check
-	for _, c := range t.Checks {
+	sb.Close()
+	c = checks.Case{Checks: t.Checks, Answer: sol.Answer, Messages: []schemas.Message{{Role: schemas.RoleAssistant, Content: "Finished: " + sol.Answer}}}
+	for _, in := range inputs {
+		c.Files = append(c.Files, sandbox.Input{Name: "data/" + in.Name, Path: in.Path})
+	}
+	for _, a := range arts {
+		c.Files = append(c.Files, sandbox.Input{Name: a.Path, Path: filepath.Join(store, a.SHA256[:2], a.SHA256)})
+	}
+	return c, out.String(), failed, nil
+}
+
+func answerChecks(cs []schemas.Check) []schemas.Check {
+	var out []schemas.Check
+	for _, c := range cs {
 		if c.Kind == schemas.CheckAnswer {
-			ans = append(ans, c)
+			out = append(out, c)
 		}
 	}
-	if printed && len(ans) > 0 {
-		if prs, err = checks.Verify(ctx, sb, ans, out.String(), nil); err != nil {
-			return nil, nil, "", err
-		}
-	}
-	return rs, prs, failed, nil
+	return out
 }
 
 func firstFailure(rs []schemas.CheckResult) string {

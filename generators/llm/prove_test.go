@@ -63,7 +63,7 @@ func TestProve(t *testing.T) {
 			"mean 9.5", ""), DropReference, "print"},
 		{"check holds for the empty rollout", dedupDraft(goodChecks+`,{"kind":"python","code":"assert 'zzz' not in answer"}`, "5 rows kept; mean amount 3.75", ""),
 			DropTrivial, "check 2 (python) holds for an empty rollout"},
-		{"copied input passes", dedupDraft(`{"kind":"table","path":"output/clean.csv","columns_include":["region"]}`, "done", ""), DropAdversary, "copy_inputs"},
+		{"copied input passes", dedupDraft(`{"kind":"table","path":"output/clean.csv","columns_include":["region"]}`, "done", ""), DropAdversary, "copy_input"},
 		{"wrong solution passes", dedupDraft(goodChecks, "5 rows kept; mean amount 3.75",
 			`,"wrong_solution":{"steps":[{"code":"import pandas as pd\npd.read_csv('data/sales.csv').drop_duplicates().to_csv('output/clean.csv', index=False)"}],"answer":"mean amount 3.75"}`), DropMutant, "wrong_solution"},
 		{"halved output passes", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true}`, "done", ""), DropMutant, "outputs_halved"},
