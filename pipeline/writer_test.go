@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"synth/agent"
@@ -83,10 +84,10 @@ var writerMean = map[string]string{}
 
 // writeInputs writes the test's CSV files: rows with two duplicates, each
 // file's amounts its own.
-func writeInputs(t *testing.T) string {
+func writeInputs(t *testing.T, names ...string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for i, name := range writerFiles {
+	for i, name := range names {
 		var b strings.Builder
 		b.WriteString("region,amount\n")
 		vals := []float64{1.5, 2.5, 1.5, 4, 3.25 + float64(i), 2.5, 7.5 + float64(i)}
@@ -120,7 +121,7 @@ func writerConfig(t *testing.T, url, inputs string) Config {
 // tasks make a benchmark the reference aces and an empty rollout fails.
 func TestLLMWriterProvesTasks(t *testing.T) {
 	needPython(t)
-	inputs := writeInputs(t)
+	inputs := writeInputs(t, writerFiles...)
 	dir := filepath.Join(t.TempDir(), "out")
 	srv := llmtest.NewServer(t, writerAndTeacher(referenceSolver(t, dir)))
 	cfg := writerConfig(t, srv.URL, inputs)
@@ -150,7 +151,7 @@ func TestLLMWriterProvesTasks(t *testing.T) {
 	for file, want := range map[string]string{
 		"badjson.csv": "unparsable: no valid JSON", "trivial.csv": "trivial_check: check 2 (python) is a constant assert",
 		"wrongnum.csv": "reference_failed: the reference fails a check: answer", "badref.csv": "reference_failed: the reference fails a check: table",
-		"copyin.csv": "adversary_passed: the copy_inputs adversary", "mutant.csv": "mutant_passed: a wrong solution (wrong_solution)",
+		"copyin.csv": "adversary_passed: the copy_input adversary", "mutant.csv": "mutant_passed: a wrong solution (wrong_solution)",
 	} {
 		if !strings.HasPrefix(where[file], want) {
 			t.Errorf("%s: dropped as %q, want %q…", file, where[file], want)
@@ -221,7 +222,7 @@ func TestLLMWriterProvesTasks(t *testing.T) {
 // yields no dataset rows on proven tasks.
 func TestLLMWriterNoCodeNoRows(t *testing.T) {
 	needPython(t)
-	inputs := writeInputs(t)
+	inputs := writeInputs(t, "good1.csv", "good2.csv")
 	dir := filepath.Join(t.TempDir(), "out")
 	srv := llmtest.NewServer(t, writerAndTeacher(llmtest.Say("Finished: The answer is 42.")))
 	cfg := writerConfig(t, srv.URL, inputs)
@@ -256,5 +257,59 @@ func TestValidateTasksSaysWhatRan(t *testing.T) {
 	note := r.sum.Stages[len(r.sum.Stages)-1].Note
 	if !strings.Contains(note, "of 0 tasks with a reference, 0 proven") || !strings.Contains(note, "1 without a reference kept unproven") {
 		t.Errorf("note %q", note)
+	}
+}
+
+// TestLLMWriterRedoesLostDrafts: a draft lost to a failed request is
+// counted as failed, the generate stage stays open, and the next run redoes
+// that draft alone (the response cache answers the others).
+func TestLLMWriterRedoesLostDrafts(t *testing.T) {
+	needPython(t)
+	inputs := writeInputs(t, "good1.csv", "good2.csv")
+	dir := filepath.Join(t.TempDir(), "out")
+	var broken atomic.Bool
+	broken.Store(true)
+	var writes atomic.Int32
+	srv := llmtest.NewServer(t, func(c llmtest.Call) llmtest.Reply {
+		if strings.HasPrefix(c.Messages[0].Content, "You write tasks") {
+			writes.Add(1)
+			if broken.Load() && strings.Contains(c.Messages[1].Content, "good2.csv") {
+				return llmtest.Reply{Status: 503}
+			}
+		}
+		return writerAndTeacher(referenceSolver(t, dir))(c)
+	})
+	cfg := writerConfig(t, srv.URL, inputs)
+	cfg.Teacher.Kind = "reference"
+	cfg.LLM.MaxRetries = -1
+	var log strings.Builder
+	sum, err := Build(context.Background(), cfg, Options{Out: dir, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wc := sum.Writer; wc == nil || wc.Failed != 1 || wc.Kept != 1 {
+		t.Fatalf("writer counts %+v, want one kept and one failed", wc)
+	}
+	if !strings.Contains(log.String(), "run the same command again to redo them") {
+		t.Errorf("the log does not say how to redo the lost draft:\n%s", log.String())
+	}
+	info, _ := readRunInfo(dir)
+	if info.done(stageGenerate) || info.Writer.Failed != 1 {
+		t.Fatalf("generate marked done with a lost draft; run.json writer %+v", info.Writer)
+	}
+	broken.Store(false)
+	before := writes.Load()
+	sum, err = Build(context.Background(), cfg, Options{Out: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wc := sum.Writer; wc == nil || wc.Failed != 0 || wc.Kept != 2 {
+		t.Fatalf("rerun writer counts %+v, want both kept", wc)
+	}
+	if n := writes.Load() - before; n != 1 {
+		t.Errorf("the rerun sent %d writer requests, want 1 (the lost draft's)", n)
+	}
+	if info, _ = readRunInfo(dir); !info.done(stageGenerate) {
+		t.Error("generate not marked done once every draft was written")
 	}
 }

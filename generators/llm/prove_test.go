@@ -66,7 +66,7 @@ func TestProve(t *testing.T) {
 		{"copied input passes", dedupDraft(`{"kind":"table","path":"output/clean.csv","columns_include":["region"]}`, "done", ""), DropAdversary, "copy_input"},
 		{"wrong solution passes", dedupDraft(goodChecks, "5 rows kept; mean amount 3.75",
 			`,"wrong_solution":{"steps":[{"code":"import pandas as pd\npd.read_csv('data/sales.csv').drop_duplicates().to_csv('output/clean.csv', index=False)"}],"answer":"mean amount 3.75"}`), DropMutant, "wrong_solution"},
-		{"halved output passes", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true}`, "done", ""), DropMutant, "outputs_halved"},
+		{"halved output passes", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true},{"kind":"python","code":"import pandas as pd\nassert len(pd.read_csv('output/clean.csv')) >= 2"}`, "done", ""), DropMutant, "outputs_halved"},
 		{"answer numbers off pass", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":5},{"kind":"answer","number":{"value":5,"abs_tol":0.5}}`,
 			"5 rows kept; mean amount 3.75", ""), DropMutant, "answer_numbers_off"},
 	}
