@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -132,7 +133,19 @@ func (r *run) generator(ctx context.Context) (gen generators.Generator, proof st
 		if err != nil {
 			return nil, "", fmt.Errorf("generate: %w", err)
 		}
-		w := gllm.NewWriter(c, tc.LLM)
+		opts := tc.LLM
+		if opts.JSONMode {
+			model := cmp.Or(opts.Model, c.Model())
+			ok, err := gllm.ProbeJSON(ctx, r.cfg.LLM, model)
+			if err != nil {
+				return nil, "", fmt.Errorf("generate: %w", err)
+			}
+			if !ok {
+				r.logf("generate: the endpoint for %s refuses response_format (JSON mode); the writer goes on without it", model)
+				opts.JSONMode = false
+			}
+		}
+		w := gllm.NewWriter(c, opts)
 		p := &gllm.Prover{Backend: b}
 		w.SetProver(p)
 		return w, p.Describe(), nil

@@ -313,3 +313,37 @@ func TestLLMWriterRedoesLostDrafts(t *testing.T) {
 		t.Error("generate not marked done once every draft was written")
 	}
 }
+
+// TestLLMWriterFallsBackFromJSONMode: an endpoint that refuses
+// response_format does not stop the run; the writer goes on without it.
+func TestLLMWriterFallsBackFromJSONMode(t *testing.T) {
+	needPython(t)
+	inputs := writeInputs(t, "good1.csv")
+	dir := filepath.Join(t.TempDir(), "out")
+	srv := llmtest.NewServer(t, func(c llmtest.Call) llmtest.Reply {
+		if _, ok := c.Body["response_format"]; ok {
+			return llmtest.Reply{Status: 400, Body: `{"error":{"message":"response_format is not supported by this model"}}`}
+		}
+		return llmtest.Reply{Content: "not JSON"}
+	})
+	cfg := writerConfig(t, srv.URL, inputs)
+	cfg.Tasks.LLM.JSONMode = true
+	var log strings.Builder
+	sum, err := Generate(context.Background(), cfg, Options{Out: dir, Log: &log})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if !strings.Contains(log.String(), "refuses response_format") {
+		t.Errorf("no line about the fallback:\n%s", log.String())
+	}
+	if wc := sum.Writer; wc == nil || wc.Drafts != 1 || wc.Dropped[gllm.DropUnparsable] != 1 || wc.Failed != 0 {
+		t.Errorf("writer counts %+v, want one draft dropped as unparsable after its repair turn", wc)
+	}
+	calls := srv.Calls()
+	if len(calls) != 3 {
+		t.Fatalf("%d requests, want the probe, the draft and its repair", len(calls))
+	}
+	if _, ok := calls[0].Body["response_format"]; !ok {
+		t.Error("the probe did not ask for response_format")
+	}
+}

@@ -260,3 +260,22 @@ func TestGenerateSendsMaxTokensAndClipsPreviews(t *testing.T) {
 		t.Errorf("user prompt is %d characters with a preview budget of 500", n)
 	}
 }
+
+func TestProbeJSON(t *testing.T) {
+	refuse := llmtest.NewServer(t, llmtest.Always(llmtest.Reply{Status: 400, Body: `{"error":{"message":"unsupported response_format"}}`}))
+	accept := llmtest.NewServer(t, llmtest.Say(`{"ok": true}`))
+	down := llmtest.NewServer(t, llmtest.Status(401, 0))
+	for _, tc := range []struct {
+		srv     *llmtest.Server
+		ok, err bool
+	}{{refuse, false, false}, {accept, true, false}, {down, false, true}} {
+		cfg := llm.Config{Endpoints: []llm.Endpoint{{BaseURL: tc.srv.URL, Model: "m", KeyEnv: "NO_SUCH_KEY_ENV"}}}
+		ok, err := genllm.ProbeJSON(context.Background(), cfg, "m")
+		if ok != tc.ok || (err != nil) != tc.err {
+			t.Errorf("%s: ok %v, err %v", tc.srv.URL, ok, err)
+		}
+		if c := tc.srv.Calls(); len(c) != 1 || c[0].Body["response_format"] == nil {
+			t.Errorf("%s: %d probe requests, want one asking for response_format", tc.srv.URL, len(c))
+		}
+	}
+}
