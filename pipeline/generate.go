@@ -176,7 +176,7 @@ func included(line string, templates []string) bool {
 }
 
 // templateProof is what --validate-tasks runs for a task with a reference.
-const templateProof = "the reference passes; an empty rollout fails; a mutated reference fails where its template defines one"
+const templateProof = "the reference passes; the empty rollout and every adversary fail; a mutated reference fails where its template defines one"
 
 // validateTasks runs every task with a reference in the sandbox: the
 // reference must pass its checks, an empty rollout and a mutated reference
@@ -205,7 +205,7 @@ func (r *run) validateTasks(ctx context.Context, tasks []schemas.Task, fs *fileS
 		}
 	}
 	unproven := len(tasks) - withRef
-	note := fmt.Sprintf("of %d tasks with a reference, %d proven (reference passes; empty rollout fails; a mutated reference fails for the %d whose template defines one)",
+	note := fmt.Sprintf("of %d tasks with a reference, %d proven (reference passes; empty and adversary rollouts fail; a mutated reference fails for the %d whose template defines one)",
 		withRef, withRef-len(v.Why), withMutant)
 	if len(v.Dropped) > 0 {
 		note += "; dropped: " + countsNote(v.Dropped)

@@ -25,8 +25,12 @@ With --validate every task is run in the sandbox before it is kept: its
 reference solution must pass every check, a do-nothing rollout must fail at
 least one, and so must a mutated reference (the other sort order, a wrong
 number, an untransformed image) where the template defines one. Tasks that
-fail are dropped and counted by reason. Benchmark tasks are always proven
-this way by synth build.
+fail are dropped and counted by reason. Tasks without a reference solution
+are kept unproven, and the summary says how many. Benchmark tasks are always
+proven this way by synth build. Tasks from the LLM writer (tasks.writer: llm
+in the config) are proven as they are written, with or without --validate: expected
+values computed in the sandbox, the reference passing, the empty rollout,
+every adversary and wrong solutions failing.
 
 A later synth build with the same settings and -o goes on from there.`,
 		Example: `  synth generate -o out --validate

@@ -114,7 +114,8 @@ func (g *Generator) drop(f schemas.File, id, reason, detail string) {
 // Generate implements generators.Generator: PerFile drafts per file and
 // language, for the files whose type the dictionary knows. Tasks come back
 // in file order. A fatal llm error (bad key, wrong URL, spent budget) or
-// ctx's end stops it; other failures drop the draft and are counted.
+// ctx's end stops it; other failures (a request, a sandbox that could
+// not run) lose the draft for this run and are counted as failed.
 func (g *Generator) Generate(ctx context.Context, files []generators.Input) ([]schemas.Task, error) {
 	out := make([][]schemas.Task, len(files))
 	eg, gctx := errgroup.WithContext(ctx)
@@ -231,12 +232,12 @@ func (g *Generator) draft(ctx context.Context, in generators.Input, tt TaskType,
 		repaired = true
 	}
 	if g.opts.Critic {
-		problems, err := g.critique(ctx, f, tt, cv.last, id)
+		review, err := g.critique(ctx, f, tt, cv.last, id)
 		if err != nil {
 			return t, false, false, g.failed(id, err)
 		}
-		if problems != "" {
-			if err := cv.say(ctx, fmt.Sprintf(revisePrompt, problems)); err != nil {
+		if review != "" {
+			if err := cv.say(ctx, fmt.Sprintf(revisePrompt, review)); err != nil {
 				return t, false, false, g.failed(id, err)
 			}
 			if p, probs = parseDraft(cv.last, f); probs != nil {
@@ -293,7 +294,7 @@ func (g *Generator) critique(ctx context.Context, f schemas.File, tt TaskType, d
 	zero := 0.0
 	text, err := g.ask(ctx, []schemas.Message{
 		{Role: schemas.RoleSystem, Content: criticSystem},
-		{Role: schemas.RoleUser, Content: criticPrompt(f, tt, draft)},
+		{Role: schemas.RoleUser, Content: criticPrompt(f, tt, draft, g.opts.PreviewBudget)},
 	}, id+"/critic", &zero)
 	if err != nil {
 		return "", err

@@ -115,7 +115,7 @@ const criticSystem = `You review tasks written for a benchmark of code-interpret
 3. checks: do the checks test what the query asks, without values the file cannot support?
 Reply with a JSON object only: {"ok": true} or {"ok": false, "problems": "what to fix"}.`
 
-func criticPrompt(f schemas.File, tt TaskType, draft string) string {
+func criticPrompt(f schemas.File, tt TaskType, draft string, budget int) string {
 	return fmt.Sprintf("File: ./data/%s (type %s)\n%s\nKeywords: %s\n\nTask:\n%s\n",
-		f.Name, f.Type, previewText(f.Preview, 2000), strings.Join(tt.Keywords, "; "), draft)
+		f.Name, f.Type, previewText(f.Preview, budget), strings.Join(tt.Keywords, "; "), draft)
 }

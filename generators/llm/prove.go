@@ -28,9 +28,6 @@ const (
 	DropDuplicate  = "duplicate"         // a near-duplicate of an earlier query for the same file
 )
 
-// DropReasons lists the reasons in the order reports show them.
-var DropReasons = []string{DropUnparsable, DropTrivial, DropExpression, DropReference, DropAdversary, DropMutant, DropDuplicate}
-
 // Prover proves drafted tasks in the sandbox before they count.
 type Prover struct {
 	Backend sandbox.Backend
