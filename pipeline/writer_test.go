@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"synth/agent"
+	"synth/checks/adversary"
 	gllm "synth/generators/llm"
 	"synth/llm"
 	"synth/llm/llmtest"
@@ -118,7 +119,8 @@ func writerConfig(t *testing.T, url, inputs string) Config {
 // own checks, invalid JSON, checks a copied input passes and a wrong
 // solution that passes, only the good tasks count, each drop is counted by
 // reason in the summary, run.json and the dataset card, and the proven
-// tasks make a benchmark the reference aces and an empty rollout fails.
+// tasks make a benchmark the reference aces and the empty rollout and every
+// adversary fail.
 func TestLLMWriterProvesTasks(t *testing.T) {
 	needPython(t)
 	inputs := writeInputs(t, writerFiles...)
@@ -210,7 +212,11 @@ func TestLLMWriterProvesTasks(t *testing.T) {
 	if sum.Bench == "" || len(sum.Shards) == 0 {
 		t.Fatalf("bench %q, shards %v", sum.Bench, sum.Shards)
 	}
-	for teacher, rate := range map[string]float64{TeacherReference: 1, TeacherEmpty: 0} {
+	rates := map[string]float64{TeacherReference: 1, TeacherEmpty: 0}
+	for _, name := range adversary.Names() {
+		rates[adversaryPrefix+name] = 0
+	}
+	for teacher, rate := range rates {
 		res := runEval(t, EvalConfig{Bench: sum.Bench, Teacher: agent.Config{Kind: teacher, MaxTurns: 3}, Concurrency: 2}, filepath.Join(t.TempDir(), teacher))
 		if res.Summary.Tasks < 1 || res.Summary.PassRate != rate {
 			t.Errorf("eval --teacher %s: %d tasks, pass rate %v, want %v", teacher, res.Summary.Tasks, res.Summary.PassRate, rate)
