@@ -89,7 +89,7 @@ func (p *Prover) prove(ctx context.Context, d parsed, inputs []sandbox.Input) (s
 	}
 	// The transcript case carries the inputs too: checks.Verify wants every
 	// case with checks to have a folder.
-	cases := []checks.Case{refCase, {Checks: answerChecks(t.Checks), Answer: printed, Transcript: true, Files: refCase.Files[:len(inputs)]}}
+	cases := []checks.Case{refCase, {Checks: checks.AnswerChecks(t.Checks), Answer: printed, Transcript: true, Files: refCase.Files[:len(inputs)]}}
 	wrongs := mutants(&t)
 	if d.wrong != nil {
 		wrongs = append([]named{{"wrong_solution", d.wrong}}, wrongs...)
@@ -204,10 +204,10 @@ func chunks(is []int) [][]int {
 // printed output's, the wrong solutions' and the adversaries', in that
 // order. nil means the task holds.
 func refute(rs [][]schemas.CheckResult, cases []checks.Case, wrongs []named, advs []adversary.Adversary) *refutation {
-	if msg := firstFailure(rs[0]); msg != "" {
+	if msg := checks.FirstFailure(rs[0]); msg != "" {
 		return &refutation{DropReference, "the reference fails a check: " + msg}
 	}
-	if msg := firstFailure(rs[1]); msg != "" {
+	if msg := checks.FirstFailure(rs[1]); msg != "" {
 		return &refutation{DropReference, "the reference's code does not print what its answer says: " + msg}
 	}
 	base := 2 + len(wrongs)
@@ -223,12 +223,12 @@ func refute(rs [][]schemas.CheckResult, cases []checks.Case, wrongs []named, adv
 				}
 			}
 		}
-		if firstFailure(res) == "" {
+		if checks.FirstFailure(res) == "" {
 			return &refutation{DropAdversary, fmt.Sprintf("the %s adversary (%s) passes every check", a.Name, a.Doc)}
 		}
 	}
 	for i, w := range wrongs {
-		if firstFailure(rs[2+i]) == "" {
+		if checks.FirstFailure(rs[2+i]) == "" {
 			return &refutation{DropMutant, fmt.Sprintf("a wrong solution (%s) passes every check", w.name)}
 		}
 	}
@@ -344,25 +344,6 @@ func (p *Prover) play(ctx context.Context, inputs []sandbox.Input, store string,
 		c.Files = append(c.Files, sandbox.Input{Name: a.Path, Path: filepath.Join(store, a.SHA256[:2], a.SHA256)})
 	}
 	return c, out.String(), failed, nil
-}
-
-func answerChecks(cs []schemas.Check) []schemas.Check {
-	var out []schemas.Check
-	for _, c := range cs {
-		if c.Kind == schemas.CheckAnswer {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-func firstFailure(rs []schemas.CheckResult) string {
-	for _, r := range rs {
-		if !r.OK {
-			return r.Kind + ": " + r.Message
-		}
-	}
-	return ""
 }
 
 func lastLines(s string, n int) string {

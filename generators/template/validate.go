@@ -160,7 +160,7 @@ func ProveTask(ctx context.Context, b sandbox.Backend, t *schemas.Task, files ma
 		p.ReferenceError = failed
 		return p, nil
 	}
-	cases := []checks.Case{ref, {Checks: answerChecks(t.Checks), Answer: printed, Transcript: true}, {}}
+	cases := []checks.Case{ref, {Checks: checks.AnswerChecks(t.Checks), Answer: printed, Transcript: true}, {}}
 	if m := Mutant(t); m != nil {
 		if cases[2], _, _, err = rollout(ctx, b, inputs, filepath.Join(store, "artifacts"), t, m); err != nil {
 			return p, err
@@ -185,10 +185,10 @@ func ProveTask(ctx context.Context, b sandbox.Backend, t *schemas.Task, files ma
 	if err != nil {
 		return p, fmt.Errorf("task %s: %w", t.ID, err)
 	}
-	p.ReferenceFailure, p.ReferenceMismatch = firstFailure(rs[0]), firstFailure(rs[1])
+	p.ReferenceFailure, p.ReferenceMismatch = checks.FirstFailure(rs[0]), checks.FirstFailure(rs[1])
 	p.Checks["reference"] = rs[0]
 	if len(cases[2].Checks) > 0 {
-		passed := firstFailure(rs[2]) == ""
+		passed := checks.FirstFailure(rs[2]) == ""
 		p.Mutant, p.Checks["mutant"] = &passed, rs[2]
 	}
 	for i, a := range advs {
@@ -196,7 +196,7 @@ func ProveTask(ctx context.Context, b sandbox.Backend, t *schemas.Task, files ma
 		if !r.Applied {
 			continue
 		}
-		r.Checks, r.Passed = rs[3+i], firstFailure(rs[3+i]) == ""
+		r.Checks, r.Passed = rs[3+i], checks.FirstFailure(rs[3+i]) == ""
 		p.Checks[a.Name] = rs[3+i]
 	}
 	return p, nil
@@ -259,25 +259,6 @@ func caseInputs(inputs []sandbox.Input) []sandbox.Input {
 		out = append(out, sandbox.Input{Name: "data/" + in.Name, Path: in.Path, Root: in.Root})
 	}
 	return out
-}
-
-func answerChecks(cs []schemas.Check) []schemas.Check {
-	var out []schemas.Check
-	for _, c := range cs {
-		if c.Kind == schemas.CheckAnswer {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-func firstFailure(rs []schemas.CheckResult) string {
-	for _, r := range rs {
-		if !r.OK {
-			return r.Kind + ": " + r.Message
-		}
-	}
-	return ""
 }
 
 func lastLines(s string, n int) string {
