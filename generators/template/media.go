@@ -7,6 +7,7 @@ import (
 	"image/gif"
 	_ "image/jpeg" // image.DecodeConfig reads these formats
 	_ "image/png"
+	"math"
 	"os"
 )
 
@@ -176,4 +177,42 @@ func boxVariance(img image.Image, x, y, w, h int) float64 {
 	}
 	m := s / n
 	return s2/n - m*m
+}
+
+// maxMirrorCorrelation is the largest correlation between an image and its
+// mirror for which a flip task is written: the check compares the output
+// with the flipped input at a similarity of 0.95, and a copy of the input
+// must stay well under that.
+const maxMirrorCorrelation = 0.9
+
+// mirrorCorrelation is the Pearson correlation of img's gray levels with
+// those of its left-right (horiz) or upside-down mirror, sampled on a grid
+// of at most 64x64 points. A flat image counts as its own mirror (1).
+func mirrorCorrelation(img image.Image, horiz bool) float64 {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	gray := func(x, y int) float64 {
+		r, g, bl, _ := img.At(b.Min.X+x, b.Min.Y+y).RGBA()
+		return (0.299*float64(r) + 0.587*float64(g) + 0.114*float64(bl)) / 257
+	}
+	n := 64
+	var sx, sy, sxx, syy, sxy, k float64
+	for j := range n {
+		for i := range n {
+			x, y := i*w/n, j*h/n
+			mx, my := x, y
+			if horiz {
+				mx = w - 1 - x
+			} else {
+				my = h - 1 - y
+			}
+			a, m := gray(x, y), gray(mx, my)
+			sx, sy, sxx, syy, sxy, k = sx+a, sy+m, sxx+a*a, syy+m*m, sxy+a*m, k+1
+		}
+	}
+	va, vm := sxx/k-(sx/k)*(sx/k), syy/k-(sy/k)*(sy/k)
+	if va < 1e-6 || vm < 1e-6 {
+		return 1
+	}
+	return (sxy/k - (sx/k)*(sy/k)) / math.Sqrt(va*vm)
 }

@@ -78,6 +78,17 @@ func buildRotate(c *bctx) []spec {
 
 func buildFlip(c *bctx) []spec {
 	horiz := c.rng.IntN(2) == 0
+	// A flip of an image that is its own mirror along that axis is the
+	// input again, which a copy of the input would pass: take the other
+	// axis, or no task when the image is symmetric both ways.
+	if img := c.decodeImage(0); img != nil {
+		if mirrorCorrelation(img, horiz) >= maxMirrorCorrelation {
+			horiz = !horiz
+			if mirrorCorrelation(img, horiz) >= maxMirrorCorrelation {
+				return nil
+			}
+		}
+	}
 	en, zh, code, tr := "horizontally (left to right, a mirror image)", "水平翻转（左右镜像）", "out = ImageOps.mirror(im)", "flip_h"
 	if !horiz {
 		en, zh, code, tr = "vertically (upside down)", "垂直翻转（上下颠倒）", "out = ImageOps.flip(im)", "flip_v"
