@@ -26,7 +26,7 @@ func TestLoadStrict(t *testing.T) {
 		}},
 		{name: "typo in a nested list", yaml: "llm:\n  endpoints:\n    - model: m\n      base_ur1: http://x\n", wantErr: `synth.yaml:4: unknown key "llm.endpoints.base_ur1" (did you mean base_url?)`},
 		{name: "unknown top-level key", yaml: "seed: 1\nteachr:\n  kind: openai\n", wantErr: `synth.yaml:2: unknown key "teachr" (did you mean teacher?)`},
-		{name: "no close key lists the known ones", yaml: "sandbox:\n  zzzzzzzz: 1\n", wantErr: "known keys here: isolation, limits"},
+		{name: "no close key lists the known ones", yaml: "sandbox:\n  zzzzzzzz: 1\n", wantErr: "known keys here: artifacts, isolation, limits"},
 		{name: "wrong type", yaml: "seed: many\n", wantErr: "line 1: cannot unmarshal"},
 		{name: "bad yaml", yaml: "teacher: [\n", wantErr: "config"},
 	}

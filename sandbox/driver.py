@@ -516,6 +516,7 @@ def child_env(req, home):
         "PYTHONDONTWRITEBYTECODE": "1",
         "SDL_VIDEODRIVER": "dummy",
         "SDL_AUDIODRIVER": "dummy",
+        "QT_QPA_PLATFORM": "offscreen",  # Qt windows (cv2.imshow) need no display
     }
     if req["ns"]:
         env["MPLCONFIGDIR"] = "/tmp/.matplotlib"
