@@ -1144,6 +1144,37 @@ _PRELOAD_BY_EXT = {
 }
 
 
+def _import_modules(exts):
+    """Imports the common modules a check may need and those of files with
+    the extensions in exts (all of them for exts None), skipping any that
+    are missing, and loads PIL's common format plugins."""
+    import importlib
+    import sys
+    mods = list(_PRELOAD)
+    for e, more in _PRELOAD_BY_EXT.items():
+        if exts is None or e in exts:
+            mods += more
+    for m in mods:
+        if m in sys.modules:
+            continue
+        try:
+            importlib.import_module(m)
+        except Exception:
+            pass
+    try:
+        from PIL import Image
+        Image.preinit()  # the common formats' plugins; the rest load from PIL's own folder
+    except Exception:
+        pass
+
+
+def zygote_init():
+    """Run once by the sandbox's zygote, which holds this library resident
+    (sandbox.Resident): every module any check may need is imported there,
+    so a verification sandbox forked from it imports nothing."""
+    _import_modules(None)
+
+
 def isolate(root, exts=()):
     """Makes this interpreter safe to read a rollout's files from: neither
     root (the workspace) nor the working directory on sys.path, no PYTHON*
@@ -1165,22 +1196,7 @@ def isolate(root, exts=()):
     sys.path_importer_cache.clear()
     for k in [k for k in os.environ if k.startswith("PYTHON")]:
         del os.environ[k]
-    import importlib
-    mods = list(_PRELOAD)
-    for e in exts or ():
-        mods += _PRELOAD_BY_EXT.get(e, ())
-    for m in mods:
-        if m in sys.modules:
-            continue
-        try:
-            importlib.import_module(m)
-        except Exception:
-            pass
-    try:
-        from PIL import Image
-        Image.preinit()  # the common formats' plugins; the rest load from PIL's own folder
-    except Exception:
-        pass
+    _import_modules(exts)
     try:
         import ctypes
         ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: children cannot read our memory

@@ -1,6 +1,10 @@
 package checks
 
-import _ "embed"
+import (
+	_ "embed"
+
+	"synth/sandbox"
+)
 
 // Library is the Python checks library. Verify sends it into the sandbox;
 // TestsPy copies it into the exported tests.py. Its entry points are
@@ -8,3 +12,13 @@ import _ "embed"
 //
 //go:embed checks.py
 var Library string
+
+// resident is Library as the sandbox's zygote holds it: compiled once, with
+// every module a check may need imported (zygote_init), so that a
+// verification sandbox forked from it starts ready. Verify uses it only when
+// its digest is Library's, and compiles Library itself otherwise.
+var resident = sandbox.Resident{Name: "synth_checks", Source: Library, Init: "zygote_init"}
+
+var residentSHA256 = resident.SHA256()
+
+func init() { sandbox.RegisterResident(resident) }

@@ -1,7 +1,9 @@
 """The Python side of the synth sandbox.
 
 Run as `python3 -c <bootstrap> <this file> zygote <config json>` with a SOCK_SEQPACKET
-socket on fd 3. The zygote imports the configured modules once, then for every
+socket on fd 3 and, on fd 4, a pipe carrying the resident modules (a JSON list of
+{"name", "source", "init"}). The zygote imports the configured modules once, runs the
+resident ones into sys.modules, then for every
 request (a JSON packet carrying a control socket and an output pipe) forks an
 interpreter that runs cells in its workspace:
 
@@ -36,6 +38,7 @@ import traceback
 import warnings
 
 ZYGOTE_FD = 3
+RESIDENT_FD = 4
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
@@ -744,11 +747,51 @@ def remember_font_cache():
                 FONT_CACHE[name] = f.read()
 
 
+def read_residents(fd):
+    """The resident modules, read from fd to EOF; a string when unreadable."""
+    try:
+        with os.fdopen(fd, "rb") as f:
+            mods = json.loads(f.read() or b"[]")
+    except (OSError, ValueError) as e:
+        return "%s: %s" % (type(e).__name__, e)
+    if not isinstance(mods, list):
+        return "not a list: %.60r" % (mods,)
+    return mods
+
+
+def load_residents(mods):
+    """Runs each resident module into sys.modules, recording the digest of
+    its source as __synth_sha256__; returns a report like preload's."""
+    import hashlib
+    import types
+    if isinstance(mods, str):
+        return {"resident modules": mods}
+    report = {}
+    for m in mods:
+        name = m["name"]
+        try:
+            src = m["source"]
+            mod = types.ModuleType(name)
+            mod.__file__ = "<synth:%s>" % name
+            mod.__synth_sha256__ = hashlib.sha256(src.encode("utf-8")).hexdigest()
+            exec(compile(src, name + ".py", "exec"), mod.__dict__)
+            sys.modules[name] = mod
+            if m.get("init"):
+                getattr(mod, m["init"])()
+            report[name] = "ok"
+        except BaseException as e:
+            sys.modules.pop(name, None)
+            report[name] = "%s: %s" % (type(e).__name__, e)
+    return report
+
+
 def zygote(cfg):
+    residents = read_residents(RESIDENT_FD)
     os.closerange(ZYGOTE_FD + 1, 1 << 16)  # nothing else from the launcher reaches a cell
     zsock = socket.socket(fileno=ZYGOTE_FD)
     os.set_inheritable(ZYGOTE_FD, False)
     report = preload(cfg.get("preload") or [])
+    report.update(load_residents(residents))
     # Set once here rather than in every fork (the filters compile regexes).
     warnings.filterwarnings("ignore", message=".*non-interactive.*")
     warnings.filterwarnings("ignore", message=".*FigureCanvasAgg.*")

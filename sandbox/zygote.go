@@ -113,7 +113,13 @@ func startZygote(o zygoteOptions) (*zygote, error) {
 		"OMP_NUM_THREADS=1",
 		"MKL_NUM_THREADS=1",
 	}
-	cmd.ExtraFiles = []*os.File{theirs} // fd 3
+	res, err := residentPipe()
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	defer res.Close()
+	cmd.ExtraFiles = []*os.File{theirs, res} // fd 3, fd 4
 	cmd.Dir = "/"
 	z := &zygote{cmd: cmd, conn: conn, bwrap: o.bwrap != "", stderr: &tailBuffer{max: 8 << 10},
 		deaths: map[int]death{}, waiters: map[int]chan death{}, done: make(chan struct{})}
