@@ -33,22 +33,22 @@ func (r *run) split(tasks []schemas.Task) (benchTasks, train []schemas.Task) {
 }
 
 // validateBench proves each benchmark task: its reference solution must pass
-// its checks, an empty rollout must fail them, and so must a mutated
-// reference (a near miss: the other sort order, a wrong number, an
-// untransformed image) where its template defines one, and every adversary
-// of package adversary (verified in one batch per task, without teacher
-// turns). Every proof is journaled in bench_validation.jsonl; every dropped
+// its checks, and a mutated reference (a near miss: the other sort order, a
+// wrong number, an untransformed image) must fail them where its template
+// defines one; so must every adversary of package adversary, the empty
+// rollout among them, verified in one batch per task without teacher turns
+// or a sandbox of their own. Only the reference and the mutant are played. Every proof is journaled in bench_validation.jsonl; every dropped
 // task is recorded in the funnel (stage validate_bench, filtered.jsonl)
 // with the reason. It returns the valid tasks with their reference
 // trajectories.
 func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Task, fs *fileSet) ([]schemas.Task, map[string]*schemas.Trajectory, int, error) {
 	format := agent.NewPyBench()
 	ref := agent.NewReference(format)
-	proofs := []agent.Teacher{ref, agent.NewEmpty(), mutant{ref}}
+	proofs := []agent.Teacher{ref, mutant{ref}}
 	cfg := r.cfg.Teacher
 	memo := &proofMemo{}
 	var jobs []job
-	perTask := map[string][]string{} // task id -> job ids: reference, empty, mutant ("" when none)
+	perTask := map[string][]string{} // task id -> job ids: reference, mutant ("" when none)
 	advTask := map[string][]job{}    // task id -> its adversary jobs
 	for i := range tasks {
 		t := &tasks[i]
@@ -56,7 +56,7 @@ func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Tas
 			continue
 		}
 		for k, teacher := range proofs {
-			if k == 2 && template.Mutant(t) == nil {
+			if k == 1 && template.Mutant(t) == nil {
 				perTask[t.ID] = append(perTask[t.ID], "")
 				continue
 			}
@@ -91,20 +91,8 @@ func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Tas
 			continue
 		}
 		rt := done[ids[0]]
-		if !rt.Verdict.Passed {
-			drop(t, template.DropReferenceFails, ": "+failedChecks(rt))
-			continue
-		}
-		if done[ids[1]].Verdict.Passed {
-			drop(t, template.DropEmptyPasses, ": an empty rollout passes every check")
-			continue
-		}
-		if ids[2] != "" && done[ids[2]].Verdict.Passed {
-			drop(t, template.DropMutantPasses, ": a mutated reference passes every check")
-			continue
-		}
-		if a, bad := passingAdversary(advTask[t.ID], done); bad {
-			drop(t, adversary.Reason(a.name), ": adversary "+a.name+" passes every check")
+		if reason, why := benchProof(rt, done[ids[1]], advTask[t.ID], done).Reason(); reason != "" {
+			drop(t, reason, ": "+why)
 			continue
 		}
 		fn.Pass(stageBenchValidate)
@@ -119,14 +107,26 @@ func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Tas
 	return valid, refs, ran, nil
 }
 
-// passingAdversary is the first adversary job whose verdict passed.
-func passingAdversary(jobs []job, done map[string]*schemas.Trajectory) (adversaryProof, bool) {
-	for _, jb := range jobs {
-		if t := done[jb.id]; t != nil && t.Verdict != nil && t.Verdict.Passed {
-			return jb.teacher.(adversaryProof), true
-		}
+// benchProof gathers a benchmark task's journaled proofs as the template
+// package judges them (template.Proof.Reason, shared with synth generate
+// --validate): ref is the reference's record, mut the mutant's (nil when
+// the template defines none), adv the task's adversary jobs.
+func benchProof(ref, mut *schemas.Trajectory, adv []job, done map[string]*schemas.Trajectory) template.Proof {
+	var p template.Proof
+	if ref.Verdict == nil || !ref.Verdict.Passed {
+		p.ReferenceFailure = failedChecks(ref)
 	}
-	return adversaryProof{}, false
+	if mut != nil {
+		passed := mut.Verdict != nil && mut.Verdict.Passed
+		p.Mutant = &passed
+	}
+	p.Adversaries = map[string]*adversary.Result{}
+	for _, jb := range adv {
+		name := jb.teacher.(adversaryProof).name
+		t := done[jb.id]
+		p.Adversaries[name] = &adversary.Result{Adversary: name, Applied: true, Passed: t != nil && t.Verdict != nil && t.Verdict.Passed}
+	}
+	return p
 }
 
 // mutant plays a task's mutated reference, which its checks must fail.
@@ -146,6 +146,9 @@ func (m mutant) Reply(ctx context.Context, req agent.Request) (agent.Reply, erro
 func failedChecks(t *schemas.Trajectory) string {
 	if t.Error != "" {
 		return t.Error
+	}
+	if t.Verdict == nil {
+		return "no verdict"
 	}
 	for _, c := range t.Verdict.Checks {
 		if !c.OK {

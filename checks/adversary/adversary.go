@@ -36,10 +36,14 @@ type Adversary struct {
 	Make func(t *schemas.Task, inputs []sandbox.Input) (Rollout, bool, error)
 }
 
-// All is the adversary set, in a fixed order.
+// Empty is the adversary that does nothing: no files, an empty answer. It
+// comes first in All, and a task it passes is dropped as empty_passes.
+const Empty = "empty"
+
+// All is the adversary set, in a fixed order, Empty first.
 func All() []Adversary {
 	return []Adversary{
-		{"empty", "no files and an empty final answer", makeEmpty},
+		{Empty, "no files and an empty final answer", makeEmpty},
 		{"shotgun", "an answer listing every integer from -300 to 3000, every hundredth from -1 to 1 and every option the checks name", makeShotgun},
 		{"copy_input", "the input copied to every requested output path, with the shotgun answer", makeCopyInput},
 		{"random_bytes", "random bytes under every requested output path, with the shotgun answer", makeRandomBytes},

@@ -107,7 +107,7 @@ func (p Proof) Reason() (reason, why string) {
 		if r == nil || !r.Passed {
 			continue
 		}
-		if a.Name == "empty" {
+		if a.Name == adversary.Empty {
 			return DropEmptyPasses, "an empty rollout passes every check"
 		}
 		return adversary.Reason(a.Name), "adversary " + a.Name + " (" + a.Doc + ") passes every check"
