@@ -14,6 +14,10 @@ df.drop_duplicates().to_csv("output/dups.csv", index=False)       # 2 duplicate 
 pd.concat([df, df.iloc[:2]]).to_csv("output/dirty.csv", index=False)
 pd.concat([df, df.iloc[:2]]).reset_index(drop=True).to_csv("output/dirty_index.csv")
 df.dropna().drop_duplicates().sort_values("sales", ascending=False).to_csv("output/clean.csv", index=False)
+try:  # a spreadsheet, for the verification benchmark: openpyxl is optional
+    df.dropna().drop_duplicates().sort_values("sales", ascending=False).to_excel("output/clean.xlsx", index=False)
+except ImportError:
+    pass
 
 im = Image.new("RGB", (120, 80), (240, 240, 230))
 d = ImageDraw.Draw(im)
