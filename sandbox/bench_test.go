@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"synth/internal/proccpu"
 	"synth/schemas"
 )
 
@@ -234,4 +236,74 @@ func pssKiB(pid int) int64 {
 		}
 	}
 	return 0
+}
+
+// BenchmarkRolloutCPU: the infrastructure's CPU time (synth, bubblewrap,
+// the zygote, spares and interpreters, user and system) per trivial
+// rollout, run one after another from a warm pool: Open, two trivial cells,
+// Close; and the same followed by a verification-sized sandbox (three
+// read-only inputs, one cell), as a build verifies each rollout in a fresh
+// one. Refilling the spares is counted, since every rollout uses one up.
+func BenchmarkRolloutCPU(b *testing.B) {
+	inputs := benchInputs(b)
+	for _, verify := range []bool{false, true} {
+		name := "rollout"
+		if verify {
+			name = "rollout+verify"
+		}
+		b.Run(name, func(b *testing.B) {
+			be := benchBackend(b)
+			ctx := context.Background()
+			run := func(spec Spec, cells ...string) {
+				s, err := be.Open(ctx, spec)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, code := range cells {
+					if r, err := s.Exec(ctx, code); err != nil || r.Status != schemas.StatusOK {
+						b.Fatal(err, r)
+					}
+				}
+				if err := s.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			settle(be)
+			cpu0 := proccpu.Tree()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				run(Spec{Seed: int64(i)}, "x = 1\nprint(x)", "print(x + 1)")
+				if verify {
+					run(Spec{Inputs: inputs}, "print(len(__import__('os').listdir('data')))")
+				}
+			}
+			settle(be)
+			b.StopTimer()
+			cpu := proccpu.Tree() - cpu0
+			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/rollout")
+		})
+	}
+}
+
+// settle waits until the spares are refilled and removed cgroups are gone,
+// so that a CPU reading holds all the work of the rollouts before it.
+func settle(be *backend) {
+	waitSpares(be)
+	be.cg.removes.Wait()
+	time.Sleep(50 * time.Millisecond)
+}
+
+// benchInputs makes three read-only files, the size of a small task's table,
+// image and answer, which a build hard-links into a verification sandbox.
+func benchInputs(b *testing.B) []Input {
+	dir := b.TempDir()
+	var ins []Input
+	for name, size := range map[string]int{"table.csv": 4 << 10, "plot.png": 20 << 10, "answer.txt": 16} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, make([]byte, size), 0o444); err != nil {
+			b.Fatal(err)
+		}
+		ins = append(ins, Input{Name: name, Path: p})
+	}
+	return ins
 }
