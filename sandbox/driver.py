@@ -68,6 +68,7 @@ libc = ctypes.CDLL(None, use_errno=True)
 libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
 libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
 libc.unshare.argtypes = [ctypes.c_int]
+libc.setns.argtypes = [ctypes.c_int, ctypes.c_int]
 
 FONT_CACHE = {}  # matplotlib font cache file name -> bytes, for children that import it late
 
@@ -540,13 +541,17 @@ def read_assignment(ctl):
     return buf, fds
 
 
-def become_child(req, ctl, out_fd, go_ahead):
+def become_child(req, ctl, out_fd, parent, go_ahead=False):
     """Turns a fresh fork into a cell interpreter; never returns. What does
     not depend on the sandbox is done first; then the fork waits, as a spare,
-    until Go assigns it a workspace, a uid, a seed and limits."""
+    until Go assigns it a workspace, a uid, a seed and limits. parent, when
+    set, is an fd that turns readable or hangs up once the process whose
+    death must end this one is gone: the waiter's pipe (with go_ahead, read
+    first: the waiter writes a byte once it reported the pid) or the
+    zygote's pidfd."""
     try:
-        if go_ahead is not None:
-            os.read(go_ahead, 1)  # the waiter keeps its end open while it lives
+        if go_ahead:
+            os.read(parent, 1)  # the waiter keeps its end open while it lives
         os.setsid()
         if req["ns"]:
             prepare_root(req)
@@ -598,14 +603,14 @@ def become_child(req, ctl, out_fd, go_ahead):
             os.setresgid(uid, uid, uid)
             os.setresuid(uid, uid, uid)
         libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-        if uid and go_ahead is not None:
-            # Changing uid cleared the parent-death signal: set it again, and
-            # make sure the waiter did not die in between.
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-            p = select.poll()
-            p.register(go_ahead, select.POLLIN | select.POLLHUP)
-            if p.poll(0):
-                os._exit(0)
+        if parent is not None:
+            if uid:
+                # Changing uid cleared the parent-death signal: set it again,
+                # and make sure the parent did not die in between.
+                libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+                if parent_gone(parent):
+                    os._exit(0)
+            os.close(parent)
         sec = bool(req.get("seccomp")) and install_seccomp()
         reseed(req["seed"])
         ctl.sendall((json.dumps({"ready": True, "seccomp": sec}) + "\n").encode())
@@ -641,12 +646,43 @@ def die_with_parent(parent):
         os._exit(0)
 
 
+def parent_gone(fd):
+    """Reports whether fd, a pidfd or the read end of a pipe, says its
+    process has ended."""
+    p = select.poll()
+    p.register(fd, select.POLLIN | select.POLLHUP)
+    return bool(p.poll(0))
+
+
+# The zygote's own pid namespace and a pidfd of the zygote, opened by the
+# zygote when it can fork interpreters straight into new pid namespaces
+# (spawn_pid1).
+ZYGOTE_FDS = {}
+
+
+def leave_zygote(zsock, wake_fds, keep=()):
+    """In a fresh fork of the zygote: closes what only the zygote uses."""
+    zsock.close()
+    for fd in list(wake_fds) + list(ZYGOTE_FDS.values()):
+        if fd not in keep:
+            os.close(fd)
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+
+
 def spawn(req, fds, zsock, wake_fds):
-    """Forks the interpreter for one request. With namespaces, a waiter
-    process unshares and forks the interpreter as pid 1 of a new pid
-    namespace, reports both pids, and waits for it, exiting with its status
-    (128 + signal when killed); the zygote reports the waiter's end. Each
-    dies with its parent, so killing the zygote ends every interpreter."""
+    """Forks the interpreter for one request. With namespaces and root, the
+    interpreter is forked straight into a new pid namespace (spawn_pid1).
+    Otherwise (in a user namespace, or where the zygote cannot return to its
+    own pid namespace), a waiter process unshares and forks the interpreter
+    as pid 1 of a new pid namespace, reports both pids, and waits for it,
+    exiting with its status (128 + signal when killed); the zygote reports
+    the waiter's end. Each dies with its parent, so killing the zygote ends
+    every interpreter."""
+    if req["ns"] and not req.get("userns") and ZYGOTE_FDS:
+        pid = spawn_pid1(req, fds, zsock, wake_fds)
+        if pid:
+            return pid
     ctl_fd, out_fd = fds
     zygote_pid = os.getpid()
     pid = os.fork()
@@ -656,11 +692,7 @@ def spawn(req, fds, zsock, wake_fds):
         return pid
     try:
         die_with_parent(zygote_pid)
-        zsock.close()
-        for fd in wake_fds:
-            os.close(fd)
-        signal.set_wakeup_fd(-1)
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        leave_zygote(zsock, wake_fds)
         os.set_inheritable(ctl_fd, False)
         ctl = socket.socket(fileno=ctl_fd)
         if not req["ns"]:
@@ -676,7 +708,7 @@ def spawn(req, fds, zsock, wake_fds):
         if child == 0:
             os.close(w)
             die_with_parent(None)
-            become_child(req, ctl, out_fd, r)
+            become_child(req, ctl, out_fd, r, go_ahead=True)
         os.close(r)
         ctl.sendall((json.dumps({"pid": child, "waiter": os.getpid()}) + "\n").encode())
         ctl.close()
@@ -692,6 +724,52 @@ def spawn(req, fds, zsock, wake_fds):
     if os.WIFSIGNALED(status):
         os._exit(128 + os.WTERMSIG(status))
     os._exit(os.WEXITSTATUS(status))
+
+
+def spawn_pid1(req, fds, zsock, wake_fds):
+    """Forks the interpreter as pid 1 of a new pid namespace, straight from
+    the zygote: the zygote unshares CLONE_NEWPID, which places its next
+    child in a new namespace, forks, and returns to its own namespace for
+    the children after. One fork of the zygote per interpreter (with a
+    waiter, two), and no waiter to tear down: the zygote reaps the
+    interpreter and reports its end. Returns 0, having forked nothing, when
+    the kernel refuses the namespace; the caller then uses a waiter."""
+    ctl_fd, out_fd = fds
+    if libc.unshare(CLONE_NEWPID) != 0:
+        for fd in ZYGOTE_FDS.values():
+            os.close(fd)
+        ZYGOTE_FDS.clear()
+        return 0
+    pid = -1
+    try:
+        pid = os.fork()
+    finally:
+        if pid != 0 and libc.setns(ZYGOTE_FDS["pidns"], CLONE_NEWPID) != 0:
+            os._exit(1)  # the zygote's children would share one namespace: Go starts a new zygote
+    if pid:
+        try:
+            os.write(ctl_fd, (json.dumps({"pid": pid}) + "\n").encode())
+        except OSError:
+            pass
+        os.close(ctl_fd)
+        os.close(out_fd)
+        return pid
+    try:
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        zygote_fd = ZYGOTE_FDS["pidfd"]
+        leave_zygote(zsock, wake_fds, keep=(zygote_fd,))
+        if parent_gone(zygote_fd):
+            os._exit(0)
+        os.set_inheritable(ctl_fd, False)
+        ctl = socket.socket(fileno=ctl_fd)
+        _check(libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), "unshare")
+        become_child(req, ctl, out_fd, zygote_fd)
+    except BaseException as e:
+        try:
+            os.write(ctl_fd, (json.dumps({"error": "sandbox fork: %s" % e}) + "\n").encode())
+        except Exception:
+            pass
+    os._exit(71)
 
 
 # ---------------------------------------------------------------- the zygote
@@ -818,6 +896,14 @@ def zygote(cfg):
         "userns_all": os.getuid() != 0 and probe(
             CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWPID, 0, True),
     }
+    if layers["pid"] and os.getuid() == 0:
+        try:
+            ZYGOTE_FDS["pidns"] = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+            ZYGOTE_FDS["pidfd"] = os.pidfd_open(os.getpid())
+        except OSError:
+            for fd in ZYGOTE_FDS.values():
+                os.close(fd)
+            ZYGOTE_FDS.clear()
     wr, ww = os.pipe()
     os.set_blocking(ww, False)
     os.set_blocking(wr, False)
