@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 
@@ -196,14 +197,19 @@ func (c *child) readCtl() {
 	}
 }
 
+// readBufs holds the buffers readOut reads output into, reused from one
+// interpreter to the next so that a rollout allocates only what was printed.
+var readBufs = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
+
 func (c *child) readOut(r *os.File) {
 	defer close(c.out)
 	defer r.Close()
+	buf := readBufs.Get().(*[]byte)
+	defer readBufs.Put(buf)
 	for {
-		buf := make([]byte, 256<<10)
-		n, err := r.Read(buf)
+		n, err := r.Read(*buf)
 		if n > 0 {
-			c.out <- buf[:n]
+			c.out <- append([]byte(nil), (*buf)[:n]...) // the size read, not the buffer's
 		}
 		if err != nil {
 			return
