@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"synth/agent"
+	"synth/internal/proccpu"
 	"synth/llm"
 	"synth/llm/llmtest"
 	"synth/sandbox"
@@ -81,7 +82,7 @@ func benchRollouts(b *testing.B, c int, open func(context.Context) (sandbox.Sand
 	ctx := context.Background()
 	var failed sync.Once
 	b.ResetTimer()
-	start := time.Now()
+	start, cpu0 := time.Now(), proccpu.Tree()
 	for range b.N {
 		jobs := make(chan int)
 		var wg sync.WaitGroup
@@ -110,10 +111,14 @@ func benchRollouts(b *testing.B, c int, open func(context.Context) (sandbox.Sand
 		close(jobs)
 		wg.Wait()
 	}
-	elapsed := time.Since(start)
+	elapsed, cpu := time.Since(start), proccpu.Tree()-cpu0
 	rate := float64(n*b.N) / elapsed.Seconds()
 	ideal := float64(c) / (benchTurns * benchLatency.Seconds())
 	b.ReportMetric(rate, "traj/s")
 	b.ReportMetric(100*rate/ideal, "%ideal")
+	// Everything this process and its children used: the fake endpoint, the
+	// client and the loop, and with a real sandbox the zygote and the
+	// interpreters.
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(n*b.N), "cpu-ms/traj")
 	b.ReportMetric(0, "ns/op")
 }

@@ -379,10 +379,18 @@ def serve(rf, ctl, out_fd, token):
 
 def prepare_root(req):
     """Before the assignment (as a spare): makes a private root holding the
-    system read-only, /dev and /proc, and pivots into it. The old root is
-    dropped now (its lazy unmount can take milliseconds) unless the kernel
-    cannot hand over the workspace as a detached mount, in which case it
-    stays at /oldroot until the workspace is bound from it."""
+    system read-only, /dev and /proc, and pivots into it (build_root, then
+    enter_root)."""
+    build_root(req)
+    enter_root(req)
+
+
+def build_root(req):
+    """Makes the private root, the same for every interpreter of a backend,
+    and pivots into it. The old root is dropped now (its lazy unmount can
+    take milliseconds) unless the kernel cannot hand over the workspace as a
+    detached mount, in which case it stays at /oldroot until the workspace
+    is bound from it."""
     mount(None, "/", None, MS_REC | MS_PRIVATE)
     root = "/tmp"
     mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
@@ -413,7 +421,6 @@ def prepare_root(req):
         open(path, "w").close()
         mount("/dev/" + dev, path, None, MS_BIND)
     os.mkdir(root + "/dev/shm")
-    mount("tmpfs", root + "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,nr_inodes=1024,mode=1777")
     for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
                          ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
         os.symlink(target, root + "/dev/" + name)
@@ -422,6 +429,13 @@ def prepare_root(req):
     os.chdir("/")
     if not req.get("keep_oldroot"):
         drop_oldroot()
+
+
+def enter_root(req):
+    """Mounts what is the interpreter's own in the private root: /dev/shm,
+    and /proc for its pid namespace; names its host and brings up its
+    loopback."""
+    mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,nr_inodes=1024,mode=1777")
     try:
         mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     except OSError:
@@ -435,6 +449,63 @@ def prepare_root(req):
     except OSError:
         pass
     loopback_up()
+
+
+# Mount namespaces whose root is a private root made by build_root, one per
+# kind of fork request, as fds held by the zygote.
+ROOT_TEMPLATES = {}
+
+
+def root_template(req):
+    """Returns an fd of a mount namespace holding the private root for req,
+    made once by a short-lived fork of the zygote: an interpreter joins a
+    copy of it (join_root) instead of mounting and pivoting its own. The
+    template's root and /dev are read-only, so interpreters share nothing
+    writable through it; each still mounts its own /dev/shm, /proc, /tmp
+    and workspace. Returns None where it cannot be made (the caller builds
+    the root in the interpreter, as before)."""
+    if req.get("keep_oldroot") or req.get("userns"):
+        return None
+    key = json.dumps([req.get("ro_paths"), req.get("hide")])
+    if key in ROOT_TEMPLATES:
+        return ROOT_TEMPLATES[key]
+    r, w = os.pipe()
+    hold_r, hold_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(r)
+            os.close(hold_w)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            _check(libc.unshare(CLONE_NEWNS), "unshare")
+            build_root(req)
+            mount(None, "/dev", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NOEXEC)
+            os.write(w, b"k")
+            os.read(hold_r, 1)  # until the zygote holds the namespace
+        finally:
+            os._exit(0)
+    os.close(w)
+    os.close(hold_r)
+    fd = None
+    try:
+        if os.read(r, 1) == b"k":
+            fd = os.open("/proc/%d/ns/mnt" % pid, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        pass
+    finally:
+        os.close(r)
+        os.close(hold_w)
+        os.waitpid(pid, 0)
+    ROOT_TEMPLATES[key] = fd
+    return fd
+
+
+def join_root(fd):
+    """Moves this process into a copy of a root template's mount namespace,
+    at its root."""
+    _check(libc.setns(fd, CLONE_NEWNS), "setns mount namespace")
+    _check(libc.unshare(CLONE_NEWNS), "unshare mount namespace")
+    os.chdir("/")
 
 
 def drop_oldroot():
@@ -572,7 +643,9 @@ def become_child(req, ctl, out_fd, parent, go_ahead=False):
         if go_ahead:
             os.read(parent, 1)  # the waiter keeps its end open while it lives
         os.setsid()
-        if req["ns"]:
+        if req.get("root_joined"):
+            enter_root(req)
+        elif req["ns"]:
             prepare_root(req)
         # Output: fds 1 and 2 share the pipe, so the order of writes is kept.
         null = os.open("/dev/null", os.O_RDONLY)
@@ -681,8 +754,8 @@ ZYGOTE_FDS = {}
 def leave_zygote(zsock, wake_fds, keep=()):
     """In a fresh fork of the zygote: closes what only the zygote uses."""
     zsock.close()
-    for fd in list(wake_fds) + list(ZYGOTE_FDS.values()):
-        if fd not in keep:
+    for fd in list(wake_fds) + list(ZYGOTE_FDS.values()) + list(ROOT_TEMPLATES.values()):
+        if fd is not None and fd not in keep:
             os.close(fd)
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -753,6 +826,7 @@ def spawn_pid1(req, fds, zsock, wake_fds):
     interpreter and reports its end. Returns 0, having forked nothing, when
     the kernel refuses the namespace; the caller then uses a waiter."""
     ctl_fd, out_fd = fds
+    template = root_template(req)
     if libc.unshare(CLONE_NEWPID) != 0:
         for fd in ZYGOTE_FDS.values():
             os.close(fd)
@@ -775,12 +849,18 @@ def spawn_pid1(req, fds, zsock, wake_fds):
     try:
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         zygote_fd = ZYGOTE_FDS["pidfd"]
-        leave_zygote(zsock, wake_fds, keep=(zygote_fd,))
+        leave_zygote(zsock, wake_fds, keep=(zygote_fd, template))
         if parent_gone(zygote_fd):
             os._exit(0)
         os.set_inheritable(ctl_fd, False)
         ctl = socket.socket(fileno=ctl_fd)
-        _check(libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), "unshare")
+        if template is None:
+            _check(libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), "unshare")
+        else:
+            _check(libc.unshare(CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), "unshare")
+            join_root(template)
+            os.close(template)
+            req = dict(req, root_joined=True)
         become_child(req, ctl, out_fd, zygote_fd)
     except BaseException as e:
         try:
