@@ -496,8 +496,25 @@ def root_template(req):
         os.close(r)
         os.close(hold_w)
         os.waitpid(pid, 0)
+    if fd is not None and not can_join(fd):
+        os.close(fd)
+        fd = None
     ROOT_TEMPLATES[key] = fd
     return fd
+
+
+def can_join(fd):
+    """Reports whether a fork can join a copy of the template fd."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            join_root(fd)
+            os.stat("/usr/bin")
+        except BaseException:
+            os._exit(1)
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
 
 def join_root(fd):

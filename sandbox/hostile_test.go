@@ -196,7 +196,12 @@ func TestSiblingHidden(t *testing.T) {
 	needIsolation(t, b)
 	a, c := open(t, b, Spec{}), open(t, b, Spec{})
 	run(t, c, "open('output/secret.txt', 'w').write('s3cret')")
-	for _, p := range []string{c.Workspace(), filepath.Join(c.Workspace(), "output", "secret.txt")} {
+	// Interpreters share a prepared root, read-only; /tmp and /dev/shm are
+	// each one's own.
+	for _, p := range []string{"/tmp/secret.txt", "/dev/shm/secret.txt"} {
+		want(t, run(t, c, fmt.Sprintf("open(%q, 'w').write('s3cret')", p)), schemas.StatusOK, "6")
+	}
+	for _, p := range []string{c.Workspace(), filepath.Join(c.Workspace(), "output", "secret.txt"), "/tmp/secret.txt", "/dev/shm/secret.txt"} {
 		r := run(t, a, fmt.Sprintf("import os\nos.path.exists(%q)", p))
 		want(t, r, schemas.StatusOK, "False")
 	}
