@@ -4,12 +4,17 @@
 // New returns the local backend. It starts a zygote, a Python process that
 // imports the heavy modules once (Config.Preload), inside bubblewrap when
 // available (read-only system, no network). The zygote forks interpreters
-// ahead of need (Config.Spares). Each fork unshares its mount, pid, network,
-// IPC and UTS namespaces, becomes pid 1 of its pid namespace, and pivots
-// into a private root holding the system read-only, /dev, /proc and, once
-// a sandbox claims it, the workspace at /workspace (data/ read-only) and a
-// private /tmp. It then sets its rlimits, drops to a uid of its own and
-// reseeds random and numpy from Spec.Seed.
+// ahead of need (Config.Spares). Each fork is pid 1 of a new pid namespace
+// and has its own mount, network, IPC and UTS namespaces; its root is a
+// private one holding the system read-only and a few devices. As root, the
+// zygote prepares that root once, in a mount namespace of its own (read-only,
+// shared by nothing writable), and each fork joins a copy of it; otherwise
+// each fork builds and pivots into its own. Each mounts its own /proc and
+// /dev/shm and, once a sandbox claims it, the workspace at /workspace
+// (data/ read-only) and a private /tmp. It then sets its rlimits, drops to a
+// uid of its own and reseeds random and numpy from Spec.Seed. The zygote
+// keeps its heap in huge pages where the kernel can (MADV_COLLAPSE), so a
+// fork copies fewer page tables.
 //
 // Go talks to an interpreter over a control socket (JSON lines: a cell, its
 // status) and reads its stdout and stderr, both one pipe at the
