@@ -65,7 +65,7 @@ func (st *seen) learn(m *move, obs string) {
 			st.columns = cols
 		}
 	}
-	if m.kind == moveBadPath || m.kind == moveBadColumn || m.kind == moveBadNumber {
+	if m.kind == moveBadPath || m.kind == moveBadColumn || m.kind == moveBadNumber || m.kind == moveNoFolder {
 		st.mistake = m.kind
 	}
 }
@@ -77,7 +77,7 @@ func (st *seen) learn(m *move, obs string) {
 func (s *script) render(m *move, prev *move, st *seen, last string) (turn, bool) {
 	after := s.describe(prev, st, last)
 	switch m.kind {
-	case moveStep:
+	case moveStep, moveNoFolder:
 		t := turn{code: m.code, todo: m.todo}
 		switch {
 		case prev == nil:
@@ -92,6 +92,14 @@ func (s *script) render(m *move, prev *move, st *seen, last string) (turn, bool)
 			t.analyse = after + " " + s.pick(m.code, "With the numbers ready I can produce the output.", "The intermediate result looks right; now the output.", "That is what I need for the final step.")
 		default:
 			t.analyse = after + " " + s.pick(m.code, "Now the main step.", "Now I can do what the task asks.", "On to the actual computation.", "With that checked, I continue with the task.")
+		}
+		return t, true
+	case moveMakeDir:
+		t := turn{code: m.code, todo: m.todo}
+		if st.failed && st.mistake == moveNoFolder {
+			t.analyse = fmt.Sprintf("%s The folder %s does not exist yet, so nothing was saved. I create it and save again.", after, m.dir)
+		} else {
+			t.analyse = after + fmt.Sprintf(" I make sure %s exists before saving into it.", m.dir)
 		}
 		return t, true
 	case moveDtypes:

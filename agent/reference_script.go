@@ -27,6 +27,8 @@ const (
 	moveColumns                   // after an error: print the column names
 	moveBadNumber                 // convert a text column holding numbers: ValueError
 	moveFixNumber                 // after an error: strip separators, then convert
+	moveNoFolder                  // a step saving into a folder of output/ it has not created: FileNotFoundError
+	moveMakeDir                   // after moveNoFolder: create the folder, then the rest of the step
 )
 
 type move struct {
@@ -36,6 +38,8 @@ type move struct {
 	df   string // the DataFrame variable, for table moves
 	part int    // moveStep: 0 for a step's first part
 	of   int    // moveStep: the parts of its step
+	dir  string // moveNoFolder, moveMakeDir: the folder the step saves into
+	orig *move  // moveMakeDir: the move the folder pair replaced
 }
 
 // turn is one code turn the teacher writes.
@@ -68,6 +72,9 @@ func newScript(task *schemas.Task, sample, budget int) *script {
 	var parts [][]move
 	for _, st := range steps {
 		parts = append(parts, stepMoves(st, roll(0) < 70))
+	}
+	if roll(3) < 60 {
+		parts = forgetFolder(parts)
 	}
 	var ms []move
 	mistake := roll(1)
@@ -109,11 +116,18 @@ func fit(ms []move, steps []schemas.RefStep, budget int) []move {
 		}
 		ms = out
 	}
-	for _, kinds := range [][]moveKind{{moveBadNumber, moveFixNumber}, {moveBadColumn, moveColumns}, {moveDtypes}, {moveBadPath, moveListData}} {
+	for _, kinds := range [][]moveKind{{moveBadNumber, moveFixNumber}, {moveNoFolder}, {moveBadColumn, moveColumns}, {moveDtypes}, {moveBadPath, moveListData}} {
 		if len(ms) <= budget {
 			return ms
 		}
 		drop(kinds...)
+		if kinds[0] == moveNoFolder {
+			for i := range ms {
+				if ms[i].kind == moveMakeDir {
+					ms[i] = *ms[i].orig
+				}
+			}
+		}
 	}
 	if len(ms) <= budget {
 		return ms
@@ -302,3 +316,41 @@ func misspell(name string) string {
 }
 
 func pyQuote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+
+var nestedMkdir = regexp.MustCompile(`^os\.makedirs\((['"])(\./output/[^'"]+)(['"]), exist_ok=True\)$`)
+
+// forgetFolder finds the first move that creates a folder inside output/
+// right before saving into it, and splits it in two: the move without the
+// folder, which runs up to the save and fails there (the interpreter raises
+// FileNotFoundError before anything is written), and the folder with the
+// save and what follows. Run in turn they run the move's statements in
+// order, each once. parts is returned unchanged when no move fits.
+func forgetFolder(parts [][]move) [][]move {
+	for i, p := range parts {
+		for j, m := range p {
+			if m.kind != moveStep {
+				continue
+			}
+			stmts, ok := statements(m.code)
+			if !ok {
+				continue
+			}
+			for k := 0; k+1 < len(stmts); k++ {
+				g := nestedMkdir.FindStringSubmatch(stmts[k])
+				if g == nil || strings.Contains(stmts[k+1], "\n") || !strings.Contains(stmts[k+1], g[2]+"/") {
+					continue
+				}
+				head := append(append([]string(nil), stmts[:k]...), stmts[k+1])
+				orig := m
+				pair := []move{
+					{kind: moveNoFolder, code: strings.Join(head, "\n"), todo: m.todo, dir: g[2], part: m.part, of: m.of},
+					{kind: moveMakeDir, code: strings.Join(stmts[k:], "\n"), todo: fmt.Sprintf("Create %s and save again.", g[2]), dir: g[2], orig: &orig},
+				}
+				out := append([][]move(nil), parts...)
+				out[i] = append(append(append([]move(nil), p[:j]...), pair...), p[j+1:]...)
+				return out
+			}
+		}
+	}
+	return parts
+}

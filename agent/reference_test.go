@@ -14,7 +14,10 @@ import (
 // columns order_date, region, amount (text with separators) and units: a
 // path without ./data/ and a misspelt column raise, converting amount
 // raises, the types and column names print.
-type pandasSandbox struct{ cells []string }
+type pandasSandbox struct {
+	cells   []string
+	folders map[string]bool // the folders under output/ made so far
+}
 
 var colRef = regexp.MustCompile(`"([^"]+)"`)
 
@@ -23,8 +26,16 @@ func (s *pandasSandbox) Exec(_ context.Context, code string) (sandbox.Result, er
 	fail := func(e string) (sandbox.Result, error) {
 		return sandbox.Result{Status: schemas.StatusError, Output: "Traceback (most recent call last):\n  File \"<cell-1>\", line 1, in <module>\n" + e + "\n"}, nil
 	}
-	cols := map[string]bool{"order_date": true, "region": true, "amount": true, "units": true, "./data/sales.csv": true, "./output/x.csv": true}
+	cols := map[string]bool{"order_date": true, "region": true, "amount": true, "units": true, "./data/sales.csv": true, "./output/x.csv": true, "./output/reports/x.csv": true}
+	if strings.Contains(code, "os.makedirs('./output/reports'") {
+		if s.folders == nil {
+			s.folders = map[string]bool{}
+		}
+		s.folders["reports"] = true
+	}
 	switch {
+	case strings.Contains(code, `to_csv("./output/reports/x.csv")`) && !s.folders["reports"]:
+		return fail("FileNotFoundError: [Errno 2] No such file or directory: './output/reports/x.csv'")
 	case strings.Contains(code, `read_csv("sales.csv")`):
 		return fail("FileNotFoundError: [Errno 2] No such file or directory: 'sales.csv'")
 	case strings.Contains(code, "astype(float)"):
@@ -50,13 +61,16 @@ func (s *pandasSandbox) Exec(_ context.Context, code string) (sandbox.Result, er
 func (s *pandasSandbox) Workspace() string { return "" }
 func (s *pandasSandbox) Close() error      { return nil }
 
-func salesTask(id string) *schemas.Task {
-	return &schemas.Task{ID: id, Query: "Total units per region, saved to ./output/x.csv.", Lang: "en",
+func salesTask(id string) *schemas.Task { return salesTaskTo(id, "./output", "./output/x.csv") }
+
+// salesTaskTo is salesTask creating folder and saving to out.
+func salesTaskTo(id, folder, out string) *schemas.Task {
+	return &schemas.Task{ID: id, Query: "Total units per region, saved to " + out + ".", Lang: "en",
 		Files: []schemas.TaskFile{{ID: "f", Name: "sales.csv", Type: "csv"}},
 		Reference: &schemas.Reference{Steps: []schemas.RefStep{
 			{Thought: "Load the data and look at its shape, columns and first rows.", Code: "import pandas as pd\ndf = pd.read_csv(\"./data/sales.csv\")\nprint(df.shape)\nprint(df.head())"},
-			{Thought: "Sum per region and save.", Code: "s = df.groupby(\"region\")[\"units\"].sum()\nt = s.sort_values()\nimport os\nos.makedirs('./output', exist_ok=True)\nt.to_csv(\"./output/x.csv\")\nprint(t)"},
-		}, Answer: "Saved to ./output/x.csv."}}
+			{Thought: "Sum per region and save.", Code: "s = df.groupby(\"region\")[\"units\"].sum()\nt = s.sort_values()\nimport os\nos.makedirs('" + folder + "', exist_ok=True)\nt.to_csv(\"" + out + "\")\nprint(t)"},
+		}, Answer: "Saved to " + out + "."}}
 }
 
 // The scripted teacher may look, split, err and recover, but the cells
@@ -67,6 +81,9 @@ func TestReferenceScriptKeepsTheSolution(t *testing.T) {
 	kinds := map[string]int{}
 	for i := range 300 {
 		task := salesTask(strings.Repeat("t", 1+i%3) + string(rune('a'+i%26)) + string(rune('a'+i/26)))
+		if i%2 == 1 {
+			task = salesTaskTo(task.ID, "./output/reports", "./output/reports/x.csv")
+		}
 		run := func() (*schemas.Trajectory, *pandasSandbox) {
 			sb := &pandasSandbox{}
 			tr, err := Run(context.Background(), NewReference(NewPyBench()), NewPyBench(), sb, task, Options{})
@@ -87,15 +104,29 @@ func TestReferenceScriptKeepsTheSolution(t *testing.T) {
 		// fail and are not the teacher's own looks.
 		var ran []string
 		for k, st := range tr.Steps {
+			stmts, _ := statements(st.Code)
 			if st.Status != schemas.StatusOK {
-				kinds[errorLine(st.Observation)[:strings.Index(errorLine(st.Observation), ":")]]++
+				e := errorLine(st.Observation)
+				kinds[e[:strings.Index(e, ":")]]++
 				if k+1 >= len(tr.Steps) || tr.Steps[k+1].Status != schemas.StatusOK {
 					t.Errorf("%s: an error not followed by a working cell", task.ID)
 				}
+				if strings.Contains(e, "./output/reports/") {
+					// saving before the folder exists: what came before the
+					// save ran, the next cell makes the folder and saves
+					kinds["missing folder"]++
+					if !strings.HasPrefix(tr.Steps[k+1].Code, "os.makedirs('./output/reports', exist_ok=True)\nt.to_csv(") {
+						t.Errorf("%s: after %s the teacher ran %q", task.ID, e, tr.Steps[k+1].Code)
+					}
+					for _, s := range stmts[:len(stmts)-1] {
+						if s != "import os" {
+							ran = append(ran, s)
+						}
+					}
+				}
 				continue
 			}
-			stmts, _ := statements(st.Code)
-			if k+1 < len(tr.Steps) && strings.HasPrefix(tr.Steps[k+1].Code, "import os\nos.makedirs") && stmts[len(stmts)-1] == "print(t)" {
+			if k+1 < len(tr.Steps) && strings.HasPrefix(tr.Steps[k+1].Code, "import os\n") && stmts[len(stmts)-1] == "print(t)" {
 				stmts = stmts[:len(stmts)-1] // the print a split adds to show the result
 			}
 			for _, s := range stmts {
@@ -132,7 +163,7 @@ func TestReferenceScriptKeepsTheSolution(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []string{"FileNotFoundError", "KeyError", "ValueError"} {
+	for _, k := range []string{"FileNotFoundError", "KeyError", "ValueError", "missing folder"} {
 		if kinds[k] == 0 {
 			t.Errorf("no rollout of 300 made a %s mistake: %v", k, kinds)
 		}

@@ -30,11 +30,11 @@ func mutateCopyInput(t *schemas.Task) *schemas.Reference {
 		if save == "" {
 			save = "df.to_csv(%s, index=False)"
 		}
-		code = "import os, pandas as pd\nos.makedirs('./output', exist_ok=True)\ndf = " + fmt.Sprintf(load, py(in)) + "\n" + fmt.Sprintf(save, py(out))
+		code = "import os, pandas as pd\n" + makeDirFor(out) + "\ndf = " + fmt.Sprintf(load, py(in)) + "\n" + fmt.Sprintf(save, py(out))
 	case "png", "jpg", "jpeg", "gif", "webp", "bmp":
-		code = fmt.Sprintf("import os\nfrom PIL import Image\nos.makedirs('./output', exist_ok=True)\nim = Image.open(%s)\nif %s.endswith(('.jpg', '.jpeg')):\n    im = im.convert('RGB')\nim.save(%s)", py(in), py(out), py(out))
+		code = fmt.Sprintf("import os\nfrom PIL import Image\n"+makeDirFor(out)+"\nim = Image.open(%s)\nif %s.endswith(('.jpg', '.jpeg')):\n    im = im.convert('RGB')\nim.save(%s)", py(in), py(out), py(out))
 	default:
-		code = fmt.Sprintf("import os, shutil\nos.makedirs('./output', exist_ok=True)\nshutil.copy(%s, %s)", py(in), py(out))
+		code = fmt.Sprintf("import os, shutil\n"+makeDirFor(out)+"\nshutil.copy(%s, %s)", py(in), py(out))
 	}
 	return &schemas.Reference{Steps: []schemas.RefStep{{Thought: "Save the input unchanged.", Code: code}}, Answer: t.Reference.Answer}
 }

@@ -3,6 +3,7 @@ package template
 import (
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 
 	"synth/generators"
@@ -109,4 +110,61 @@ func (u outNamer) unique(name string) string {
 	}
 	u[n] = true
 	return n
+}
+
+// outDirs is the folder under output/ a person keeps a template family's
+// files in when they ask for one: ./output/figures/sales_bar_chart.png.
+// Families not listed always write straight into output/.
+var outDirs = map[string]string{
+	"chart": "figures", "table": "tables", "image": "images", "audio": "audio",
+	"text": "reports", "pdf": "reports", "docx": "reports", "md": "reports",
+}
+
+// nestedShare is the percentage of a listed family's tasks whose query asks
+// for a file in a folder of output/ that does not exist yet, so a solver
+// has to create it (os.makedirs) before saving.
+const nestedShare = 35
+
+// mkOutput is the statement with which a reference creates output/ before
+// writing into it.
+const mkOutput = "os.makedirs('./output', exist_ok=True)"
+
+// nestedName is name in the folder of output/ that the template's family
+// keeps its files in, for about nestedShare in 100 names chosen by a hash
+// of the template and name; otherwise, or when the spec's reference does
+// not create output/ before each step that writes there (it could not be
+// pointed at the folder), name itself.
+func nestedName(tmplName, name string, s spec) string {
+	dir := outDirs[tmplName[:max(0, strings.Index(tmplName, "."))]]
+	if dir == "" || !createsOutput(s) {
+		return name
+	}
+	h := hashHex("outdir", tmplName, name)
+	if n, _ := strconv.ParseUint(h[:8], 16, 64); n%100 >= nestedShare {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// createsOutput reports whether every reference step that writes an output
+// creates output/ (with mkOutput) before it first names the output.
+func createsOutput(s spec) bool {
+	writes := false
+	for _, st := range s.steps {
+		at := strings.Index(st.Code, "{OUT}")
+		if at < 0 {
+			continue
+		}
+		writes = true
+		if mk := strings.Index(st.Code, mkOutput); mk < 0 || mk > at {
+			return false
+		}
+	}
+	return writes
+}
+
+// makeDirFor is the Python statement that creates the folder of output
+// path p (./output/figures/x.png: ./output/figures).
+func makeDirFor(p string) string {
+	return fmt.Sprintf("os.makedirs(%s, exist_ok=True)", py(path.Dir(p)))
 }

@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -74,7 +75,7 @@ func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]s
 	add := func(t *tmpl, c *bctx) (bool, error) {
 		specs := safeBuild(t, c)
 		for _, s := range specs {
-			name := names.unique(outName(t.Name, c.files))
+			name := names.unique(nestedName(t.Name, outName(t.Name, c.files), s))
 			for _, lang := range g.opts.Langs {
 				task, err := g.task(t, s, c.files, lang, name)
 				if err != nil {
@@ -288,7 +289,11 @@ func (g *generator) task(t *tmpl, s spec, files []generators.Input, lang, name s
 	}
 	ref := &schemas.Reference{Answer: repl.Replace(answer)}
 	for _, st := range s.steps {
-		ref.Steps = append(ref.Steps, schemas.RefStep{Thought: repl.Replace(st.Thought), Code: repl.Replace(st.Code)})
+		code := repl.Replace(st.Code)
+		if dir := path.Dir(name); dir != "." {
+			code = strings.ReplaceAll(code, mkOutput, fmt.Sprintf("os.makedirs('./output/%s', exist_ok=True)", dir))
+		}
+		ref.Steps = append(ref.Steps, schemas.RefStep{Thought: repl.Replace(st.Thought), Code: code})
 	}
 	var outs []string
 	for _, o := range s.outputs {

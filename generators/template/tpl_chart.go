@@ -29,7 +29,7 @@ func mutateBlankImage(t *schemas.Task) *schemas.Reference {
 	if len(t.Outputs) == 0 || t.Reference == nil {
 		return nil
 	}
-	code := fmt.Sprintf("import os\nfrom PIL import Image\nos.makedirs('./output', exist_ok=True)\nImage.new('RGB', (640, 480), 'white').save(%s)", py("./"+t.Outputs[0]))
+	code := fmt.Sprintf("import os\nfrom PIL import Image\n"+makeDirFor("./"+t.Outputs[0])+"\nImage.new('RGB', (640, 480), 'white').save(%s)", py("./"+t.Outputs[0]))
 	return &schemas.Reference{Steps: []schemas.RefStep{{Thought: "Save an empty canvas.", Code: code}}, Answer: t.Reference.Answer}
 }
 

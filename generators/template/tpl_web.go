@@ -25,7 +25,7 @@ func mutateEmptyFile(t *schemas.Task) *schemas.Reference {
 	if len(t.Outputs) == 0 || t.Reference == nil {
 		return nil
 	}
-	code := fmt.Sprintf("import os\nos.makedirs('./output', exist_ok=True)\nopen(%s, 'w').write('TODO\\n')", py("./"+t.Outputs[0]))
+	code := fmt.Sprintf("import os\n"+makeDirFor("./"+t.Outputs[0])+"\nopen(%s, 'w').write('TODO\\n')", py("./"+t.Outputs[0]))
 	return &schemas.Reference{Steps: []schemas.RefStep{{Thought: "Write a placeholder.", Code: code}}, Answer: t.Reference.Answer}
 }
 
