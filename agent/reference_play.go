@@ -65,7 +65,7 @@ func (st *seen) learn(m *move, obs string) {
 			st.columns = cols
 		}
 	}
-	if m.kind == moveBadPath || m.kind == moveBadColumn || m.kind == moveBadNumber || m.kind == moveNoFolder {
+	if m.kind == moveBadPath || m.kind == moveBadColumn || m.kind == moveBadNumber || m.kind == moveNoFolder || m.kind == moveBadDate {
 		st.mistake = m.kind
 	}
 }
@@ -86,6 +86,8 @@ func (s *script) render(m *move, prev *move, st *seen, last string) (turn, bool)
 			t.analyse = after + " The input is there, so I read it with the ./data/ prefix, as the upload notice said."
 		case prev.kind == moveColumns && st.right != "":
 			t.analyse = fmt.Sprintf("%s The column is called %q, not %q; I run the step again with the right name.", after, st.right, st.wrong)
+		case prev.kind == moveDateLayouts:
+			t.analyse = after + " The dates mix layouts, so no single format fits. I try each layout in turn (slashes month/day/year, dots day.month.year, as the request says) and check that no date is left unparsed."
 		case prev.kind == moveFixNumber:
 			t.analyse = after + " Good to know; now back to what the task asks."
 		case m.part > 0:
@@ -102,6 +104,17 @@ func (s *script) render(m *move, prev *move, st *seen, last string) (turn, bool)
 			t.analyse = after + fmt.Sprintf(" I make sure %s exists before saving into it.", m.dir)
 		}
 		return t, true
+	case moveBadDate:
+		return turn{code: fmt.Sprintf("print(pd.to_datetime(%s[%s], format='%%Y-%%m-%%d').agg(['min', 'max']))", m.df, m.col),
+			todo:    fmt.Sprintf("Parse %s as dates and check their range.", m.col),
+			analyse: fmt.Sprintf("%s %s is text, and the first rows look like ISO dates, so I parse it with the format %%Y-%%m-%%d.", after, m.col)}, true
+	case moveDateLayouts:
+		if !st.failed || st.mistake != moveBadDate {
+			return turn{}, false
+		}
+		return turn{code: fmt.Sprintf("print(%s[%s].astype(str).str.strip().str.replace(r'[0-9]', '9', regex=True).str.replace(r'[A-Za-z]+', 'Mon', regex=True).value_counts())", m.df, m.col),
+			todo:    fmt.Sprintf("Count the layouts the %s values are written in.", m.col),
+			analyse: after + fmt.Sprintf(" Not every value of %s is an ISO date. I replace each digit by 9 and each month name by Mon to see which layouts occur.", m.col)}, true
 	case moveDtypes:
 		return turn{code: "print(" + m.df + ".dtypes)", todo: "Check the type of each column.",
 			analyse: after + " Before computing anything I want to know which columns pandas read as numbers and which as text."}, true
@@ -204,6 +217,14 @@ func (s *script) describe(prev *move, st *seen, obs string) string {
 			}
 		}
 		return fmt.Sprintf("Of the %d columns, %d are numeric (%s) and %d are text (%s).", len(st.columns), len(num), list(num, 5), len(text), list(text, 5))
+	case prev.kind == moveDateLayouts:
+		var ls []string
+		for _, l := range strings.Split(obs, "\n") {
+			if g := layoutLine.FindStringSubmatch(strings.TrimSpace(l)); g != nil && strings.Contains(g[1], "9") {
+				ls = append(ls, fmt.Sprintf("%s (%s)", g[1], g[2]))
+			}
+		}
+		return fmt.Sprintf("The values come in %d layouts: %s.", len(ls), list(ls, 6))
 	case prev.kind == moveListData || prev.kind == moveColumns:
 		items := pyStrings(obs)
 		return fmt.Sprintf("It lists %d names: %s.", len(items), list(items, 8))
@@ -248,6 +269,9 @@ func errorLine(obs string) string {
 	}
 	return ""
 }
+
+// layoutLine is a line of value_counts over date layouts: "99/99/9999    41".
+var layoutLine = regexp.MustCompile(`^([9Mon][9Mon ,./-]*[9n])\s{2,}(\d+)$`)
 
 var pyStr = regexp.MustCompile(`'([^']*)'|"([^"]*)"`)
 

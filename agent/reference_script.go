@@ -29,6 +29,8 @@ const (
 	moveFixNumber                 // after an error: strip separators, then convert
 	moveNoFolder                  // a step saving into a folder of output/ it has not created: FileNotFoundError
 	moveMakeDir                   // after moveNoFolder: create the folder, then the rest of the step
+	moveBadDate                   // parse a date column of mixed layouts as ISO only: ValueError
+	moveDateLayouts               // after an error: count the layouts of the dates
 )
 
 type move struct {
@@ -39,6 +41,7 @@ type move struct {
 	part int    // moveStep: 0 for a step's first part
 	of   int    // moveStep: the parts of its step
 	dir  string // moveNoFolder, moveMakeDir: the folder the step saves into
+	col  string // moveBadDate, moveDateLayouts: the date column, as a Python string
 	orig *move  // moveMakeDir: the move the folder pair replaced
 }
 
@@ -78,21 +81,28 @@ func newScript(task *schemas.Task, sample, budget int) *script {
 	}
 	var ms []move
 	mistake := roll(1)
+	dateCol := ""
+	if df != "" && mistake >= 14 && mistake < 80 {
+		dateCol = mixedDateColumn(steps, df)
+	}
 	for i, p := range parts {
 		if i == 0 && len(task.Files) > 0 && mistake < 14 {
 			if bad := firstLoad(steps[0].Code); bad != "" {
 				ms = append(ms, move{kind: moveBadPath, code: bad}, move{kind: moveListData})
 			}
 		}
-		if i == 1 && df != "" && mistake >= 14 && mistake < 52 {
+		if i == 1 && df != "" && dateCol == "" && mistake >= 14 && mistake < 52 {
 			ms = append(ms, move{kind: moveBadColumn, code: steps[1].Code, df: df}, move{kind: moveColumns, df: df})
 		}
 		ms = append(ms, p...)
 		if i == 0 && df != "" && roll(2) < 80 {
 			ms = append(ms, move{kind: moveDtypes, df: df})
-			if mistake >= 52 && mistake < 70 {
+			if dateCol == "" && mistake >= 52 && mistake < 70 {
 				ms = append(ms, move{kind: moveBadNumber, df: df}, move{kind: moveFixNumber, df: df})
 			}
+		}
+		if i == 0 && dateCol != "" {
+			ms = append(ms, move{kind: moveBadDate, df: df, col: dateCol}, move{kind: moveDateLayouts, df: df, col: dateCol})
 		}
 	}
 	s.moves = fit(ms, steps, budget)
@@ -116,7 +126,7 @@ func fit(ms []move, steps []schemas.RefStep, budget int) []move {
 		}
 		ms = out
 	}
-	for _, kinds := range [][]moveKind{{moveBadNumber, moveFixNumber}, {moveNoFolder}, {moveBadColumn, moveColumns}, {moveDtypes}, {moveBadPath, moveListData}} {
+	for _, kinds := range [][]moveKind{{moveBadNumber, moveFixNumber}, {moveBadDate, moveDateLayouts}, {moveNoFolder}, {moveBadColumn, moveColumns}, {moveDtypes}, {moveBadPath, moveListData}} {
 		if len(ms) <= budget {
 			return ms
 		}
@@ -353,4 +363,19 @@ func forgetFolder(parts [][]move) [][]move {
 		}
 	}
 	return parts
+}
+
+// mixedDates matches the reference's parse of a date column written in
+// several layouts: the column stripped into d, then parsed as ISO first.
+var mixedDates = regexp.MustCompile(`(?m)^d = (\w+)\[("(?:[^"\\]|\\.)*")\]\.astype\(str\)\.str\.strip\(\)\nwhen = pd\.to_datetime\(d, format='%Y-%m-%d', errors='coerce'\)$`)
+
+// mixedDateColumn is the column (a Python string literal) of table df that
+// a later step parses as dates of several layouts, or "".
+func mixedDateColumn(steps []schemas.RefStep, df string) string {
+	for _, st := range steps[min(1, len(steps)):] {
+		if m := mixedDates.FindStringSubmatch(st.Code); m != nil && m[1] == df {
+			return m[2]
+		}
+	}
+	return ""
 }

@@ -38,6 +38,10 @@ func (s *pandasSandbox) Exec(_ context.Context, code string) (sandbox.Result, er
 		return fail("FileNotFoundError: [Errno 2] No such file or directory: './output/reports/x.csv'")
 	case strings.Contains(code, `read_csv("sales.csv")`):
 		return fail("FileNotFoundError: [Errno 2] No such file or directory: 'sales.csv'")
+	case strings.Contains(code, "format='%Y-%m-%d').agg("):
+		return fail("ValueError: time data \"01.01.2023\" at position 0 doesn't match format specified")
+	case strings.Contains(code, ".value_counts()"):
+		return sandbox.Result{Status: schemas.StatusOK, Output: "9999-99-99      82\n99.99.9999      35\n99/99/9999      34\nMon 99, 9999    24\nName: order_date, dtype: int64\n"}, nil
 	case strings.Contains(code, "astype(float)"):
 		return fail("ValueError: could not convert string to float: '1,234.50'")
 	case strings.Contains(code, ".dtypes"):
@@ -207,5 +211,43 @@ func TestReferenceFitsTheTurnCap(t *testing.T) {
 		if tr.StopReason != schemas.StopFinished || tr.FinalAnswer != task.Reference.Answer {
 			t.Fatalf("%s: stop %q after %d steps", task.ID, tr.StopReason, len(tr.Steps))
 		}
+	}
+}
+
+// A date column of mixed layouts: the teacher may parse it as ISO, read the
+// ValueError, count the layouts and quote them, then run the reference's
+// parse unchanged.
+func TestReferenceParsesMixedDates(t *testing.T) {
+	parse := "d = df[\"order_date\"].astype(str).str.strip()\nwhen = pd.to_datetime(d, format='%Y-%m-%d', errors='coerce')\nfor f in ['%m/%d/%Y', '%d.%m.%Y', '%b %d, %Y']:\n    when = when.fillna(pd.to_datetime(d, format=f, errors='coerce'))\ndf['month'] = when.dt.strftime('%Y-%m')\nprint(df['month'].head())"
+	seen := 0
+	for i := range 100 {
+		task := salesTask("md" + string(rune('a'+i%26)) + string(rune('a'+i/26)))
+		task.Reference.Steps = append(task.Reference.Steps[:1], schemas.RefStep{Thought: "Parse the dates.", Code: parse})
+		tr, err := Run(context.Background(), NewReference(NewPyBench()), NewPyBench(), &pandasSandbox{}, task, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.StopReason != schemas.StopFinished || tr.Steps[len(tr.Steps)-1].Code != parse {
+			t.Fatalf("%s: stop %q, last cell %q", task.ID, tr.StopReason, tr.Steps[len(tr.Steps)-1].Code)
+		}
+		for k, st := range tr.Steps {
+			if !strings.Contains(st.Observation, "doesn't match format") {
+				continue
+			}
+			seen++
+			if k+2 >= len(tr.Steps) || !strings.Contains(tr.Steps[k+1].Code, "value_counts()") || tr.Steps[k+2].Code != parse {
+				t.Fatalf("%s: after the parse error the teacher ran %+v", task.ID, tr.Steps[k+1:])
+			}
+			all := ""
+			for _, m := range tr.Messages {
+				all += m.Content + "\n"
+			}
+			if !strings.Contains(all, "The values come in 4 layouts: 9999-99-99 (82), 99.99.9999 (35)") {
+				t.Errorf("%s: the turns do not quote the layouts:\n%s", task.ID, all)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no rollout of 100 parsed the mixed dates as ISO first")
 	}
 }

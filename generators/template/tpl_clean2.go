@@ -145,6 +145,9 @@ assert number_close(float(s.sum()), %[2]v, 1e-6, 0.01), '%[1]s sums to %%.2f, ex
 var dmyRE = regexp.MustCompile(`^\d{2}/\d{2}/\d{4}$`)
 
 func buildDates(c *bctx) []spec {
+	if s := buildMixedDates(c); s != nil {
+		return s
+	}
 	t := c.table(0)
 	for _, col := range t.columns() {
 		var iso []string

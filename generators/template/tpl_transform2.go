@@ -279,6 +279,9 @@ func monthOf(s string) string {
 }
 
 func buildMonthly(c *bctx) []spec {
+	if s := buildMixedMonthly(c); s != nil {
+		return s
+	}
 	t := c.table(0)
 	d, ok1 := c.pickCol(t.ofKind(kindDate))
 	nc, ok2 := c.pickCol(t.additive())
