@@ -107,7 +107,7 @@ func (s *script) render(m *move, prev *move, st *seen, last string) (turn, bool)
 	case moveBadDate:
 		return turn{code: fmt.Sprintf("print(pd.to_datetime(%s[%s], format='%%Y-%%m-%%d').agg(['min', 'max']))", m.df, m.col),
 			todo:    fmt.Sprintf("Parse %s as dates and check their range.", m.col),
-			analyse: fmt.Sprintf("%s %s is text, and the first rows look like ISO dates, so I parse it with the format %%Y-%%m-%%d.", after, m.col)}, true
+			analyse: fmt.Sprintf("%s %s holds dates stored as text; I try the ISO format %%Y-%%m-%%d first.", after, m.col)}, true
 	case moveDateLayouts:
 		if !st.failed || st.mistake != moveBadDate {
 			return turn{}, false

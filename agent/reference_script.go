@@ -19,18 +19,18 @@ import (
 type moveKind int
 
 const (
-	moveStep      moveKind = iota // run (part of) a reference step
-	moveDtypes                    // print the table's column types
-	moveBadPath                   // read the input without ./data/: FileNotFoundError
-	moveListData                  // after an error: list ./data
-	moveBadColumn                 // a reference statement with a misspelt column: KeyError
-	moveColumns                   // after an error: print the column names
-	moveBadNumber                 // convert a text column holding numbers: ValueError
-	moveFixNumber                 // after an error: strip separators, then convert
-	moveNoFolder                  // a step saving into a folder of output/ it has not created: FileNotFoundError
-	moveMakeDir                   // after moveNoFolder: create the folder, then the rest of the step
-	moveBadDate                   // parse a date column of mixed layouts as ISO only: ValueError
-	moveDateLayouts               // after an error: count the layouts of the dates
+	moveStep        moveKind = iota // run (part of) a reference step
+	moveDtypes                      // print the table's column types
+	moveBadPath                     // read the input without ./data/: FileNotFoundError
+	moveListData                    // after an error: list ./data
+	moveBadColumn                   // a reference statement with a misspelt column: KeyError
+	moveColumns                     // after an error: print the column names
+	moveBadNumber                   // convert a text column holding numbers: ValueError
+	moveFixNumber                   // after an error: strip separators, then convert
+	moveNoFolder                    // a step saving into a folder of output/ it has not created: FileNotFoundError
+	moveMakeDir                     // after moveNoFolder: create the folder, then the rest of the step
+	moveBadDate                     // parse a date column of mixed layouts as ISO only: ValueError
+	moveDateLayouts                 // after an error: count the layouts of the dates
 )
 
 type move struct {
@@ -215,7 +215,7 @@ func isOutputStart(s string) bool {
 	return false
 }
 
-var savePath = regexp.MustCompile(`['"](\./output/[^'"]+)['"]`)
+var savePath = regexp.MustCompile(`['"](\./output/[^'"]+\.\w+)['"]`)
 
 // outputTodo says what the second part of a split step does.
 func outputTodo(code string) string {

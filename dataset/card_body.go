@@ -129,7 +129,8 @@ func writeTeacher(w *bytes.Buffer, t TeacherCard) {
 const scriptedTeacherNote = `**This is a scripted teacher, not a model.** The ` + "`reference`" + ` teacher plays each task's
 reference solution, written with the task by a template, the way an agent works: it reads the
 input and its column types first, splits long steps, sometimes makes a mistake from a fixed list
-(a path without ./data/, a misspelt column, text that holds numbers converted as is) and recovers
+(a path without ./data/, a misspelt column, text that holds numbers converted as is, dates of
+mixed layouts parsed as ISO, a save into a folder of output/ it has not created) and recovers
 from it, and writes each turn's Analyse from the output it has just seen. Every cell really ran in
 the sandbox and every row passed its checks. But the reasoning follows templates, the mistakes are
 scripted, and every task has the one solution its template wrote. These rows are for checking the

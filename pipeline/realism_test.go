@@ -95,8 +95,37 @@ func TestDefaultBuildLooksReal(t *testing.T) {
 		t.Errorf("a benchmark task's reference failed under the scripted teacher:\n%s", grepLines(log.String(), "reference fails"))
 	}
 
+	// Tasks that use the messy columns: dates in mixed layouts (cleaned by
+	// table.dates, summed per month by table.monthly), and outputs in a
+	// folder of output/ that the solver has to create.
+	mixed := map[string]int{}
+	nested := 0
+	for _, task := range tasks {
+		for _, st := range task.Reference.Steps {
+			if strings.Contains(st.Code, "when = pd.to_datetime(d, format='%Y-%m-%d', errors='coerce')") {
+				mixed[strings.SplitN(task.Generator, "@", 2)[0]]++
+				break
+			}
+		}
+		for _, o := range task.Outputs {
+			if strings.Count(o, "/") >= 2 {
+				nested++
+				break
+			}
+		}
+	}
+	for _, g := range []string{"template:table.dates", "template:table.monthly"} {
+		if mixed[g] == 0 {
+			t.Errorf("no %s task parses a date column of mixed layouts: %v", g, mixed)
+		}
+	}
+	if nested == 0 {
+		t.Error("no task asks for a file in a folder of output/")
+	}
+
 	// The rows.
 	var rows, long, recovered, codeTurns, same int
+	kinds := map[string]int{} // recoveries from each kind of mistake
 	var st dataset.Stats
 	for _, shard := range sum.Shards {
 		err := dataset.ReadRows(shard, func(r *schemas.Row) error {
@@ -105,18 +134,23 @@ func TestDefaultBuildLooksReal(t *testing.T) {
 			if r.Turns >= 4 {
 				long++
 			}
-			failed := false
+			failed, counted := "", false
 			for _, m := range r.Messages {
 				switch m.Role {
 				case schemas.RoleUser:
 					if strings.HasPrefix(m.Content, "[INFO]This is a Code Interpreter Message:") {
 						isErr := strings.Contains(m.Content, "Traceback (most recent call last)")
-						if failed && !isErr {
-							recovered++
-							failed = false
-							return nil
+						if failed != "" && !isErr {
+							if !counted {
+								recovered++
+								counted = true
+							}
+							kinds[failed]++
+							failed = ""
 						}
-						failed = failed || isErr
+						if isErr {
+							failed = mistakeKind(m.Content)
+						}
 					}
 				case schemas.RoleAssistant:
 					if a, todo, ok := analyseTodo(m.Content); ok {
@@ -143,11 +177,17 @@ func TestDefaultBuildLooksReal(t *testing.T) {
 	if share(recovered) < 0.15 {
 		t.Errorf("%d of %d rows (%.0f%%) have an error followed by a fix, want >= 15%%", recovered, rows, 100*share(recovered))
 	}
+	// Each kind of mistake the issue names happens and is recovered from.
+	for _, k := range []string{"missing file", "misspelt column", "number parse", "date parse", "missing folder"} {
+		if kinds[k] == 0 {
+			t.Errorf("no row recovers from a %s: %v", k, kinds)
+		}
+	}
 	if codeTurns == 0 || float64(codeTurns-same)/float64(codeTurns) < 0.95 {
 		t.Errorf("Analyse differs from This Step Todo in %d of %d code turns, want >= 95%%", codeTurns-same, codeTurns)
 	}
-	t.Logf("%d files in %d types; %d benchmark tasks on %d files; %d rows: %.0f%% with >= 4 turns, %.0f%% recover from an error, Analyse != Todo in %d/%d turns; turn profile %v",
-		len(files), len(types), len(bt), len(benchFiles), rows, 100*share(long), 100*share(recovered), codeTurns-same, codeTurns, dataset.TurnProfile(&st.Tally))
+	t.Logf("%d files in %d types; %d benchmark tasks on %d files; %d rows: %.0f%% with >= 4 turns, %.0f%% recover from an error, Analyse != Todo in %d/%d turns; turn profile %v; recoveries %v; %d tasks with a nested output, mixed dates in %v",
+		len(files), len(types), len(bt), len(benchFiles), rows, 100*share(long), 100*share(recovered), codeTurns-same, codeTurns, dataset.TurnProfile(&st.Tally), kinds, nested, mixed)
 
 	// The card names the scripted teacher for what it is.
 	card, err := os.ReadFile(filepath.Join(out, "dataset", "README.md"))
@@ -157,6 +197,26 @@ func TestDefaultBuildLooksReal(t *testing.T) {
 	if !strings.Contains(string(card), "This is a scripted teacher, not a model") || !strings.Contains(string(card), "A real teacher") {
 		t.Error("the dataset card does not say the offline teacher is a script and what a real teacher adds")
 	}
+}
+
+// mistakeKind names the mistake behind an interpreter message with a
+// traceback, by its last error line.
+func mistakeKind(obs string) string {
+	lines := strings.Split(strings.TrimSpace(obs), "\n")
+	last := lines[len(lines)-1]
+	switch {
+	case strings.HasPrefix(last, "FileNotFoundError") && strings.Contains(last, "'./output/"):
+		return "missing folder"
+	case strings.HasPrefix(last, "FileNotFoundError"):
+		return "missing file"
+	case strings.HasPrefix(last, "KeyError"):
+		return "misspelt column"
+	case strings.HasPrefix(last, "ValueError") && strings.Contains(last, "match format"):
+		return "date parse"
+	case strings.HasPrefix(last, "ValueError") && strings.Contains(last, "could not convert"):
+		return "number parse"
+	}
+	return "other"
 }
 
 var analyseRe = regexp.MustCompile(`(?s)^Analyse: (.*?)\nThis Step Todo: (.*?)\nAction:`)
