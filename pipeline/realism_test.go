@@ -205,7 +205,8 @@ func mistakeKind(obs string) string {
 	lines := strings.Split(strings.TrimSpace(obs), "\n")
 	last := lines[len(lines)-1]
 	switch {
-	case strings.HasPrefix(last, "FileNotFoundError") && strings.Contains(last, "'./output/"):
+	case strings.HasPrefix(last, "FileNotFoundError") && strings.Contains(last, "'./output/"),
+		strings.HasPrefix(last, "OSError: Cannot save file into a non-existent directory"): // pandas' to_csv
 		return "missing folder"
 	case strings.HasPrefix(last, "FileNotFoundError"):
 		return "missing file"

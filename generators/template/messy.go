@@ -261,3 +261,42 @@ for m, v in {%[2]s}.items():
 		outputs: []string{"{out}.csv"},
 	}}
 }
+
+// messTemplates clean or aggregate the messy columns of a table.
+var messTemplates = []string{"table.dates", "table.monthly", "table.types"}
+
+// messyFirst moves the templates that work on a table's messy columns to
+// the front of cands when the table has a column of mixed date layouts or
+// of amounts with thousands separators, so such files get the tasks that
+// make a solver deal with their mess; the order is otherwise kept.
+func messyFirst(c *bctx, cands []*tmpl) []*tmpl {
+	if !slices.Contains(tableTypes, c.typ(0)) || !hasMess(c) {
+		return cands
+	}
+	var first, rest []*tmpl
+	for _, t := range cands {
+		if slices.Contains(messTemplates, t.Name) {
+			first = append(first, t)
+		} else {
+			rest = append(rest, t)
+		}
+	}
+	return append(first, rest...)
+}
+
+// hasMess reports whether file 0 is a table with a column of mixed date
+// layouts or of amounts with thousands separators; false when it does not
+// parse as a table.
+func hasMess(c *bctx) (mess bool) {
+	defer func() {
+		if recover() != nil {
+			mess = false
+		}
+	}()
+	t := c.table(0)
+	if _, _, ok := c.mixedDateCol(t); ok {
+		return true
+	}
+	_, _, _, ok := moneyCol(t)
+	return ok
+}

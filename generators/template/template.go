@@ -100,7 +100,7 @@ func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]s
 		if ok[i] = usable(c); !ok[i] {
 			continue
 		}
-		cands := candidates(ts, f, g.opts.Seed)
+		cands := messyFirst(c, candidates(ts, f, g.opts.Seed))
 		n := 0
 		for _, t := range cands {
 			if g.opts.PerFile > 0 && n >= g.opts.PerFile {
