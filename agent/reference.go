@@ -13,8 +13,11 @@ import (
 // the data first (shape and head, then the column types), splits long
 // steps at natural points, sometimes makes a realistic mistake (a file
 // path without ./data/, a misspelt column, a conversion of text that holds
-// numbers) and recovers from it, and writes each turn's Analyse from the
-// output it just saw. Every extra cell only reads, so the files written and
+// numbers, dates of mixed layouts parsed as ISO, a save into a folder of
+// output/ it has not created) and recovers from it, and writes each turn's
+// Analyse from the output it just saw. Every extra cell only reads, and a
+// step that failed on its missing folder is finished by the next cell, so
+// the reference's statements each run once, in order: the files written and
 // the final answer are the reference solution's; the quickstart, benchmark
 // validation, `eval --teacher reference` and tests rely on that.
 //

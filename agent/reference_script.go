@@ -331,8 +331,8 @@ var nestedMkdir = regexp.MustCompile(`^os\.makedirs\((['"])(\./output/[^'"]+)(['
 
 // forgetFolder finds the first move that creates a folder inside output/
 // right before saving into it, and splits it in two: the move without the
-// folder, which runs up to the save and fails there (the interpreter raises
-// FileNotFoundError before anything is written), and the folder with the
+// folder, which runs up to the save and fails there before anything is
+// written (FileNotFoundError; pandas raises OSError), and the folder with the
 // save and what follows. Run in turn they run the move's statements in
 // order, each once. parts is returned unchanged when no move fits.
 func forgetFolder(parts [][]move) [][]move {
