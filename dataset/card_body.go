@@ -51,8 +51,8 @@ func writeColumns(w *bytes.Buffer, format string) {
 	w.WriteString("## Columns\n\n")
 	w.WriteString("The first three columns are PyInstruct's.\n\n| column | type | meaning |\n|---|---|---|\n")
 	if format == FormatOpenAITools {
-		w.WriteString("| `messages` | list of {role, content, tool_calls, tool_call_id} | the conversation in the OpenAI tools format: the assistant calls `execute_python` (`tool_calls`: a list of {id, type: \"function\", function: {name, arguments}}, `arguments` being JSON text such as `{\"code\": \"...\"}`), and each call's output is a `tool` message whose `tool_call_id` names the call; `tool_calls` is empty and `tool_call_id` null where they do not apply |\n")
-		w.WriteString("| `tools` | string | JSON text of the tool definitions the teacher saw |\n")
+		w.WriteString("| `messages` | list of {role, content, tool_calls, tool_call_id, name} | the conversation with tool calls: the assistant calls `execute_python` (`tool_calls`: a list of {id, type: \"function\", function: {name, arguments}}), and each call's output is a `tool` message whose `tool_call_id` is the call's id and whose `name` is the tool's; `tool_calls` is empty and `tool_call_id` and `name` null where they do not apply. `arguments` is an object, {code: the Python the call ran}, not OpenAI's JSON text: transformers' chat templates and TRL take it so (see below) |\n")
+		w.WriteString("| `tools` | list of {type, function: {name, description, parameters}} | the tool definitions the teacher saw, as JSON schemas (`parameters` is {type, properties: {code: {type, description}}, required}) |\n")
 	} else {
 		w.WriteString("| `messages` | list of {role, content} | the conversation in PyBench's format: system prompt, `[INFO]` upload message, query, then assistant turns (Analyse / This Step Todo / Action with a python block), each answered by a `user` turn `[INFO]This is a Code Interpreter Message:` with the cell's output; the last assistant turn starts with `Finished:` |\n")
 		w.WriteString("| `tools` | string | null (the pybench format uses no tools) |\n")
@@ -68,7 +68,17 @@ func writeColumns(w *bytes.Buffer, format string) {
 | ` + "`passed`" + ` | bool | the task's unit tests passed |
 
 `)
+	if format == FormatOpenAITools {
+		w.WriteString(toolsUsage)
+	}
 }
+
+// toolsUsage says how the openai-tools rows go to a chat template: in the
+// shape of transformers' tool-use guide and TRL's tool-calling dataset
+// format (arguments a dict, tools a list of JSON schemas).
+const toolsUsage = "The rows are in the shape transformers' chat templates take for tool use (https://huggingface.co/docs/transformers/chat_extras: a call's `arguments` is a dict, not OpenAI's JSON string) and TRL's tool-calling dataset format (https://huggingface.co/docs/trl/dataset_formats: a `tools` column of JSON schemas, `tool` messages with a `name`):\n\n" +
+	"```python\nrow = ds[0]\ntext = tokenizer.apply_chat_template(row[\"messages\"], tools=row[\"tools\"], tokenize=False)\n```\n\n" +
+	"For an API that wants OpenAI's JSON text, serialise each call's `arguments` (`json.dumps`).\n\n"
 
 func writeStatsTable(w *bytes.Buffer, s *Stats) {
 	w.WriteString("## Statistics\n\nTurns are assistant turns; tokens per the `tokens` column.\n\n")

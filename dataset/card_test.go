@@ -129,8 +129,41 @@ func TestWriteCard(t *testing.T) {
 func TestCardOpenAIToolsFeatures(t *testing.T) {
 	dir, _ := testCard(t, FormatOpenAITools)
 	card, _ := os.ReadFile(filepath.Join(dir, CardFile))
-	for _, want := range []string{"name: tool_calls", "struct:", "name: arguments", "tool_call_id"} {
-		if !bytes.Contains(card, []byte(want)) {
+	front := strings.SplitN(string(card), "---\n", 3)
+	if len(front) != 3 {
+		t.Fatalf("card has no YAML front matter:\n%s", card)
+	}
+	var meta struct {
+		DatasetInfo struct {
+			Features []Feature `yaml:"features"`
+		} `yaml:"dataset_info"`
+	}
+	if err := yaml.Unmarshal([]byte(front[1]), &meta); err != nil {
+		t.Fatal(err)
+	}
+	field := func(fs []Feature, name string) Feature {
+		for _, f := range fs {
+			if f.Name == name {
+				return f
+			}
+		}
+		t.Fatalf("no feature %q in %+v", name, fs)
+		return Feature{}
+	}
+	msg := field(meta.DatasetInfo.Features, "messages").List
+	args := field(field(field(msg, "tool_calls").List, "function").Struct, "arguments")
+	if len(args.Struct) != 1 || args.Struct[0].Name != "code" || args.Struct[0].Dtype != "string" {
+		t.Errorf("arguments feature %+v, want a struct {code: string}", args)
+	}
+	if f := field(msg, "name"); f.Dtype != "string" {
+		t.Errorf("messages' name feature %+v", f)
+	}
+	params := field(field(field(meta.DatasetInfo.Features, "tools").List, "function").Struct, "parameters").Struct
+	if f := field(params, "required"); f.Sequence != "string" {
+		t.Errorf("tools' required feature %+v", f)
+	}
+	for _, want := range []string{"apply_chat_template(row[\"messages\"], tools=row[\"tools\"]", "https://huggingface.co/docs/transformers/chat_extras", "{code: the Python the call ran}"} {
+		if !strings.Contains(string(card), want) {
 			t.Errorf("card lacks %q", want)
 		}
 	}

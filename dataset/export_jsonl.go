@@ -26,8 +26,9 @@ func FindShards(path string) ([]string, error) {
 }
 
 // ExportJSONL writes each Parquet shard as a JSONL file of the same name
-// in dst (one schemas.Row per line), each under a .tmp name renamed when
-// complete, and returns their paths.
+// in dst (one row per line, in the shard's format as jsonlRowOf writes
+// it), each under a .tmp name renamed when complete, and returns their
+// paths.
 func ExportJSONL(dst string, shards []string) ([]string, error) {
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return nil, fmt.Errorf("export jsonl: %w", err)
@@ -36,11 +37,16 @@ func ExportJSONL(dst string, shards []string) ([]string, error) {
 	for _, src := range shards {
 		name := strings.TrimSuffix(filepath.Base(src), ".parquet") + ".jsonl"
 		path := filepath.Join(dst, name)
+		format, err := ShardFormat(src)
+		if err != nil {
+			return nil, fmt.Errorf("export jsonl: %w", err)
+		}
+		rowOf := jsonlRowOf(format)
 		j, err := openJSONL(path + ".tmp")
 		if err != nil {
 			return nil, fmt.Errorf("export jsonl: %w", err)
 		}
-		err = ReadRows(src, func(r *schemas.Row) error { return j.write(r) })
+		err = ReadRows(src, func(r *schemas.Row) error { return j.write(rowOf(r)) })
 		if err == nil {
 			err = j.close()
 		} else {

@@ -15,22 +15,37 @@ type Feature struct {
 }
 
 // Features returns the columns of a dataset row in the given format
-// (Config.Format), in order.
+// (Config.Format), in order: in the openai-tools format those of toolsRow.
 func Features(format string) []Feature {
 	msg := []Feature{{Name: "role", Dtype: "string"}, {Name: "content", Dtype: "string"}}
+	tools := Feature{Name: "tools", Dtype: "string"}
 	if format == FormatOpenAITools {
+		str := func(name string) Feature { return Feature{Name: name, Dtype: "string"} }
 		msg = append(msg,
 			Feature{Name: "tool_calls", List: []Feature{
-				{Name: "id", Dtype: "string"},
-				{Name: "type", Dtype: "string"},
-				{Name: "function", Struct: []Feature{{Name: "name", Dtype: "string"}, {Name: "arguments", Dtype: "string"}}},
+				str("id"),
+				str("type"),
+				{Name: "function", Struct: []Feature{str("name"), {Name: "arguments", Struct: []Feature{str("code")}}}},
 			}},
-			Feature{Name: "tool_call_id", Dtype: "string"},
+			str("tool_call_id"),
+			str("name"),
 		)
+		tools = Feature{Name: "tools", List: []Feature{
+			str("type"),
+			{Name: "function", Struct: []Feature{
+				str("name"),
+				str("description"),
+				{Name: "parameters", Struct: []Feature{
+					str("type"),
+					{Name: "properties", Struct: []Feature{{Name: "code", Struct: []Feature{str("type"), str("description")}}}},
+					{Name: "required", Sequence: "string"},
+				}},
+			}},
+		}}
 	}
 	return []Feature{
 		{Name: "messages", List: msg},
-		{Name: "tools", Dtype: "string"},
+		tools,
 		{Name: "tool_choices", Dtype: "string"},
 		{Name: "id", Dtype: "string"},
 		{Name: "task_id", Dtype: "string"},

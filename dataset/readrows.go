@@ -27,6 +27,12 @@ func ReadRows(path string, fn func(r *schemas.Row) error) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if FormatOf(pf.Schema()) == FormatOpenAITools {
+		if legacyTools(pf.Schema()) {
+			return readAll(pf, path, func(t *legacyToolsRow) error {
+				r := rowOfLegacyTools(t)
+				return fn(&r)
+			})
+		}
 		return readAll(pf, path, func(t *toolsRow) error {
 			r := rowOfTools(t)
 			return fn(&r)
@@ -62,25 +68,6 @@ func readAll[T any](pf *parquet.File, path string, fn func(*T) error) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-	}
-}
-
-// rowOfTools is the inverse of toolsRowOf.
-func rowOfTools(t *toolsRow) schemas.Row {
-	msgs := make([]schemas.RowMessage, len(t.Messages))
-	for i, m := range t.Messages {
-		msgs[i] = schemas.RowMessage{Role: m.Role, Content: m.Content}
-		if m.ToolCallID != nil {
-			msgs[i].ToolCallID = *m.ToolCallID
-		}
-		for _, c := range m.ToolCalls {
-			msgs[i].ToolCalls = append(msgs[i].ToolCalls, schemas.ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
-		}
-	}
-	return schemas.Row{
-		Messages: msgs, Tools: t.Tools, ToolChoices: t.ToolChoices,
-		ID: t.ID, TaskID: t.TaskID, Category: t.Category, Subcategory: t.Subcategory,
-		FileTypes: t.FileTypes, Teacher: t.Teacher, Turns: t.Turns, Tokens: t.Tokens, Passed: t.Passed,
 	}
 }
 

@@ -19,6 +19,7 @@ const batchRows = 64
 // file, both under .tmp names.
 type shard struct {
 	pq    rowSink
+	jsOf  func(*schemas.Row) any // a row as its JSONL line holds it
 	pqTmp string
 	js    *jsonlFile
 	rows  int64
@@ -34,7 +35,7 @@ type rowSink interface {
 
 func openShard(dir string, i int, cfg Config) (*shard, error) {
 	base := filepath.Join(dir, fmt.Sprintf("train-%05d", i))
-	s := &shard{pqTmp: base + ".parquet.tmp"}
+	s := &shard{pqTmp: base + ".parquet.tmp", jsOf: jsonlRowOf(cfg.Format)}
 	var err error
 	switch cfg.Format {
 	case FormatOpenAITools:
@@ -62,7 +63,7 @@ func (s *shard) write(r *schemas.Row) error {
 		return err
 	}
 	if s.js != nil {
-		if err := s.js.write(r); err != nil {
+		if err := s.js.write(s.jsOf(r)); err != nil {
 			return err
 		}
 	}
@@ -260,6 +261,16 @@ type jsonlFile struct {
 	tmp string
 }
 
+// jsonlRowOf returns how a row of format is written as JSON: in the
+// openai-tools format its Parquet layout (arguments an object, tool
+// messages named), in pybench's the row as it is.
+func jsonlRowOf(format string) func(*schemas.Row) any {
+	if format == FormatOpenAITools {
+		return func(r *schemas.Row) any { return toolsRowOf(r) }
+	}
+	return func(r *schemas.Row) any { return r }
+}
+
 func openJSONL(path string) (*jsonlFile, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -271,8 +282,8 @@ func openJSONL(path string) (*jsonlFile, error) {
 	return &jsonlFile{f: f, bw: bw, enc: enc, tmp: path}, nil
 }
 
-func (j *jsonlFile) write(r *schemas.Row) error {
-	if err := j.enc.Encode(r); err != nil {
+func (j *jsonlFile) write(v any) error {
+	if err := j.enc.Encode(v); err != nil {
 		return fmt.Errorf("%s: %w", j.tmp, err)
 	}
 	return nil

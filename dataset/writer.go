@@ -70,11 +70,13 @@ func (w *Writer) Write(r schemas.Row) error {
 	if w.err != nil {
 		return w.err
 	}
-	if w.cfg.Format == FormatPyBench {
-		if err := checkPyBench(&r); err != nil {
-			w.err = err
-			return err
-		}
+	check := checkPyBench
+	if w.cfg.Format == FormatOpenAITools {
+		check = checkTools
+	}
+	if err := check(&r); err != nil {
+		w.err = err
+		return err
 	}
 	if w.cur == nil {
 		s, err := openShard(w.dir, len(w.tmps), w.cfg)

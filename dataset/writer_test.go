@@ -209,36 +209,6 @@ func TestWriterPyBenchRefusesToolCalls(t *testing.T) {
 	}
 }
 
-func TestWriterOpenAITools(t *testing.T) {
-	dir := t.TempDir()
-	w, err := NewWriter(dir, Config{Format: FormatOpenAITools})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tools := `[{"type":"function","function":{"name":"execute_python"}}]`
-	r := testRow(1)
-	r.Tools = &tools
-	r.Messages = []schemas.RowMessage{
-		{Role: "user", Content: "q"},
-		{Role: "assistant", Content: "", ToolCalls: []schemas.ToolCall{{ID: "c1", Name: "execute_python", Arguments: `{"code":"print(1)"}`}}},
-		{Role: "tool", Content: "1", ToolCallID: "c1"},
-		{Role: "assistant", Content: "Finished: 1"},
-	}
-	if err := w.Write(r); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	rows := duckdbtest.Query(t, "SELECT m.role, m.tool_call_id, m.tool_calls[1].function.arguments AS args, m.tool_calls[1].type AS type, tools FROM (SELECT unnest(messages) AS m, tools FROM read_parquet("+duckdbtest.Quote(filepath.Join(dir, "*.parquet"))+"))")
-	if len(rows) != 4 {
-		t.Fatalf("%d messages, want 4", len(rows))
-	}
-	if rows[1]["args"] != `{"code":"print(1)"}` || rows[1]["type"] != "function" || rows[2]["tool_call_id"] != "c1" || rows[0]["tool_call_id"] != nil || rows[0]["tools"] != tools {
-		t.Errorf("rows %v", rows)
-	}
-}
-
 func TestWriterAbort(t *testing.T) {
 	dir := t.TempDir()
 	w, err := NewWriter(dir, Config{ShardRows: 2})

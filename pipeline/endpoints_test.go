@@ -165,14 +165,15 @@ func TestBuildOpenAITools(t *testing.T) {
 	if rows[0]["n"] != float64(sum.Rows) {
 		t.Errorf("DuckDB reads %v rows, the build wrote %d", rows[0]["n"], sum.Rows)
 	}
-	msgs := duckdbtest.Query(t, "SELECT m.role AS role, m.content AS content, m.tool_call_id AS id, m.tool_calls[1].id AS call, m.tool_calls[1].function.name AS name, "+
-		"m.tool_calls[1].function.arguments AS args FROM (SELECT unnest(messages) AS m FROM (SELECT messages FROM read_parquet("+glob+") LIMIT 1))")
+	msgs := duckdbtest.Query(t, "SELECT m.role AS role, m.content AS content, m.tool_call_id AS id, m.name AS tool, m.tool_calls[1].id AS call, m.tool_calls[1].function.name AS name, "+
+		"m.tool_calls[1].function.arguments.code AS code FROM (SELECT unnest(messages) AS m FROM (SELECT messages FROM read_parquet("+glob+") LIMIT 1))")
 	var called, answered, final bool
 	for i, m := range msgs {
 		switch {
 		case m["role"] == "assistant" && m["call"] != nil:
-			called = m["name"] == "execute_python" && strings.Contains(fmt.Sprint(m["args"]), `"code"`)
-			if i+1 >= len(msgs) || msgs[i+1]["role"] != "tool" || msgs[i+1]["id"] != m["call"] {
+			code, _ := m["code"].(string)
+			called = m["name"] == "execute_python" && code != "" && !strings.HasPrefix(code, "{")
+			if i+1 >= len(msgs) || msgs[i+1]["role"] != "tool" || msgs[i+1]["id"] != m["call"] || msgs[i+1]["tool"] != "execute_python" {
 				t.Errorf("call %v is not answered by the next message: %v", m, msgs[min(i+1, len(msgs)-1)])
 			} else {
 				answered = true
@@ -183,5 +184,9 @@ func TestBuildOpenAITools(t *testing.T) {
 	}
 	if !called || !answered || !final {
 		t.Errorf("row messages lack a call (%v), its tool message (%v) or a final answer (%v): %v", called, answered, final, msgs)
+	}
+	tools := duckdbtest.Query(t, "SELECT tools[1].function.name AS name, tools[1].function.parameters.required AS required FROM read_parquet("+glob+") LIMIT 1")
+	if tools[0]["name"] != "execute_python" || fmt.Sprint(tools[0]["required"]) != "[code]" {
+		t.Errorf("tools column %v", tools[0])
 	}
 }

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
+	"synth/agent"
 	"synth/dataset"
 	"synth/schemas"
 )
@@ -20,7 +22,7 @@ func writeShards(t *testing.T, format string, n int) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools := `[{"type":"function","function":{"name":"execute_python"}}]`
+	tools := *agent.NewToolsFormat().Tools()
 	for i := range n {
 		r := schemas.Row{
 			Messages: []schemas.RowMessage{
@@ -152,19 +154,31 @@ func TestSaveToDiskOpenAITools(t *testing.T) {
 		t.Fatal(err)
 	}
 	schema, recs := readArrow(t, res.Files[0])
-	want := "list<item: struct<role: utf8 nullable, content: utf8 nullable, tool_calls: list<item: struct<id: utf8 nullable, type: utf8 nullable, function: struct<name: utf8 nullable, arguments: utf8 nullable> nullable>, nullable> nullable, tool_call_id: utf8 nullable>, nullable>"
+	want := "list<item: struct<role: utf8 nullable, content: utf8 nullable, tool_calls: list<item: struct<id: utf8 nullable, type: utf8 nullable, function: struct<name: utf8 nullable, arguments: struct<code: utf8 nullable> nullable> nullable>, nullable> nullable, tool_call_id: utf8 nullable, name: utf8 nullable>, nullable>"
 	if got := schema.Field(0).Type.String(); got != want {
 		t.Errorf("messages type\n got %s\nwant %s", got, want)
 	}
 	msgs := recs[0].Column(0).(*array.List).ListValues().(*array.Struct)
 	calls := msgs.Field(2).(*array.List).ListValues().(*array.Struct)
-	args := calls.Field(2).(*array.Struct).Field(1).(*array.String)
-	if args.Len() != 2 || args.Value(0) != `{"code":"1"}` {
-		t.Errorf("tool call arguments: %v", args)
+	code := calls.Field(2).(*array.Struct).Field(1).(*array.Struct).Field(0).(*array.String)
+	if code.Len() != 2 || code.Value(0) != "1" {
+		t.Errorf("tool call arguments.code: %v", code)
 	}
-	ids := msgs.Field(3).(*array.String)
-	if !ids.IsNull(0) || ids.Value(2) != "c1" {
-		t.Errorf("tool_call_id: %v", ids)
+	ids, names := msgs.Field(3).(*array.String), msgs.Field(4).(*array.String)
+	if !ids.IsNull(0) || ids.Value(2) != "c1" || !names.IsNull(1) || names.Value(2) != agent.ToolName {
+		t.Errorf("tool_call_id %v, name %v", ids, names)
+	}
+	tools := recs[0].Column(1).(*array.List)
+	def := tools.ListValues().(*array.Struct)
+	fn := def.Field(1).(*array.Struct)
+	params := fn.Field(2).(*array.Struct)
+	codeType := params.Field(1).(*array.Struct).Field(0).(*array.Struct).Field(0).(*array.String)
+	required := params.Field(2).(*array.List).ListValues().(*array.String)
+	if tools.Len() != 2 || def.Len() != 2 || fn.Field(0).(*array.String).Value(0) != agent.ToolName || codeType.Value(0) != "string" || required.Value(0) != "code" {
+		t.Errorf("tools column: %v", tools)
+	}
+	if typ := schema.Field(1).Type.String(); !strings.HasPrefix(typ, "list<item: struct<type: utf8 nullable, function: struct<name: utf8 nullable, description: utf8 nullable, parameters: struct<") {
+		t.Errorf("tools type %s", typ)
 	}
 }
 
