@@ -9,35 +9,35 @@ import (
 // A zero field takes the default named in its comment.
 type Config struct {
 	// ShardRows caps the rows of one Parquet shard (default 100000).
-	ShardRows int `yaml:"shard_rows"`
+	ShardRows int `yaml:"shard_rows" json:"shard_rows"`
 	// ShardBytes caps the raw message text of one shard in bytes, before
 	// compression (default 256 MiB). A shard ends at whichever cap comes first.
-	ShardBytes int64 `yaml:"shard_bytes"`
+	ShardBytes int64 `yaml:"shard_bytes" json:"shard_bytes"`
 	// RowGroupRows caps the rows of one row group (default 1000). A row
 	// group is buffered in memory until it is full, so this bounds the
 	// writer's memory: about RowGroupRows times the size of a row.
-	RowGroupRows int `yaml:"row_group_rows"`
+	RowGroupRows int `yaml:"row_group_rows" json:"row_group_rows"`
 	// RowGroupBytes ends a row group early when its rows hold this many
 	// bytes of message text (default 32 MiB), so rows with long
 	// observations cannot make a group, or the writer's memory, large.
-	RowGroupBytes int64 `yaml:"row_group_bytes"`
+	RowGroupBytes int64 `yaml:"row_group_bytes" json:"row_group_bytes"`
 	// Workers is how many row groups are encoded and compressed at once
 	// (default: the number of CPUs, at most 4). Memory grows by a row group
 	// per worker.
-	Workers int `yaml:"workers"`
+	Workers int `yaml:"workers" json:"workers"`
 	// ZstdLevel is the zstd level of the Parquet pages, 1 to 22 (default 3).
 	// The encoder maps it onto its four speeds: 1 fastest, 2-5 default,
 	// 6-9 better, 10 and up best.
-	ZstdLevel int `yaml:"zstd_level"`
+	ZstdLevel int `yaml:"zstd_level" json:"zstd_level"`
 	// Format is the message layout of the rows: "pybench" (observations as
 	// user messages, as PyInstruct) or "openai-tools" (tool calls and tool
 	// messages). Default pybench.
-	Format string `yaml:"format"`
+	Format string `yaml:"format" json:"format"`
 	// JSONL also writes the rows as train-…jsonl beside the Parquet shards.
-	JSONL bool `yaml:"jsonl"`
+	JSONL bool `yaml:"jsonl" json:"jsonl"`
 	// License is the dataset card's license (default "other": the license of
 	// each input file is in files.jsonl).
-	License string `yaml:"license"`
+	License string `yaml:"license" json:"license"`
 }
 
 // Formats of the rows' messages.

@@ -9,59 +9,59 @@ type Config struct {
 	// error (sandbox crash, teacher error) is run again (default 2; a
 	// negative value turns retries off). Such a rollout is never counted as a
 	// task failure: after the last retry it is dropped as infra_error.
-	InfraRetries int `yaml:"infra_retries"`
+	InfraRetries int `yaml:"infra_retries" json:"infra_retries"`
 
-	Dedup DedupConfig `yaml:"dedup"`
-	Decon DeconConfig `yaml:"decontamination"`
-	Gate  GateConfig  `yaml:"quality"`
+	Dedup DedupConfig `yaml:"dedup" json:"dedup"`
+	Decon DeconConfig `yaml:"decontamination" json:"decontamination"`
+	Gate  GateConfig  `yaml:"quality" json:"quality"`
 }
 
 // DedupConfig configures query and trajectory dedup.
 type DedupConfig struct {
 	// Off turns dedup off.
-	Off bool `yaml:"off"`
+	Off bool `yaml:"off" json:"off"`
 	// NearThreshold is the word-shingle Jaccard similarity from which two
 	// queries are near-duplicates (default 0.8).
-	NearThreshold float64 `yaml:"near_threshold"`
+	NearThreshold float64 `yaml:"near_threshold" json:"near_threshold"`
 	// ShingleWords is the words per shingle (default 3).
-	ShingleWords int `yaml:"shingle_words"`
+	ShingleWords int `yaml:"shingle_words" json:"shingle_words"`
 	// Permutations is the MinHash signature length (default 128). LSH bands
 	// are chosen from it and NearThreshold.
-	Permutations int `yaml:"permutations"`
+	Permutations int `yaml:"permutations" json:"permutations"`
 	// Scope is "inputs" (default: two tasks are duplicates only when their
 	// input files are the same, so one template over many files is kept) or
 	// "global" (by query text alone).
-	Scope string `yaml:"scope"`
+	Scope string `yaml:"scope" json:"scope"`
 }
 
 // DeconConfig configures decontamination against benchmark tasks.
 type DeconConfig struct {
 	// Off turns decontamination off.
-	Off bool `yaml:"off"`
+	Off bool `yaml:"off" json:"off"`
 	// NGram is the words per n-gram (default 13). A query shorter than that
 	// is one n-gram of all its words.
-	NGram int `yaml:"ngram"`
+	NGram int `yaml:"ngram" json:"ngram"`
 	// Threshold is the share of a training query's n-grams found in one
 	// benchmark query from which it is contaminated (default 0.5).
-	Threshold float64 `yaml:"threshold"`
+	Threshold float64 `yaml:"threshold" json:"threshold"`
 }
 
 // GateConfig configures the quality gates on a trajectory.
 type GateConfig struct {
 	// MinTurns and MaxTurns bound the assistant turns (default 1 and 0:
 	// no upper bound).
-	MinTurns int `yaml:"min_turns"`
-	MaxTurns int `yaml:"max_turns"`
+	MinTurns int `yaml:"min_turns" json:"min_turns"`
+	MaxTurns int `yaml:"max_turns" json:"max_turns"`
 	// MinTokens and MaxTokens bound the trajectory's tokens, counted offline
 	// (default 0 and 32768).
-	MinTokens int64 `yaml:"min_tokens"`
-	MaxTokens int64 `yaml:"max_tokens"`
+	MinTokens int64 `yaml:"min_tokens" json:"min_tokens"`
+	MaxTokens int64 `yaml:"max_tokens" json:"max_tokens"`
 	// MaxFailedCells is the largest share of executed cells that may end in
 	// an error, timeout or crash (default 0.5).
-	MaxFailedCells float64 `yaml:"max_failed_cells"`
+	MaxFailedCells float64 `yaml:"max_failed_cells" json:"max_failed_cells"`
 	// FinishedPrefix is what the last assistant message must start with
 	// (default "Finished:").
-	FinishedPrefix string `yaml:"finished_prefix"`
+	FinishedPrefix string `yaml:"finished_prefix" json:"finished_prefix"`
 }
 
 // Scopes of dedup.

@@ -1,6 +1,7 @@
 package llm_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -45,5 +46,31 @@ no_cache: true
 	}
 	if got := cfg.Prices["gpt-4o"].Cost(1_000_000, 500_000, 100_000); got != 1.25+0.625+1 {
 		t.Errorf("cost = %v", got)
+	}
+}
+
+// TestConfigJSONDurations: run.json shows durations as synth.yaml spells
+// them and reads them back, or nanoseconds as earlier versions wrote.
+func TestConfigJSONDurations(t *testing.T) {
+	c := llm.Config{Timeout: 90 * time.Second, BreakerPause: 2 * time.Minute, MaxRetries: 3, Endpoints: []llm.Endpoint{{Model: "m"}}}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"timeout":"1m30s"`) || !strings.Contains(string(b), `"breaker_pause":"2m0s"`) || !strings.Contains(string(b), `"max_retries":3`) {
+		t.Errorf("JSON %s", b)
+	}
+	var back llm.Config
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Timeout != c.Timeout || back.BreakerPause != c.BreakerPause || back.MaxRetries != 3 || back.Endpoints[0].Model != "m" {
+		t.Errorf("read back %+v", back)
+	}
+	if err := json.Unmarshal([]byte(`{"timeout": 5000000000}`), &back); err != nil || back.Timeout != 5*time.Second || back.BreakerPause != 0 {
+		t.Errorf("nanoseconds: %v, %+v", err, back)
+	}
+	if err := json.Unmarshal([]byte(`{"timeout": "soon"}`), &back); err == nil {
+		t.Error("a timeout of \"soon\" reads without error")
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -26,32 +25,32 @@ import (
 // useful; start from Default, which is the offline quickstart.
 type Config struct {
 	// Seed makes the corpus, the task parameters and the split reproducible.
-	Seed int64 `yaml:"seed"`
+	Seed int64 `yaml:"seed" json:"seed"`
 	// Concurrency caps the rollouts in flight; 0: the sandbox slots.
-	Concurrency int            `yaml:"concurrency"`
-	Sources     sources.Config `yaml:"sources"`
-	Tasks       TasksConfig    `yaml:"tasks"`
-	Teacher     agent.Config   `yaml:"teacher"`
-	LLM         llm.Config     `yaml:"llm"`
-	Sandbox     sandbox.Config `yaml:"sandbox"`
-	Filters     filters.Config `yaml:"filters"`
-	Bench       BenchConfig    `yaml:"bench"`
-	Dataset     dataset.Config `yaml:"dataset"`
+	Concurrency int            `yaml:"concurrency" json:"concurrency"`
+	Sources     sources.Config `yaml:"sources" json:"sources"`
+	Tasks       TasksConfig    `yaml:"tasks" json:"tasks"`
+	Teacher     agent.Config   `yaml:"teacher" json:"teacher"`
+	LLM         llm.Config     `yaml:"llm" json:"llm"`
+	Sandbox     sandbox.Config `yaml:"sandbox" json:"sandbox"`
+	Filters     filters.Config `yaml:"filters" json:"filters"`
+	Bench       BenchConfig    `yaml:"bench" json:"bench"`
+	Dataset     dataset.Config `yaml:"dataset" json:"dataset"`
 }
 
 // TasksConfig is how tasks are written: the writer's settings and, for the
 // llm writer, its own section.
 type TasksConfig struct {
 	generators.Config `yaml:",inline"`
-	LLM               gllm.Options `yaml:"llm"`
+	LLM               gllm.Options `yaml:"llm" json:"llm"`
 }
 
 // BenchConfig is how the benchmark is split off the tasks.
 type BenchConfig struct {
 	// Fraction of the input files whose tasks go to the benchmark.
-	Fraction float64 `yaml:"fraction"`
+	Fraction float64 `yaml:"fraction" json:"fraction"`
 	// Seed of the split; 0: the run's seed.
-	Seed int64 `yaml:"seed"`
+	Seed int64 `yaml:"seed" json:"seed"`
 }
 
 // Default is the quickstart: the built-in corpus, template tasks, the
@@ -106,7 +105,9 @@ func decodeStrict(path string, data []byte, cfg *Config) error {
 // run.json and the dataset card. Settings that change only how fast or how
 // far a run goes — concurrency, slots, budgets, timeouts, retries, the
 // endpoints' addresses, keys and rate limits — are left out, so a run can
-// be resumed with them changed.
+// be resumed with them changed. The hash is taken over the config's JSON
+// under Go's field names (hashJSON), so it is the same for a config read
+// back from run.json and for one whose keys were renamed.
 func (c Config) Hash() string {
 	c.Concurrency = 0
 	c.Sandbox.Slots = 0
@@ -119,8 +120,7 @@ func (c Config) Hash() string {
 	c.LLM.Endpoints = eps
 	c.Tasks.LLM.Concurrency = 0
 	nilEmpty(reflect.ValueOf(&c).Elem())
-	b, _ := json.Marshal(c)
-	sum := sha256.Sum256(b)
+	sum := sha256.Sum256(hashJSON(c))
 	return hex.EncodeToString(sum[:8])
 }
 

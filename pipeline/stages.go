@@ -312,7 +312,7 @@ func (r *run) emit(_ context.Context, fn *funnel, tasks []schemas.Task, kept []*
 	teacher := datasetTeacher(kept, r.cfg.Teacher.Kind)
 	err = dataset.WriteCard(filepath.Join(r.dir, datasetDir), dataset.CardInfo{
 		Config: dcfg, Rows: rows, Bytes: bytes, Languages: dataset.Languages(tasks), Stats: stats, Funnel: fn.Funnel,
-		Teacher:    dataset.TeacherCard{Kind: teacher.Kind, Model: teacher.Model, Format: format.Name(), Settings: teacherSettings(r.cfg.Teacher)},
+		Teacher:    dataset.TeacherCard{Kind: teacher.Kind, Model: teacher.Model, Format: format.Name(), Settings: teacherSettings(r.cfg.Teacher, r.cfg.LLM)},
 		Tasks:      r.tasksCard(),
 		Python:     dataset.PythonInfo{Version: r.info.Python.Version, Packages: r.info.Python.Packages},
 		ConfigHash: r.cfg.Hash(), SynthVersion: r.opts.Version, Sources: dataset.SourceCounts(files),
@@ -374,27 +374,4 @@ func (r *run) writeBench(tasks []schemas.Task, refs map[string]*schemas.Trajecto
 	r.info.Counts["bench_tasks"] = len(tasks)
 	r.sum.add("bench", len(tasks), len(tasks), "benchmark tasks written")
 	return nil
-}
-
-// teacherSettings are the sampling settings the rollouts really ran with,
-// defaults filled in, under synth.yaml's keys: the dataset card shows them.
-func teacherSettings(tc agent.Config) map[string]any {
-	m := map[string]any{"samples": max(1, tc.Samples), "max_turns": tc.MaxTurns}
-	if tc.MaxTurns <= 0 {
-		m["max_turns"] = 10 // agent.Run's default
-	}
-	if tc.Kind != "openai" {
-		return m // the other teachers do not sample
-	}
-	m["temperature"] = agent.DefaultTemperature
-	if tc.Temperature != nil {
-		m["temperature"] = *tc.Temperature
-	}
-	if tc.TopP != nil {
-		m["top_p"] = *tc.TopP
-	}
-	if tc.MaxReplyTokens > 0 {
-		m["max_reply_tokens"] = tc.MaxReplyTokens
-	}
-	return m
 }

@@ -5,75 +5,75 @@ package sources
 type Config struct {
 	// Specs are the sources to collect from: sample, local:PATH,
 	// kaggle:QUERY, arxiv:QUERY.
-	Specs []string `yaml:"specs"`
+	Specs []string `yaml:"specs" json:"specs"`
 	// MaxFileBytes skips larger files ("512MB", "2GiB", "1000000"; empty:
 	// 1 GiB). MaxFiles stops a source after that many stored files (0: no limit).
-	MaxFileBytes string `yaml:"max_file_bytes"`
-	MaxFiles     int    `yaml:"max_files"`
+	MaxFileBytes string `yaml:"max_file_bytes" json:"max_file_bytes"`
+	MaxFiles     int    `yaml:"max_files" json:"max_files"`
 	// Licenses, if set, is an allow-list of license ids (CC0-1.0, MIT, …):
 	// files under any other license, or none, are dropped at collection time.
 	// Names are compared after NormalizeLicense.
-	Licenses []string `yaml:"licenses"`
+	Licenses []string `yaml:"licenses" json:"licenses"`
 	// Types, if set, keeps only files of these detected types (csv, xlsx, png, …).
-	Types []string `yaml:"types"`
+	Types []string `yaml:"types" json:"types"`
 	// Archive bounds what is unpacked from downloaded zips and tarballs.
-	Archive ArchiveConfig `yaml:"archive"`
+	Archive ArchiveConfig `yaml:"archive" json:"archive"`
 
-	Local  LocalConfig  `yaml:"local"`
-	Kaggle KaggleConfig `yaml:"kaggle"`
-	Arxiv  ArxivConfig  `yaml:"arxiv"`
+	Local  LocalConfig  `yaml:"local" json:"local"`
+	Kaggle KaggleConfig `yaml:"kaggle" json:"kaggle"`
+	Arxiv  ArxivConfig  `yaml:"arxiv" json:"arxiv"`
 }
 
 // ArchiveConfig bounds archive unpacking (zip bombs, floods of entries).
 type ArchiveConfig struct {
-	MaxEntries    int     `yaml:"max_entries"`     // 0: 10000
-	MaxTotalBytes string  `yaml:"max_total_bytes"` // uncompressed, per archive; empty: 4GiB
-	MaxRatio      float64 `yaml:"max_ratio"`       // uncompressed/compressed per entry; 0: 200
+	MaxEntries    int     `yaml:"max_entries" json:"max_entries"`         // 0: 10000
+	MaxTotalBytes string  `yaml:"max_total_bytes" json:"max_total_bytes"` // uncompressed, per archive; empty: 4GiB
+	MaxRatio      float64 `yaml:"max_ratio" json:"max_ratio"`             // uncompressed/compressed per entry; 0: 200
 }
 
 // LocalConfig is the local:PATH source's options.
 type LocalConfig struct {
-	Include []string `yaml:"include"` // globs; "**" spans folders; bare patterns match base names
-	Exclude []string `yaml:"exclude"`
-	License string   `yaml:"license"` // recorded for every file of the folder
-	Hidden  bool     `yaml:"hidden"`  // also take dot files
+	Include []string `yaml:"include" json:"include"` // globs; "**" spans folders; bare patterns match base names
+	Exclude []string `yaml:"exclude" json:"exclude"`
+	License string   `yaml:"license" json:"license"` // recorded for every file of the folder
+	Hidden  bool     `yaml:"hidden" json:"hidden"`   // also take dot files
 }
 
 // KaggleConfig is the kaggle:QUERY source's options. Credentials come from
 // KAGGLE_USERNAME and KAGGLE_KEY, else from Credentials.
 type KaggleConfig struct {
-	BaseURL     string   `yaml:"base_url"`    // empty: https://www.kaggle.com/api/v1
-	Credentials string   `yaml:"credentials"` // empty: ~/.kaggle/kaggle.json
-	Tags        []string `yaml:"tags"`        // Kaggle tag ids
-	FileType    string   `yaml:"file_type"`   // all, csv, sqlite, json, bigQuery
-	License     string   `yaml:"license"`     // Kaggle's license group: all, cc, gpl, odb, other
-	Sort        string   `yaml:"sort"`        // hottest, votes, updated, active
-	User        string   `yaml:"user"`        // only this owner's datasets
-	MinSize     string   `yaml:"min_size"`    // dataset size bounds ("10MB")
-	MaxSize     string   `yaml:"max_size"`
-	MaxDatasets int      `yaml:"max_datasets"` // 0: 10
-	MaxPages    int      `yaml:"max_pages"`    // search pages to read; 0: 5
-	Datasets    []string `yaml:"datasets"`     // owner/slug refs to take besides the search
+	BaseURL     string   `yaml:"base_url" json:"base_url"`       // empty: https://www.kaggle.com/api/v1
+	Credentials string   `yaml:"credentials" json:"credentials"` // empty: ~/.kaggle/kaggle.json
+	Tags        []string `yaml:"tags" json:"tags"`               // Kaggle tag ids
+	FileType    string   `yaml:"file_type" json:"file_type"`     // all, csv, sqlite, json, bigQuery
+	License     string   `yaml:"license" json:"license"`         // Kaggle's license group: all, cc, gpl, odb, other
+	Sort        string   `yaml:"sort" json:"sort"`               // hottest, votes, updated, active
+	User        string   `yaml:"user" json:"user"`               // only this owner's datasets
+	MinSize     string   `yaml:"min_size" json:"min_size"`       // dataset size bounds ("10MB")
+	MaxSize     string   `yaml:"max_size" json:"max_size"`
+	MaxDatasets int      `yaml:"max_datasets" json:"max_datasets"` // 0: 10
+	MaxPages    int      `yaml:"max_pages" json:"max_pages"`       // search pages to read; 0: 5
+	Datasets    []string `yaml:"datasets" json:"datasets"`         // owner/slug refs to take besides the search
 	// RequestsPerMinute bounds API calls (0: 30). Retries is how often a
 	// 429, 5xx or transport error is retried (0: 4; <0: none).
-	RequestsPerMinute int `yaml:"requests_per_minute"`
-	Retries           int `yaml:"retries"`
+	RequestsPerMinute int `yaml:"requests_per_minute" json:"requests_per_minute"`
+	Retries           int `yaml:"retries" json:"retries"`
 }
 
 // ArxivConfig is the arxiv:QUERY source's options.
 type ArxivConfig struct {
-	BaseURL string `yaml:"base_url"` // empty: https://export.arxiv.org/api/query
+	BaseURL string `yaml:"base_url" json:"base_url"` // empty: https://export.arxiv.org/api/query
 	// OAIURL is the OAI-PMH endpoint licenses are read from (the Atom API
 	// does not carry them); empty: https://export.arxiv.org/oai2.
-	OAIURL     string   `yaml:"oai_url"`
-	Categories []string `yaml:"categories"`  // cs.CL, stat.ML, …: ANDed with the query
-	MaxResults int      `yaml:"max_results"` // papers; 0: 10
-	Sort       string   `yaml:"sort"`        // relevance, lastUpdatedDate, submittedDate
+	OAIURL     string   `yaml:"oai_url" json:"oai_url"`
+	Categories []string `yaml:"categories" json:"categories"`   // cs.CL, stat.ML, …: ANDed with the query
+	MaxResults int      `yaml:"max_results" json:"max_results"` // papers; 0: 10
+	Sort       string   `yaml:"sort" json:"sort"`               // relevance, lastUpdatedDate, submittedDate
 	// Source also downloads each paper's source tarball and keeps its .tex
 	// and .txt files.
-	Source bool `yaml:"source"`
+	Source bool `yaml:"source" json:"source"`
 	// DelaySeconds is the pause between requests; arXiv asks for at least 3,
 	// and smaller values are raised to 3.
-	DelaySeconds float64 `yaml:"delay_seconds"`
-	Retries      int     `yaml:"retries"` // 0: 3; <0: none
+	DelaySeconds float64 `yaml:"delay_seconds" json:"delay_seconds"`
+	Retries      int     `yaml:"retries" json:"retries"` // 0: 3; <0: none
 }

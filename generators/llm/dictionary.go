@@ -5,12 +5,12 @@ import "synth/schemas"
 // TaskType is an entry of the dictionary of task types: a category, a
 // subcategory and keywords that say what the query should ask for.
 type TaskType struct {
-	Category    string   `yaml:"category"`
-	Subcategory string   `yaml:"subcategory"`
-	Keywords    []string `yaml:"keywords"`
+	Category    string   `yaml:"category" json:"category"`
+	Subcategory string   `yaml:"subcategory" json:"subcategory"`
+	Keywords    []string `yaml:"keywords" json:"keywords"`
 	// Requires lists Python modules beyond the core set that tasks of this
 	// type need (copied to Task.Requires).
-	Requires []string `yaml:"requires"`
+	Requires []string `yaml:"requires" json:"requires"`
 }
 
 // Groups of file types that share task types.

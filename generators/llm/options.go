@@ -4,36 +4,36 @@ package llm
 // section of synth.yaml.
 type Options struct {
 	// Model asks this llm model; empty: the client's default model.
-	Model string `yaml:"model"`
+	Model string `yaml:"model" json:"model"`
 	// PerFile is how many queries to draft per file (and language);
 	// default 2.
-	PerFile int `yaml:"per_file"`
+	PerFile int `yaml:"per_file" json:"per_file"`
 	// Langs are the query languages: en (default), zh.
-	Langs []string `yaml:"langs"`
+	Langs []string `yaml:"langs" json:"langs"`
 	// Temperature of the writer; unset: 0.8. 0 is sent as 0.
-	Temperature *float64 `yaml:"temperature"`
+	Temperature *float64 `yaml:"temperature" json:"temperature"`
 	// Critic adds a review turn that checks each query against its keywords
 	// and the file's content and asks for one revision when it fails.
-	Critic bool `yaml:"critic"`
+	Critic bool `yaml:"critic" json:"critic"`
 	// JSONMode asks the server for a JSON object reply (response_format);
 	// off by default, since not every server supports it.
-	JSONMode bool `yaml:"json_mode"`
+	JSONMode bool `yaml:"json_mode" json:"json_mode"`
 	// MaxTokens is sent as max_tokens with every writer request; default
 	// 2048.
-	MaxTokens int `yaml:"max_tokens"`
+	MaxTokens int `yaml:"max_tokens" json:"max_tokens"`
 	// PreviewBudget is how many characters of the file's preview (first
 	// rows, start of the text) a prompt shows at most; default 2000.
-	PreviewBudget int `yaml:"preview_budget"`
+	PreviewBudget int `yaml:"preview_budget" json:"preview_budget"`
 	// DupThreshold is the word-trigram Jaccard similarity at or above which
 	// a query is a near-duplicate of an earlier one for the same file;
 	// default 0.5.
-	DupThreshold float64 `yaml:"dup_threshold"`
+	DupThreshold float64 `yaml:"dup_threshold" json:"dup_threshold"`
 	// Concurrency is how many files are worked on at once; default the
 	// client's slots for the model.
-	Concurrency int `yaml:"concurrency"`
+	Concurrency int `yaml:"concurrency" json:"concurrency"`
 	// Dictionary replaces the task types per file group (table, text,
 	// image, audio); empty: DefaultDictionary.
-	Dictionary map[string][]TaskType `yaml:"dictionary"`
+	Dictionary map[string][]TaskType `yaml:"dictionary" json:"dictionary"`
 }
 
 func (o Options) withDefaults() Options {
