@@ -70,6 +70,15 @@ func readRunInfo(dir string) (*RunInfo, error) {
 	if err := json.Unmarshal(b, &ri); err != nil {
 		return nil, fmt.Errorf("%s: %w (move it away to start a new run)", filepath.Join(dir, runFile), err)
 	}
+	var raw struct {
+		Config map[string]json.RawMessage `json:"config"`
+	}
+	if json.Unmarshal(b, &raw) == nil && raw.Config["Seed"] != nil { // written under Go's field names
+		old, _ := json.Marshal(raw.Config)
+		if err := readLegacyConfig(old, &ri.Config); err != nil {
+			return nil, fmt.Errorf("%s: config: %w (move it away to start a new run)", filepath.Join(dir, runFile), err)
+		}
+	}
 	return &ri, nil
 }
 

@@ -193,3 +193,27 @@ func TestRunJSONKeysAndSecrets(t *testing.T) {
 		return nil
 	})
 }
+
+// TestRunJSONLegacyConfig: a run.json whose config an earlier synth wrote
+// under Go's field names reads back as the same config, with the hash it
+// recorded.
+func TestRunJSONLegacyConfig(t *testing.T) {
+	cfg := richConfig()
+	dir := t.TempDir()
+	legacy := hashJSON(cfg) // Go's field names, as encoding/json wrote them before the json keys
+	if !strings.Contains(string(legacy), `"MaxTurns":`) {
+		t.Fatalf("not the legacy form: %s", legacy)
+	}
+	doc := `{"config_hash": "` + cfg.Hash() + `", "config": ` + string(legacy) + `, "stages": {}, "counts": {}}`
+	if err := os.WriteFile(filepath.Join(dir, runFile), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, err := readRunInfo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Config.Hash() != back.ConfigHash || back.Config.Teacher.MaxTurns != cfg.Teacher.MaxTurns || *back.Config.Teacher.TopP != 0.95 ||
+		back.Config.LLM.Endpoints[0].BaseURL != cfg.LLM.Endpoints[0].BaseURL || back.Config.Tasks.PerFile != cfg.Tasks.PerFile {
+		t.Errorf("legacy run.json reads as %+v", back.Config)
+	}
+}
