@@ -53,6 +53,9 @@ func TestBuildLosesNoRolloutToAFailingEndpoint(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.Storm(8, 503, referenceSolver(t, dir)))
 	cfg := openaiConfig(srv.URL)
 	cfg.LLM.MaxRetries, cfg.LLM.BreakerFailures, cfg.LLM.BreakerPause = -1, 4, 10*time.Millisecond
+	// One rollout at a time: the storm's 8 failures then reach the breaker
+	// in a row, however the machine schedules the replies.
+	cfg.Concurrency = 1
 
 	_, err := Build(context.Background(), cfg, Options{Out: dir})
 	if err == nil || !strings.Contains(err.Error(), "infrastructure failures in a row") || !strings.Contains(err.Error(), "HTTP 503") {
