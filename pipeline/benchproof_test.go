@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"path/filepath"
 	"testing"
 
 	"synth/checks/adversary"
@@ -19,12 +20,28 @@ func TestBenchProofDrops(t *testing.T) {
 	for _, name := range adversary.Names() {
 		adv = append(adv, job{id: "adv-" + name, teacher: adversaryProof{name: name}})
 	}
-	done := func(passing string) map[string]*schemas.Trajectory {
-		d := map[string]*schemas.Trajectory{}
-		for _, name := range adversary.Names() {
-			d["adv-"+name] = rec(name == passing)
+	// done journals the adversaries' records and indexes the journal, as
+	// runJobs leaves them.
+	done := func(t *testing.T, passing string) *trajIndex {
+		path := filepath.Join(t.TempDir(), benchJournal)
+		j, err := OpenJournal(path)
+		if err != nil {
+			t.Fatal(err)
 		}
-		return d
+		for _, name := range adversary.Names() {
+			r := rec(name == passing)
+			r.ID = "adv-" + name
+			if err := j.Append(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		j.Close()
+		x, err := indexJournal(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(x.close)
+		return x
 	}
 	cases := []struct {
 		name     string
@@ -43,7 +60,11 @@ func TestBenchProofDrops(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, why := benchProof(tc.ref, tc.mut, adv, done(tc.passing)).Reason()
+			p, err := benchProof(tc.ref, tc.mut, adv, done(t, tc.passing))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, why := p.Reason()
 			if got != tc.want {
 				t.Fatalf("reason %q (%s), want %q", got, why, tc.want)
 			}

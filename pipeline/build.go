@@ -86,6 +86,7 @@ type run struct {
 	files    *fileSet      // the run's files, for an adversary teacher
 	format   agent.Format
 	sum      *Summary
+	indexes  []*trajIndex // the rollout journals read, closed by close
 }
 
 // Build runs every stage over the run directory opts.Out, skipping what an
@@ -115,7 +116,9 @@ func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 		return r.sum, err
 	}
 	if !fresh && p.benchDone == 0 && rolloutDone == 0 {
-		r.filterTrajectories(p.fn, trajs)
+		if _, err := r.filterTrajectories(p.fn, trajs); err != nil {
+			return r.sum, err
+		}
 		r.sum.UpToDate = true
 		r.sum.Elapsed = time.Since(start)
 		r.sum.Bench = filepath.Join(r.dir, benchDir)
@@ -132,8 +135,11 @@ func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 
 // finish filters the trajectories and emits the dataset and the benchmark:
 // the end of build and of merge.
-func (r *run) finish(ctx context.Context, p *planned, trajs []*schemas.Trajectory) error {
-	kept := r.filterTrajectories(p.fn, trajs)
+func (r *run) finish(ctx context.Context, p *planned, trajs []trajRef) error {
+	kept, err := r.filterTrajectories(p.fn, trajs)
+	if err != nil {
+		return err
+	}
 	if err := r.emit(ctx, p.fn, p.train, kept, p.files); err != nil {
 		return err
 	}
@@ -177,6 +183,9 @@ func (r *run) sandbox() (sandbox.Backend, error) {
 }
 
 func (r *run) close() {
+	for _, x := range r.indexes {
+		x.close()
+	}
 	if r.backend != nil {
 		r.backend.Close()
 	}

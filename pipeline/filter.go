@@ -66,11 +66,16 @@ func (r *run) filterTasks(fn *funnel, train, benchTasks []schemas.Task) []schema
 
 // filterTrajectories keeps the rollouts that finished without an
 // infrastructure failure, passed their checks and the quality gates, and
-// are not duplicates.
-func (r *run) filterTrajectories(fn *funnel, trajs []*schemas.Trajectory) []*schemas.Trajectory {
+// are not duplicates. It reads them back from their journals one at a
+// time.
+func (r *run) filterTrajectories(fn *funnel, trajs []trajRef) ([]trajRef, error) {
 	dedup := filters.NewDedup(r.cfg.Filters)
-	var kept []*schemas.Trajectory
-	for _, t := range trajs {
+	var kept []trajRef
+	for _, ref := range trajs {
+		t, err := ref.load()
+		if err != nil {
+			return nil, fmt.Errorf("filter: %w", err)
+		}
 		v := t.Verdict
 		if filters.IsInfra(v.Failure) || v.Failure == schemas.FailBudget {
 			fn.Drop(filters.StageRollout, t.ID, v.Failure, t.Error)
@@ -92,8 +97,8 @@ func (r *run) filterTrajectories(fn *funnel, trajs []*schemas.Trajectory) []*sch
 			continue
 		}
 		fn.Pass(stageTrajDedup)
-		kept = append(kept, t)
+		kept = append(kept, ref)
 	}
 	r.sum.add("filter", len(trajs), len(kept), "trajectories after verification, quality gates and dedup")
-	return kept
+	return kept, nil
 }

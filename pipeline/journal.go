@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 )
 
@@ -21,6 +22,7 @@ type Journal struct {
 	f         *os.File
 	w         *bufio.Writer
 	pending   int
+	size      int64 // where the next record starts
 	SyncEvery int
 }
 
@@ -42,7 +44,7 @@ func OpenJournal(path string) (*Journal, error) {
 		f.Close()
 		return nil, fmt.Errorf("journal %s: %w", path, err)
 	}
-	return &Journal{path: path, f: f, w: bufio.NewWriterSize(f, 256<<10), SyncEvery: 16}, nil
+	return &Journal{path: path, f: f, w: bufio.NewWriterSize(f, 256<<10), size: end, SyncEvery: 16}, nil
 }
 
 // wholeLinesEnd returns the offset just past the last newline.
@@ -80,11 +82,16 @@ func (j *Journal) Append(v any) error {
 	if err := j.w.Flush(); err != nil {
 		return fmt.Errorf("journal %s: %w", j.path, err)
 	}
+	j.size += int64(len(b))
 	if j.pending++; j.pending >= j.SyncEvery {
 		return j.Sync()
 	}
 	return nil
 }
+
+// Offset is where the next record appended will start: a record's offset,
+// read before its Append, finds it again with ReadRecordAt.
+func (j *Journal) Offset() int64 { return j.size }
 
 // Sync flushes and fsyncs what was appended.
 func (j *Journal) Sync() error {
@@ -111,6 +118,12 @@ func (j *Journal) Close() error {
 // missing file has no records; a torn last line is skipped; a corrupt line
 // in the middle is an error naming the line.
 func ReadJournal[T any](path string, fn func(T) error) error {
+	return ReadJournalAt(path, func(_ int64, v T) error { return fn(v) })
+}
+
+// ReadJournalAt is ReadJournal that also hands fn the offset each record
+// starts at, for ReadRecordAt.
+func ReadJournalAt[T any](path string, fn func(off int64, v T) error) error {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -120,6 +133,7 @@ func ReadJournal[T any](path string, fn func(T) error) error {
 	}
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 256<<10)
+	var off int64
 	for line := 1; ; line++ {
 		b, err := r.ReadBytes('\n')
 		if errors.Is(err, io.EOF) {
@@ -132,10 +146,31 @@ func ReadJournal[T any](path string, fn func(T) error) error {
 		if err := json.Unmarshal(b, &v); err != nil {
 			return fmt.Errorf("journal %s:%d: corrupt record (%v): move the file away to start that stage over", path, line, err)
 		}
-		if err := fn(v); err != nil {
+		if err := fn(off, v); err != nil {
 			return err
 		}
+		off += int64(len(b))
 	}
+}
+
+// ReadRecordAt decodes the record that starts at off in a journal file
+// open for reading; rd is a reader to reuse (nil: one is made).
+func ReadRecordAt[T any](f *os.File, off int64, rd *bufio.Reader) (T, error) {
+	var v T
+	sr := io.NewSectionReader(f, off, math.MaxInt64-off)
+	if rd == nil {
+		rd = bufio.NewReaderSize(sr, 16<<10)
+	} else {
+		rd.Reset(sr)
+	}
+	b, err := rd.ReadBytes('\n')
+	if err != nil {
+		return v, fmt.Errorf("journal %s: record at offset %d: %w", f.Name(), off, err)
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return v, fmt.Errorf("journal %s: record at offset %d: %w", f.Name(), off, err)
+	}
+	return v, nil
 }
 
 // ReadAll returns every whole record of a journal.

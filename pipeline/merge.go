@@ -111,34 +111,41 @@ func finishedShards(dir, plan string, n int) ([]ShardInfo, error) {
 	return out, nil
 }
 
-// gather reads the shards' journals and returns every training rollout in
-// the order Build would have them. Each rollout is taken from the journal
-// of the shard that owns its task, and nowhere else.
-func (r *run) gather(train []schemas.Task, infos []ShardInfo) ([]*schemas.Trajectory, error) {
+// gather indexes the shards' journals and returns where every training
+// rollout is, in the order Build would have them. Each rollout is taken
+// from the journal of the shard that owns its task, and nowhere else.
+func (r *run) gather(train []schemas.Task, infos []ShardInfo) ([]trajRef, error) {
 	jobs, err := r.trainJobs(train)
 	if err != nil {
 		return nil, err
 	}
 	n := len(infos)
-	perShard := make([]map[string]*schemas.Trajectory, n)
+	perShard := make([]*trajIndex, n)
 	for i, si := range infos {
-		if perShard[i], err = journaled(filepath.Join(r.dir, shardsDir, si.Shard)); err != nil {
+		x, err := indexJournal(filepath.Join(r.dir, shardsDir, si.Shard, trajJournal))
+		if err != nil {
 			return nil, fmt.Errorf("merge: shard %s: %w", si.Shard, err)
 		}
+		r.indexes = append(r.indexes, x)
+		perShard[i] = x
 	}
-	done := make(map[string]*schemas.Trajectory, len(jobs))
-	for _, jb := range jobs {
-		s := Shard{Index: shardOf(jb.task.ID, n), Count: n}
-		t := perShard[s.Index-1][jb.id]
-		switch {
-		case t == nil:
-			return nil, fmt.Errorf("merge: shard %s lacks rollout %s of task %s though it says it finished: run synth rollout -o %s --shard %s again",
+	shardOfJob := func(jb job) Shard { return Shard{Index: shardOf(jb.task.ID, n), Count: n} }
+	find := func(jb job) (trajRef, bool, error) {
+		s := shardOfJob(jb)
+		ref, ok := perShard[s.Index-1].ref(jb.id)
+		if !ok {
+			return ref, false, fmt.Errorf("merge: shard %s lacks rollout %s of task %s though it says it finished: run synth rollout -o %s --shard %s again",
 				s.Name(), jb.id, jb.task.ID, r.dir, s.Flag())
-		case t.TaskID != jb.task.ID || t.Verdict == nil:
-			return nil, fmt.Errorf("merge: shard %s: rollout %s is recorded for task %q, not %s, or without a verdict: its journal is corrupt; move %s away and run synth rollout -o %s --shard %s again",
+		}
+		return ref, true, nil
+	}
+	check := func(jb job, t *schemas.Trajectory) error {
+		if t.TaskID != jb.task.ID || t.Verdict == nil {
+			s := shardOfJob(jb)
+			return fmt.Errorf("merge: shard %s: rollout %s is recorded for task %q, not %s, or without a verdict: its journal is corrupt; move %s away and run synth rollout -o %s --shard %s again",
 				s.Name(), jb.id, t.TaskID, jb.task.ID, filepath.Join(r.dir, shardsDir, s.Name()), r.dir, s.Flag())
 		}
-		done[jb.id] = t
+		return nil
 	}
-	return r.inOrder(train, jobs, done, fmt.Sprintf(", from %d shard(s)", n)), nil
+	return r.inOrder(train, jobs, find, check, fmt.Sprintf(", from %d shard(s)", n))
 }

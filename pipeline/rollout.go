@@ -52,22 +52,23 @@ func seedOf(id string) int64 {
 }
 
 // runJobs rolls out every job not yet in the journal, verifies each, and
-// appends it to the journal. It returns every journaled job's trajectory
-// (earlier and new) by id, and how many it ran now. A training rollout lost
+// appends it to the journal. It returns the index of every journaled job's
+// trajectory (earlier and new; the records stay on disk), and how many it
+// ran now. A training rollout lost
 // to the infrastructure (the teacher's endpoint failed past its retries) is
 // not journaled but noted in lost.jsonl and counted in the summary: the
 // next run does it again. Interrupted, it lets rollouts in flight finish,
 // journals them, and returns ctx's error.
-func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job, journal string, fs *fileSet) (map[string]*schemas.Trajectory, int, error) {
+func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job, journal string, fs *fileSet) (*trajIndex, int, error) {
 	path := filepath.Join(r.work, journal)
-	done := map[string]*schemas.Trajectory{}
-	err := ReadJournal(path, func(t schemas.Trajectory) error { done[t.ID] = &t; return nil })
+	done, err := indexJournal(path)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", stage, err)
 	}
+	r.indexes = append(r.indexes, done)
 	var pending []job
 	for _, jb := range jobs {
-		if _, ok := done[jb.id]; !ok {
+		if !done.has(jb.id) {
 			pending = append(pending, jb)
 		}
 	}
@@ -98,7 +99,7 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job
 	prog := newProgress(r.log, r.opts.Terminal, stage, proofs, len(jobs), len(jobs)-len(pending))
 	results := make(chan *schemas.Trajectory)
 	writeErr := make(chan error, 1)
-	var lostNow int
+	var lostNow, ranNow int
 	go func() { // the journal's only writer
 		var err error
 		for t := range results {
@@ -111,10 +112,13 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job
 				}
 				continue
 			}
+			ranNow++
 			if err == nil {
-				err = j.Append(t)
+				off := j.Offset()
+				if err = j.Append(t); err == nil {
+					done.add(t.ID, off)
+				}
 			}
-			done[t.ID] = t
 		}
 		if cerr := j.Close(); err == nil {
 			err = cerr
@@ -165,7 +169,7 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job
 	close(results)
 	werr := <-writeErr
 	prog.close()
-	ran := len(done) - (len(jobs) - len(pending)) + lostNow
+	ran := ranNow + lostNow
 	r.sum.Lost += lostNow
 	switch {
 	case gerr != nil:
@@ -182,10 +186,10 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job
 	return done, ran, nil
 }
 
-func countMissing(jobs []job, done map[string]*schemas.Trajectory) int {
+func countMissing(jobs []job, done *trajIndex) int {
 	n := 0
 	for _, jb := range jobs {
-		if _, ok := done[jb.id]; !ok {
+		if !done.has(jb.id) {
 			n++
 		}
 	}

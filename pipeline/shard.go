@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"synth/schemas"
 )
 
 // The shards' folder in a run directory, and each shard's record in its own.
@@ -123,16 +122,28 @@ type ShardInfo struct {
 	Stopped    string    `json:"stopped,omitempty"`
 }
 
-// tally counts what a shard's trajectories did and cost.
-func (si *ShardInfo) tally(trajs map[string]*schemas.Trajectory) {
-	si.Rollouts, si.Passed, si.CostUSD, si.Tokens = len(trajs), 0, 0, 0
-	for _, t := range trajs {
+// tally counts what the trajectories of a shard's journal did and cost,
+// reading them one at a time; a later record of an id counts instead of
+// an earlier one.
+func (si *ShardInfo) tally(journal string) error {
+	x, err := indexJournal(journal)
+	if err != nil {
+		return err
+	}
+	defer x.close()
+	si.Rollouts, si.Passed, si.CostUSD, si.Tokens = x.len(), 0, 0, 0
+	for _, ref := range x.refs() {
+		t, err := ref.load()
+		if err != nil {
+			return err
+		}
 		if t.Verdict != nil && t.Verdict.Passed {
 			si.Passed++
 		}
 		si.CostUSD += t.Usage.CostUSD
 		si.Tokens += t.Usage.PromptTokens + t.Usage.CompletionTokens
 	}
+	return nil
 }
 
 func readShardInfo(dir string) (*ShardInfo, error) {

@@ -56,11 +56,9 @@ func Rollout(ctx context.Context, s Shard, so ShardOptions, opts Options) (*Summ
 	}
 	r.logf("rollout: shard %s: %d of the plan's %d training tasks", s.Name(), len(mine), len(train))
 	_, ran, err := r.rollouts(ctx, mine, files)
-	done, jerr := journaled(r.work)
-	if jerr != nil && err == nil {
+	if jerr := si.tally(filepath.Join(r.work, trajJournal)); jerr != nil && err == nil {
 		err = jerr
 	}
-	si.tally(done)
 	if err != nil {
 		si.Stopped = err.Error()
 		if serr := si.save(r.work); serr != nil {
@@ -114,11 +112,4 @@ func planInfo(dir string) (*RunInfo, Config, error) {
 			ErrConfigChanged, dir, runFile, info.ConfigHash, h, dir)
 	}
 	return info, cfg, nil
-}
-
-// journaled is every trajectory a shard's journal holds, by id.
-func journaled(dir string) (map[string]*schemas.Trajectory, error) {
-	done := map[string]*schemas.Trajectory{}
-	err := ReadJournal(filepath.Join(dir, trajJournal), func(t schemas.Trajectory) error { done[t.ID] = &t; return nil })
-	return done, err
 }

@@ -90,8 +90,19 @@ func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Tas
 			drop(t, "no_reference", "")
 			continue
 		}
-		rt := done[ids[0]]
-		if reason, why := benchProof(rt, done[ids[1]], advTask[t.ID], done).Reason(); reason != "" {
+		rt, err := done.load(ids[0])
+		var mut *schemas.Trajectory
+		if err == nil {
+			mut, err = done.load(ids[1]) // nil when the template defines no mutant
+		}
+		var proof template.Proof
+		if err == nil {
+			proof, err = benchProof(rt, mut, advTask[t.ID], done)
+		}
+		if err != nil {
+			return nil, nil, ran, fmt.Errorf("validate: %w", err)
+		}
+		if reason, why := proof.Reason(); reason != "" {
 			drop(t, reason, ": "+why)
 			continue
 		}
@@ -110,8 +121,9 @@ func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Tas
 // benchProof gathers a benchmark task's journaled proofs as the template
 // package judges them (template.Proof.Reason, shared with synth generate
 // --validate): ref is the reference's record, mut the mutant's (nil when
-// the template defines none), adv the task's adversary jobs.
-func benchProof(ref, mut *schemas.Trajectory, adv []job, done map[string]*schemas.Trajectory) template.Proof {
+// the template defines none), adv the task's adversary jobs, read back
+// from done.
+func benchProof(ref, mut *schemas.Trajectory, adv []job, done *trajIndex) (template.Proof, error) {
 	var p template.Proof
 	if ref.Verdict == nil || !ref.Verdict.Passed {
 		p.ReferenceFailure = failedChecks(ref)
@@ -123,10 +135,13 @@ func benchProof(ref, mut *schemas.Trajectory, adv []job, done map[string]*schema
 	p.Adversaries = map[string]*adversary.Result{}
 	for _, jb := range adv {
 		name := jb.teacher.(adversaryProof).name
-		t := done[jb.id]
+		t, err := done.load(jb.id)
+		if err != nil {
+			return p, err
+		}
 		p.Adversaries[name] = &adversary.Result{Adversary: name, Applied: true, Passed: t != nil && t.Verdict != nil && t.Verdict.Passed}
 	}
-	return p
+	return p, nil
 }
 
 // mutant plays a task's mutated reference, which its checks must fail.
@@ -158,8 +173,9 @@ func failedChecks(t *schemas.Trajectory) string {
 	return t.Verdict.Failure
 }
 
-// rollouts runs the teacher on every training task, k samples each.
-func (r *run) rollouts(ctx context.Context, tasks []schemas.Task, fs *fileSet) ([]*schemas.Trajectory, int, error) {
+// rollouts runs the teacher on every training task, k samples each, and
+// returns where their trajectories are journaled, in the dataset's order.
+func (r *run) rollouts(ctx context.Context, tasks []schemas.Task, fs *fileSet) ([]trajRef, int, error) {
 	r.files = fs
 	jobs, err := r.trainJobs(tasks)
 	if err != nil {
@@ -169,7 +185,9 @@ func (r *run) rollouts(ctx context.Context, tasks []schemas.Task, fs *fileSet) (
 	if err != nil {
 		return nil, ran, err
 	}
-	return r.inOrder(tasks, jobs, done, ""), ran, nil
+	find := func(jb job) (trajRef, bool, error) { ref, ok := done.ref(jb.id); return ref, ok, nil }
+	refs, err := r.inOrder(tasks, jobs, find, nil, "")
+	return refs, ran, err
 }
 
 // trainJobs are the rollouts of the training tasks, k samples each, in the
@@ -190,17 +208,32 @@ func (r *run) trainJobs(tasks []schemas.Task) ([]job, error) {
 	return jobs, nil
 }
 
-// inOrder returns the jobs' trajectories, all in done, in the jobs' order,
-// and counts them in the summary's funnel line, failures and usage.
-func (r *run) inOrder(tasks []schemas.Task, jobs []job, done map[string]*schemas.Trajectory, from string) []*schemas.Trajectory {
-	out := make([]*schemas.Trajectory, 0, len(jobs))
+// inOrder returns where the jobs' trajectories are, in the jobs' order,
+// and counts them in the summary's funnel line, failures and usage: one
+// trajectory in memory at a time. find locates a job's trajectory; one it
+// does not find (ok false, err nil) was lost to the infrastructure and is
+// left out. check, if not nil, vets each trajectory read.
+func (r *run) inOrder(tasks []schemas.Task, jobs []job, find func(job) (trajRef, bool, error), check func(job, *schemas.Trajectory) error, from string) ([]trajRef, error) {
+	out := make([]trajRef, 0, len(jobs))
 	passed := 0
 	for _, jb := range jobs {
-		t := done[jb.id]
-		if t == nil {
+		ref, ok, err := find(jb)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
 			continue // lost to the infrastructure: the next run redoes it
 		}
-		out = append(out, t)
+		t, err := ref.load()
+		if err != nil {
+			return nil, fmt.Errorf("rollout: %w", err)
+		}
+		if check != nil {
+			if err := check(jb, t); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, ref)
 		if t.Verdict.Passed {
 			passed++
 		} else {
@@ -215,7 +248,7 @@ func (r *run) inOrder(tasks []schemas.Task, jobs []job, done map[string]*schemas
 	}
 	r.sum.add("rollout", len(tasks), len(out), "trajectories (teacher %s, %d per task%s), %d passed their checks%s",
 		r.tch.Info().Kind, max(1, r.cfg.Teacher.Samples), from, passed, note)
-	return out
+	return out, nil
 }
 
 // teacher is the run's teacher and format, made once: a replay file is read
@@ -270,8 +303,9 @@ func (r *run) newTeacher() (agent.Teacher, agent.Format, error) {
 }
 
 // emit writes the kept trajectories as Parquet shards, with the dataset
-// card (README.md) and stats.json beside them.
-func (r *run) emit(_ context.Context, fn *funnel, tasks []schemas.Task, kept []*schemas.Trajectory, fs *fileSet) error {
+// card (README.md) and stats.json beside them, reading them back from
+// their journals one at a time.
+func (r *run) emit(_ context.Context, fn *funnel, tasks []schemas.Task, kept []trajRef, fs *fileSet) error {
 	byID := make(map[string]*schemas.Task, len(tasks))
 	for i := range tasks {
 		byID[tasks[i].ID] = &tasks[i]
@@ -288,10 +322,18 @@ func (r *run) emit(_ context.Context, fn *funnel, tasks []schemas.Task, kept []*
 	if err != nil {
 		return fmt.Errorf("emit: %w", err)
 	}
-	for _, t := range kept {
-		if err := w.Write(dataset.RowOf(byID[t.TaskID], t, format.Tools())); err != nil {
+	var teacher schemas.TeacherInfo
+	for i, ref := range kept {
+		t, err := ref.load()
+		if err == nil {
+			err = w.Write(dataset.RowOf(byID[t.TaskID], t, format.Tools()))
+		}
+		if err != nil {
 			w.Abort()
 			return fmt.Errorf("emit: %w", err)
+		}
+		if i == 0 {
+			teacher = t.Teacher
 		}
 	}
 	rows, bytes, stats := w.Rows(), w.Bytes(), w.Stats()
@@ -309,7 +351,9 @@ func (r *run) emit(_ context.Context, fn *funnel, tasks []schemas.Task, kept []*
 	if dcfg.License == "" {
 		dcfg.License = commonLicense(files)
 	}
-	teacher := datasetTeacher(kept, r.cfg.Teacher.Kind)
+	if len(kept) == 0 {
+		teacher = schemas.TeacherInfo{Kind: r.cfg.Teacher.Kind}
+	}
 	err = dataset.WriteCard(filepath.Join(r.dir, datasetDir), dataset.CardInfo{
 		Config: dcfg, Rows: rows, Bytes: bytes, Languages: dataset.Languages(tasks), Stats: stats, Funnel: fn.Funnel,
 		Teacher:    dataset.TeacherCard{Kind: teacher.Kind, Model: teacher.Model, Format: format.Name(), Settings: teacherSettings(r.cfg.Teacher, r.cfg.LLM)},
@@ -342,14 +386,6 @@ func commonLicense(files []schemas.File) string {
 		}
 	}
 	return strings.ToLower(l)
-}
-
-// datasetTeacher names the teacher of the dataset: the one that wrote its rows.
-func datasetTeacher(kept []*schemas.Trajectory, kind string) schemas.TeacherInfo {
-	if len(kept) > 0 {
-		return kept[0].Teacher
-	}
-	return schemas.TeacherInfo{Kind: kind}
 }
 
 // writeBench lays out the benchmark folder.
