@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
 )
 
 // The shards' folder in a run directory, and each shard's record in its own.
