@@ -2,6 +2,8 @@ package filters
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,14 +24,14 @@ func TestDedupCapsKeepRecallInACrowd(t *testing.T) {
 			kept = append(kept, &crowd[i])
 		}
 	}
-	for k, b := range d.buckets {
-		if len(b) > bucketCap {
+	for k := range d.buckets {
+		if b := d.bucket(k); len(b) > bucketCap {
 			t.Fatalf("bucket %x holds %d tasks, cap %d", k, len(b), bucketCap)
 		}
 	}
 	full := 0
-	for _, b := range d.buckets {
-		if len(b) == bucketCap {
+	for k := range d.buckets {
+		if len(d.bucket(k)) == bucketCap {
 			full++
 		}
 	}
@@ -100,5 +102,37 @@ func TestDeconCapsKeepGuaranteesInACrowd(t *testing.T) {
 				t.Fatalf("Check = %v %q %q, want %q", ok, reason, matched, tc.reason)
 			}
 		})
+	}
+}
+
+// TestDedupBucketsKeepTheirMembers checks the compact buckets against the
+// plain slices they replace: the same members, in the same order, with
+// the same rotation once a bucket is full.
+func TestDedupBucketsKeepTheirMembers(t *testing.T) {
+	d := NewDedup(Config{})
+	want := map[uint64][]int32{}
+	rng := rand.New(rand.NewPCG(7, 7))
+	for i := range int32(5000) {
+		// Keys 0..199 crowd; keys from 1000 up hold one task each.
+		keys := []uint64{uint64(rng.IntN(200)), 1000 + uint64(i)}
+		for _, k := range keys {
+			d.remember(k, i)
+			if b := want[k]; len(b) < bucketCap {
+				want[k] = append(b, i)
+			} else {
+				b[int(i)%bucketCap] = i
+			}
+		}
+	}
+	if len(d.buckets) != len(want) {
+		t.Fatalf("%d buckets, want %d", len(d.buckets), len(want))
+	}
+	for k, w := range want {
+		if got := d.bucket(k); !slices.Equal(got, w) {
+			t.Fatalf("bucket %d = %v, want %v", k, got, w)
+		}
+	}
+	if len(d.crowds) != 200 {
+		t.Fatalf("%d buckets hold a slice, want only the 200 shared ones", len(d.crowds))
 	}
 }

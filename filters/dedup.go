@@ -39,7 +39,12 @@ type Dedup struct {
 	mh      *minHasher
 	mu      sync.Mutex
 	exact   map[uint64]string  // scoped query hash -> task id
-	buckets map[uint64][]int32 // band key -> kept tasks, at most bucketCap
+	// buckets maps a band key to its kept tasks, at most bucketCap: a
+	// value v >= 0 is the bucket's only task, v < 0 is crowds[-v-1]. Most
+	// buckets of a large run hold one task, so they cost a map entry and no
+	// slice.
+	buckets map[uint64]int32
+	crowds  [][]int32 // the buckets of more than one task
 	kept    []keptQuery
 	trajs   map[uint64]string // messages hash -> trajectory id
 }
@@ -62,7 +67,7 @@ func NewDedup(cfg Config) *Dedup {
 		cfg:     c,
 		mh:      newMinHasher(c.Permutations, c.NearThreshold),
 		exact:   map[uint64]string{},
-		buckets: map[uint64][]int32{},
+		buckets: map[uint64]int32{},
 		trajs:   map[uint64]string{},
 	}
 }
@@ -98,12 +103,7 @@ func (d *Dedup) Keep(t *schemas.Task) (ok bool, reason, matched string) {
 		i := int32(len(d.kept))
 		d.kept = append(d.kept, keptQuery{id: t.ID, shingles: shingles})
 		for _, k := range keys {
-			b := d.buckets[k]
-			if len(b) < bucketCap {
-				d.buckets[k] = append(b, i)
-			} else {
-				b[int(i)%bucketCap] = i
-			}
+			d.remember(k, i)
 		}
 	}
 	return true, "", ""
@@ -116,11 +116,50 @@ func (d *Dedup) Keep(t *schemas.Task) (ok bool, reason, matched string) {
 func (d *Dedup) candidates(keys []uint64) []int32 {
 	shared := map[int32]int{}
 	for _, k := range keys {
-		for _, i := range d.buckets[k] {
-			shared[i]++
+		v, ok := d.buckets[k]
+		switch {
+		case !ok:
+		case v >= 0:
+			shared[v]++
+		default:
+			for _, i := range d.crowds[-v-1] {
+				shared[i]++
+			}
 		}
 	}
 	return topHits(shared, maxCandidates)
+}
+
+// remember adds kept task i to bucket k; a full bucket replaces one of its
+// tasks in a fixed rotation.
+func (d *Dedup) remember(k uint64, i int32) {
+	v, ok := d.buckets[k]
+	switch {
+	case !ok:
+		d.buckets[k] = i
+	case v >= 0:
+		d.crowds = append(d.crowds, []int32{v, i})
+		d.buckets[k] = -int32(len(d.crowds))
+	default:
+		b := d.crowds[-v-1]
+		if len(b) < bucketCap {
+			d.crowds[-v-1] = append(b, i)
+		} else {
+			b[int(i)%bucketCap] = i
+		}
+	}
+}
+
+// bucket is the kept tasks of bucket k.
+func (d *Dedup) bucket(k uint64) []int32 {
+	v, ok := d.buckets[k]
+	switch {
+	case !ok:
+		return nil
+	case v >= 0:
+		return []int32{v}
+	}
+	return d.crowds[-v-1]
 }
 
 // topHits returns up to n keys of hits with the largest counts, ties broken
