@@ -41,11 +41,13 @@ func (f *funnel) close() error { return f.log.Close() }
 
 // filterTasks drops training tasks that duplicate another or overlap the
 // benchmark (its queries by n-grams, its input files by content), before any
-// rollout is spent on them.
+// rollout is spent on them. It keeps the tasks in train's own array, which
+// it overwrites: train is not to be used after.
 func (r *run) filterTasks(fn *funnel, train, benchTasks []schemas.Task) []schemas.Task {
 	dedup := filters.NewDedup(r.cfg.Filters)
 	decon := filters.NewDecontaminator(r.cfg.Filters, benchTasks)
-	var kept []schemas.Task
+	n := len(train)
+	kept := train[:0]
 	for i := range train {
 		t := &train[i]
 		if ok, reason, matched := dedup.Keep(t); !ok {
@@ -60,7 +62,8 @@ func (r *run) filterTasks(fn *funnel, train, benchTasks []schemas.Task) []schema
 		fn.Pass(filters.StageDecon)
 		kept = append(kept, *t)
 	}
-	r.sum.add("filter", len(train), len(kept), "training tasks after dedup and decontamination")
+	clear(train[len(kept):]) // what was dropped is not held
+	r.sum.add("filter", n, len(kept), "training tasks after dedup and decontamination")
 	return kept
 }
 
