@@ -87,6 +87,9 @@ type run struct {
 	format   agent.Format
 	sum      *Summary
 	indexes  []*trajIndex // the rollout journals read, closed by close
+	// tasks indexes the task journal the run's tasks were read back from,
+	// slim (see readTasks); nil when they are held whole.
+	tasks *journalIndex[schemas.Task]
 }
 
 // Build runs every stage over the run directory opts.Out, skipping what an
@@ -185,6 +188,9 @@ func (r *run) sandbox() (sandbox.Backend, error) {
 func (r *run) close() {
 	for _, x := range r.indexes {
 		x.close()
+	}
+	if r.tasks != nil {
+		r.tasks.close()
 	}
 	if r.backend != nil {
 		r.backend.Close()

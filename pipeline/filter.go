@@ -43,19 +43,23 @@ func (f *funnel) close() error { return f.log.Close() }
 // benchmark (its queries by n-grams, its input files by content), before any
 // rollout is spent on them. It keeps the tasks in train's own array, which
 // it overwrites: train is not to be used after.
-func (r *run) filterTasks(fn *funnel, train, benchTasks []schemas.Task) []schemas.Task {
+func (r *run) filterTasks(fn *funnel, train, benchTasks []schemas.Task) ([]schemas.Task, error) {
 	dedup := filters.NewDedup(r.cfg.Filters)
 	decon := filters.NewDecontaminator(r.cfg.Filters, benchTasks)
 	n := len(train)
 	kept := train[:0]
 	for i := range train {
 		t := &train[i]
-		if ok, reason, matched := dedup.Keep(t); !ok {
+		w, err := r.whole(t)
+		if err != nil {
+			return nil, fmt.Errorf("filter: %w", err)
+		}
+		if ok, reason, matched := dedup.Keep(w); !ok {
 			fn.Drop(filters.StageDedup, t.ID, reason, matched)
 			continue
 		}
 		fn.Pass(filters.StageDedup)
-		if ok, reason, matched := decon.Check(t); !ok {
+		if ok, reason, matched := decon.Check(w); !ok {
 			fn.Drop(filters.StageDecon, t.ID, reason, matched)
 			continue
 		}
@@ -64,7 +68,7 @@ func (r *run) filterTasks(fn *funnel, train, benchTasks []schemas.Task) []schema
 	}
 	clear(train[len(kept):]) // what was dropped is not held
 	r.sum.add("filter", n, len(kept), "training tasks after dedup and decontamination")
-	return kept
+	return kept, nil
 }
 
 // filterTrajectories keeps the rollouts that finished without an

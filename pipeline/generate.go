@@ -26,7 +26,7 @@ import (
 func (r *run) generate(ctx context.Context, fs *fileSet) ([]schemas.Task, error) {
 	path := filepath.Join(r.dir, tasksJournal)
 	if r.info.done(stageGenerate) {
-		tasks, err := ReadAll[schemas.Task](path)
+		tasks, _, _, err := r.readTasks(path, nil)
 		if err != nil {
 			return nil, fmt.Errorf("generate: %w", err)
 		}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"os"
 	"path/filepath"
 	"time"
@@ -86,12 +87,19 @@ func (r *run) replan(ctx context.Context, readOnly bool) (*planned, error) {
 		return nil, err
 	}
 	benchTasks, trainTasks := r.split(tasks)
+	// The benchmark is proven and indexed for decontamination whole.
+	if benchTasks, err = r.wholeTasks(benchTasks); err != nil {
+		return nil, fmt.Errorf("split: %w", err)
+	}
 	fn, err := r.newFunnel()
 	if err != nil {
 		return nil, err
 	}
 	p := &planned{files: files, fn: fn}
-	p.train = r.filterTasks(fn, trainTasks, benchTasks)
+	if p.train, err = r.filterTasks(fn, trainTasks, benchTasks); err != nil {
+		fn.close()
+		return nil, err
+	}
 	r.readOnly = readOnly
 	p.validBench, p.benchRefs, p.benchDone, err = r.validateBench(ctx, fn, benchTasks, files)
 	if err != nil {
@@ -101,12 +109,14 @@ func (r *run) replan(ctx context.Context, readOnly bool) (*planned, error) {
 	return p, nil
 }
 
-// writePlan writes plan.jsonl whole and records its hash in run.json.
+// writePlan writes plan.jsonl whole, each task with its query and
+// reference (read back one at a time when the tasks are held slim), and
+// records its hash in run.json.
 func (r *run) writePlan(train []schemas.Task) error {
 	path := filepath.Join(r.dir, planFile)
 	hash := planHash(train)
 	if r.info.done(stagePlan) && r.info.Plan == hash {
-		if old, err := ReadAll[schemas.Task](path); err == nil && planHash(old) == hash {
+		if old, err := journalPlanHash(path); err == nil && old == hash {
 			return nil // written whole already
 		}
 	}
@@ -117,7 +127,11 @@ func (r *run) writePlan(train []schemas.Task) error {
 		return fmt.Errorf("plan: %w", err)
 	}
 	for i := range train {
-		if err := j.Append(&train[i]); err != nil {
+		t, err := r.whole(&train[i])
+		if err == nil {
+			err = j.Append(t)
+		}
+		if err != nil {
 			j.Close()
 			return fmt.Errorf("plan: %w", err)
 		}
@@ -135,25 +149,47 @@ func (r *run) writePlan(train []schemas.Task) error {
 
 // planHash names a plan by its tasks, in order: shards of one plan carry it.
 func planHash(train []schemas.Task) string {
-	h := sha256.New()
+	h := newPlanHasher()
 	for i := range train {
-		fmt.Fprintf(h, "%s\n", train[i].ID)
+		h.add(train[i].ID)
 	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
+	return h.sum()
 }
 
-// readPlan reads the training tasks of a finished plan.
-func readPlan(dir string, info *RunInfo) ([]schemas.Task, error) {
-	if !info.done(stagePlan) {
-		return nil, fmt.Errorf("%s has no plan: run synth plan -o %s first (with the build's flags)", dir, dir)
+// planHasher computes planHash one task id at a time.
+type planHasher struct{ h hash.Hash }
+
+func newPlanHasher() planHasher { return planHasher{sha256.New()} }
+
+func (p planHasher) add(id string) { fmt.Fprintf(p.h, "%s\n", id) }
+
+func (p planHasher) sum() string { return hex.EncodeToString(p.h.Sum(nil))[:16] }
+
+// journalPlanHash is the plan hash of a task journal, read one record at a
+// time.
+func journalPlanHash(path string) (string, error) {
+	h := newPlanHasher()
+	type idOnly struct {
+		ID string `json:"id"`
 	}
-	train, err := ReadAll[schemas.Task](filepath.Join(dir, planFile))
+	err := ReadJournal(path, func(t idOnly) error { h.add(t.ID); return nil })
+	return h.sum(), err
+}
+
+// readPlan reads, slim, the training tasks of a finished plan that keep
+// accepts, and checks the whole plan against the hash run.json records.
+func (r *run) readPlan(keep func(*schemas.Task) bool) (mine []schemas.Task, all int, err error) {
+	if !r.info.done(stagePlan) {
+		return nil, 0, fmt.Errorf("%s has no plan: run synth plan -o %s first (with the build's flags)", r.dir, r.dir)
+	}
+	path := filepath.Join(r.dir, planFile)
+	mine, all, h, err := r.readTasks(path, keep)
 	if err != nil {
-		return nil, fmt.Errorf("plan: %w", err)
+		return nil, 0, fmt.Errorf("plan: %w", err)
 	}
-	if h := planHash(train); h != info.Plan {
-		return nil, fmt.Errorf("plan %s: its tasks (hash %s) are not the plan run.json records (%s): run synth plan -o %s again",
-			filepath.Join(dir, planFile), h, info.Plan, dir)
+	if h != r.info.Plan {
+		return nil, 0, fmt.Errorf("plan %s: its tasks (hash %s) are not the plan run.json records (%s): run synth plan -o %s again",
+			path, h, r.info.Plan, r.dir)
 	}
-	return train, nil
+	return mine, all, nil
 }

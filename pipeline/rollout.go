@@ -140,6 +140,10 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job
 			if stopping() {
 				return nil
 			}
+			var err error
+			if jb.task, err = r.whole(jb.task); err != nil {
+				return err
+			}
 			t, err := r.rollout(work, jb, fs)
 			if errors.Is(err, errAbandoned) {
 				return nil

@@ -32,15 +32,9 @@ func Rollout(ctx context.Context, s Shard, so ShardOptions, opts Options) (*Summ
 	defer r.close()
 	r.info = info
 	r.work = filepath.Join(r.dir, shardsDir, s.Name())
-	train, err := readPlan(r.dir, info)
+	mine, all, err := r.readPlan(func(t *schemas.Task) bool { return s.Owns(t.ID) })
 	if err != nil {
 		return nil, err
-	}
-	var mine []schemas.Task
-	for _, t := range train {
-		if s.Owns(t.ID) {
-			mine = append(mine, t)
-		}
 	}
 	_, files, err := r.knownFiles()
 	if err != nil {
@@ -54,7 +48,7 @@ func Rollout(ctx context.Context, s Shard, so ShardOptions, opts Options) (*Summ
 	if err := si.save(r.work); err != nil {
 		return nil, err
 	}
-	r.logf("rollout: shard %s: %d of the plan's %d training tasks", s.Name(), len(mine), len(train))
+	r.logf("rollout: shard %s: %d of the plan's %d training tasks", s.Name(), len(mine), all)
 	_, ran, err := r.rollouts(ctx, mine, files)
 	if jerr := si.tally(filepath.Join(r.work, trajJournal)); jerr != nil && err == nil {
 		err = jerr
