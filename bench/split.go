@@ -17,13 +17,20 @@ import (
 // about fraction of its tasks), and disjoint by input file: tasks that share
 // a file always land on the same side, so no benchmark input ever feeds a
 // training trajectory. The benchmark holds one language of each task: of
-// twins (the same task asked in English and in Chinese, see twinKey) one,
+// twins (the same task asked in English and in Chinese, see TwinKey) one,
 // picked by the seed, stays and the others are dropped from both sides,
 // since they read the benchmark's files. A task reading several files whose
 // groups fell on both sides is dropped too (see groupBySharedFiles). So
 // len(benchmark)+len(train) is len(tasks) less the dropped tasks. Both
 // results keep the input order.
 func Split(tasks []schemas.Task, fraction float64, seed int64) (benchmark, train []schemas.Task) {
+	return SplitKeyed(tasks, fraction, seed, func(i int) string { return TwinKey(&tasks[i]) })
+}
+
+// SplitKeyed is Split with TwinKey of tasks[i] given by twinKey(i), which
+// is asked only for the tasks the benchmark takes: a caller that holds its
+// tasks without their checks and outputs reads those tasks back whole.
+func SplitKeyed(tasks []schemas.Task, fraction float64, seed int64, twinKey func(i int) string) (benchmark, train []schemas.Task) {
 	groups, bridges := groupBySharedFiles(tasks)
 	byCat := map[string][]group{}
 	total := map[string]int{}
@@ -68,7 +75,7 @@ func Split(tasks []schemas.Task, fraction float64, seed int64) (benchmark, train
 	}
 	dropped := make([]bool, len(tasks))
 	placeBridges(tasks, bridges, inBench, dropped)
-	for i, d := range twinsToDrop(tasks, inBench, seed) {
+	for i, d := range twinsToDrop(tasks, inBench, seed, twinKey) {
 		dropped[i] = dropped[i] || d
 	}
 	for i, t := range tasks {
@@ -84,10 +91,10 @@ func Split(tasks []schemas.Task, fraction float64, seed int64) (benchmark, train
 	return benchmark, train
 }
 
-// twinKey is what the languages of one task share: the template (or
+// TwinKey is what the languages of one task share: the template (or
 // writer), the input files, the checks and the outputs. Tasks without a
 // language have no twins.
-func twinKey(t *schemas.Task) string {
+func TwinKey(t *schemas.Task) string {
 	if t.Lang == "" {
 		return ""
 	}
@@ -105,14 +112,14 @@ func twinKey(t *schemas.Task) string {
 
 // twinsToDrop marks the benchmark tasks that are another language of a
 // benchmark task kept: per twin set the seed picks one language.
-func twinsToDrop(tasks []schemas.Task, inBench []bool, seed int64) []bool {
+func twinsToDrop(tasks []schemas.Task, inBench []bool, seed int64, twinKey func(int) string) []bool {
 	sets := map[string][]int{}
 	var keys []string
 	for i := range tasks {
 		if !inBench[i] {
 			continue
 		}
-		k := twinKey(&tasks[i])
+		k := twinKey(i)
 		if k == "" {
 			continue
 		}

@@ -86,7 +86,10 @@ func (r *run) replan(ctx context.Context, readOnly bool) (*planned, error) {
 	if err != nil {
 		return nil, err
 	}
-	benchTasks, trainTasks := r.split(tasks)
+	benchTasks, trainTasks, err := r.split(tasks)
+	if err != nil {
+		return nil, err
+	}
 	// The benchmark is proven and indexed for decontamination whole.
 	if benchTasks, err = r.wholeTasks(benchTasks); err != nil {
 		return nil, fmt.Errorf("split: %w", err)

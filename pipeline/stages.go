@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -18,18 +19,34 @@ import (
 )
 
 // split holds tasks out for the benchmark, disjoint by input file.
-func (r *run) split(tasks []schemas.Task) (benchTasks, train []schemas.Task) {
+func (r *run) split(tasks []schemas.Task) (benchTasks, train []schemas.Task, splitErr error) {
 	seed := r.cfg.Bench.Seed
 	if seed == 0 {
 		seed = r.cfg.Seed
 	}
-	benchTasks, train = bench.Split(tasks, r.cfg.Bench.Fraction, seed)
+	if r.tasks == nil {
+		benchTasks, train = bench.Split(tasks, r.cfg.Bench.Fraction, seed)
+	} else {
+		// Slim tasks lack the checks and outputs a twin key is made of.
+		twinKey := func(i int) string {
+			w, err := r.whole(&tasks[i])
+			if err != nil {
+				splitErr = cmp.Or(splitErr, err)
+				return tasks[i].ID
+			}
+			return bench.TwinKey(w)
+		}
+		benchTasks, train = bench.SplitKeyed(tasks, r.cfg.Bench.Fraction, seed, twinKey)
+		if splitErr != nil {
+			return nil, nil, fmt.Errorf("split: %w", splitErr)
+		}
+	}
 	if dropped := len(tasks) - len(benchTasks) - len(train); dropped > 0 {
 		r.sum.add("split", len(tasks), len(train), "training tasks; %d held out for the benchmark, %d dropped (another language of a benchmark task, or reading files from both sides)", len(benchTasks), dropped)
 	} else {
 		r.sum.add("split", len(tasks), len(train), "training tasks; %d held out for the benchmark", len(benchTasks))
 	}
-	return benchTasks, train
+	return benchTasks, train, nil
 }
 
 // validateBench proves each benchmark task: its reference solution must pass

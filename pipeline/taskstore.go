@@ -7,8 +7,8 @@ import (
 )
 
 // Tasks read back from a task journal (tasks.jsonl, plan.jsonl) are held
-// slim: without their query and reference, most of a task, which stay on
-// disk. The stages that need them — the task filters, writing the plan,
+// slim: without their query, reference, checks and outputs, most of a
+// task, which stay on disk. The stages that need them — the task filters, writing the plan,
 // the benchmark's proofs, a rollout — read them back one task at a time
 // (whole). The strings many tasks share (category, language, generator,
 // input files) are held once.
@@ -41,9 +41,10 @@ func (r *run) readTasks(path string, keep func(*schemas.Task) bool) (tasks []sch
 	return tasks, all, h.sum(), nil
 }
 
-// slim is t without its query and reference, its shared strings interned.
+// slim is t without its query, reference, checks and outputs, its shared
+// strings interned.
 func slim(t schemas.Task, in interner) schemas.Task {
-	t.Query, t.Reference = "", nil
+	t.Query, t.Reference, t.Checks, t.Outputs = "", nil, nil, nil
 	t.Category, t.Subcategory, t.Lang, t.Generator = in.of(t.Category), in.of(t.Subcategory), in.of(t.Lang), in.of(t.Generator)
 	for i, f := range t.Files {
 		t.Files[i] = schemas.TaskFile{ID: in.of(f.ID), Name: in.of(f.Name), Type: in.of(f.Type)}
@@ -65,7 +66,7 @@ func (in interner) of(s string) string {
 	return s
 }
 
-// whole is task t with its query and reference read back from its journal,
+// whole is task t with its query, reference, checks and outputs read back from its journal,
 // or t itself when it is held whole (it was made in this run, not read
 // back).
 func (r *run) whole(t *schemas.Task) (*schemas.Task, error) {
