@@ -136,3 +136,59 @@ func TestDedupBucketsKeepTheirMembers(t *testing.T) {
 		t.Fatalf("%d buckets hold a slice, want only the 200 shared ones", len(d.crowds))
 	}
 }
+
+// TestDedupForgetQueriesKeepsTheSameTasks runs the crowd, near-duplicate
+// edits of its members and exact copies through a Dedup that keeps
+// shingles and one that reads queries back: every verdict is the same.
+func TestDedupForgetQueriesKeepsTheSameTasks(t *testing.T) {
+	tasks := onePhrasing(2000, 5)
+	rng := rand.New(rand.NewPCG(9, 9))
+	for i := range 400 {
+		src := tasks[rng.IntN(len(tasks))]
+		ws := strings.Fields(src.Query)
+		if i%2 == 0 {
+			ws[rng.IntN(len(ws))] = fmt.Sprintf("edit%d", i) // Jaccard about 0.85: a near duplicate
+		}
+		tasks = append(tasks, schemas.Task{ID: fmt.Sprintf("copy%d", i), Query: strings.Join(ws, " ")})
+	}
+	queries := map[string]string{}
+	for _, tk := range tasks {
+		queries[tk.ID] = tk.Query
+	}
+	plain := NewDedup(Config{Dedup: DedupConfig{Scope: ScopeGlobal}})
+	forgetful := NewDedup(Config{Dedup: DedupConfig{Scope: ScopeGlobal}})
+	reads := 0
+	forgetful.ForgetQueries(func(id string) (string, error) { reads++; return queries[id], nil })
+	dropped := 0
+	for i := range tasks {
+		ok1, r1, m1 := plain.Keep(&tasks[i])
+		ok2, r2, m2 := forgetful.Keep(&tasks[i])
+		if ok1 != ok2 || r1 != r2 || m1 != m2 {
+			t.Fatalf("task %s: keeping shingles: %v %s %s; reading queries back: %v %s %s", tasks[i].ID, ok1, r1, m1, ok2, r2, m2)
+		}
+		if !ok1 {
+			dropped++
+		}
+	}
+	if dropped < 300 || reads == 0 {
+		t.Fatalf("%d dropped, %d queries read back: the fixture does not exercise near duplicates", dropped, reads)
+	}
+	for _, k := range forgetful.kept {
+		if k.shingles != nil {
+			t.Fatalf("kept task %s holds its shingles under ForgetQueries", k.id)
+		}
+	}
+	if err := forgetful.Err(); err != nil {
+		t.Fatal(err)
+	}
+
+	// A query that cannot be read is reported, not hidden.
+	failing := NewDedup(Config{Dedup: DedupConfig{Scope: ScopeGlobal}})
+	failing.ForgetQueries(func(id string) (string, error) { return "", fmt.Errorf("gone") })
+	for i := range tasks[:50] {
+		failing.Keep(&tasks[i])
+	}
+	if err := failing.Err(); err == nil || !strings.Contains(err.Error(), "gone") {
+		t.Fatalf("Err() = %v, want the query's error", err)
+	}
+}

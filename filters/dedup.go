@@ -35,10 +35,10 @@ const (
 // as at 1,000,000. The price is recall in that crowd: a near-duplicate of a
 // task that has rotated out of every bucket it shared is kept.
 type Dedup struct {
-	cfg     DedupConfig
-	mh      *minHasher
-	mu      sync.Mutex
-	exact   map[uint64]string  // scoped query hash -> task id
+	cfg   DedupConfig
+	mh    *minHasher
+	mu    sync.Mutex
+	exact map[uint64]string // scoped query hash -> task id
 	// buckets maps a band key to its kept tasks, at most bucketCap: a
 	// value v >= 0 is the bucket's only task, v < 0 is crowds[-v-1]. Most
 	// buckets of a large run hold one task, so they cost a map entry and no
@@ -47,11 +47,15 @@ type Dedup struct {
 	crowds  [][]int32 // the buckets of more than one task
 	kept    []keptQuery
 	trajs   map[uint64]string // messages hash -> trajectory id
+	// query, when set, returns a kept task's query, and kept tasks hold no
+	// shingles (see ForgetQueries); err is the first error it returned.
+	query func(id string) (string, error)
+	err   error
 }
 
 type keptQuery struct {
 	id       string
-	shingles []uint64 // sorted, distinct
+	shingles []uint64 // sorted, distinct; nil under ForgetQueries
 }
 
 // Bounds on the work of one Keep (see Dedup).
@@ -70,6 +74,22 @@ func NewDedup(cfg Config) *Dedup {
 		buckets: map[uint64]int32{},
 		trajs:   map[uint64]string{},
 	}
+}
+
+// ForgetQueries makes d keep no kept task's shingles, which are most of
+// its memory (8 bytes a word): when a kept task is a candidate near
+// duplicate, d shingles again the query that query returns for its id.
+// The results are the same; each Keep then reads at most maxCandidates
+// queries back, and none when no kept task shares a bucket with it. A
+// kept task whose query cannot be read counts as no near duplicate; Err
+// reports the first such error. Call it before the first Keep.
+func (d *Dedup) ForgetQueries(query func(id string) (string, error)) { d.query = query }
+
+// Err is the first error the query function of ForgetQueries returned.
+func (d *Dedup) Err() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.err
 }
 
 // Keep reports whether task t is new, remembering it if so. A duplicate
@@ -94,19 +114,39 @@ func (d *Dedup) Keep(t *schemas.Task) (ok bool, reason, matched string) {
 		return false, ReasonDuplicateQuery, "task " + id
 	}
 	for _, i := range d.candidates(keys) {
-		if j := jaccard(shingles, d.kept[i].shingles); j >= d.cfg.NearThreshold {
+		if j := jaccard(shingles, d.shinglesOf(i)); j >= d.cfg.NearThreshold {
 			return false, ReasonNearDuplicateQuery, fmt.Sprintf("task %s (jaccard %.2f)", d.kept[i].id, j)
 		}
 	}
 	d.exact[key] = t.ID
 	if len(keys) > 0 {
 		i := int32(len(d.kept))
+		if d.query != nil {
+			shingles = nil
+		}
 		d.kept = append(d.kept, keptQuery{id: t.ID, shingles: shingles})
 		for _, k := range keys {
 			d.remember(k, i)
 		}
 	}
 	return true, "", ""
+}
+
+// shinglesOf is kept task i's shingles, shingled again from its query under
+// ForgetQueries; nil (no similarity) when the query cannot be read.
+func (d *Dedup) shinglesOf(i int32) []uint64 {
+	k := d.kept[i]
+	if d.query == nil {
+		return k.shingles
+	}
+	q, err := d.query(k.id)
+	if err != nil {
+		if d.err == nil {
+			d.err = fmt.Errorf("dedup: query of kept task %s: %w", k.id, err)
+		}
+		return nil
+	}
+	return sortedGrams(words(q), d.cfg.ShingleWords)
 }
 
 // candidates returns the kept tasks sharing a bucket with keys, those that

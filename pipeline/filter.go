@@ -45,6 +45,11 @@ func (f *funnel) close() error { return f.log.Close() }
 // it overwrites: train is not to be used after.
 func (r *run) filterTasks(fn *funnel, train, benchTasks []schemas.Task) ([]schemas.Task, error) {
 	dedup := filters.NewDedup(r.cfg.Filters)
+	if r.tasks != nil {
+		// Slim tasks: dedup reads a kept task's query back when it is a
+		// candidate rather than hold every kept task's shingles.
+		dedup.ForgetQueries(r.queryOf)
+	}
 	decon := filters.NewDecontaminator(r.cfg.Filters, benchTasks)
 	n := len(train)
 	kept := train[:0]
@@ -65,6 +70,9 @@ func (r *run) filterTasks(fn *funnel, train, benchTasks []schemas.Task) ([]schem
 		}
 		fn.Pass(filters.StageDecon)
 		kept = append(kept, *t)
+	}
+	if err := dedup.Err(); err != nil {
+		return nil, fmt.Errorf("filter: %w", err)
 	}
 	clear(train[len(kept):]) // what was dropped is not held
 	r.sum.add("filter", n, len(kept), "training tasks after dedup and decontamination")

@@ -88,6 +88,20 @@ func (r *run) whole(t *schemas.Task) (*schemas.Task, error) {
 	return w, nil
 }
 
+// queryOf is the query of the task with this id, read back from the
+// indexed task journal.
+func (r *run) queryOf(id string) (string, error) {
+	ref, ok := r.tasks.ref(id)
+	if !ok {
+		return "", fmt.Errorf("task %s is not in %s", id, r.tasks.path)
+	}
+	t, err := ref.load()
+	if err != nil {
+		return "", fmt.Errorf("task %s: %w", id, err)
+	}
+	return t.Query, nil
+}
+
 // wholeTasks is every task of tasks whole, in a new slice.
 func (r *run) wholeTasks(tasks []schemas.Task) ([]schemas.Task, error) {
 	out := make([]schemas.Task, len(tasks))
