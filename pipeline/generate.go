@@ -17,7 +17,8 @@ import (
 	"synth/schemas"
 )
 
-// generate writes tasks for the collected files into tasks.jsonl. Tasks
+// generate writes tasks for the collected files into tasks.jsonl and
+// returns them slim (see readTasks), written now or read back. Tasks
 // whose checks do not validate are dropped with a log line. The LLM writer
 // proves each of its tasks in the sandbox as it writes it; its counts go to
 // run.json and the summary. A finished stage is read back, not redone; one
@@ -94,10 +95,13 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]schemas.Task, error)
 	}
 	if !complete {
 		r.logf("generate: %d drafts were lost to failed requests or sandbox errors; run the same command again to redo them", r.info.Writer.Failed)
-		return tasks, nil
-	}
-	if err := r.info.markDone(r.dir, stageGenerate); err != nil {
+	} else if err := r.info.markDone(r.dir, stageGenerate); err != nil {
 		return nil, err
+	}
+	// The later stages hold the tasks slim, as a resumed run reads them.
+	tasks, _, _, err = r.readTasks(path, nil)
+	if err != nil {
+		return nil, fmt.Errorf("generate: %w", err)
 	}
 	return tasks, nil
 }
