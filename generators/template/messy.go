@@ -3,7 +3,6 @@ package template
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -212,19 +211,9 @@ func buildMixedMonthly(c *bctx) []spec {
 			tot[day[:7]] += vals[i]
 		}
 	}
-	months := make([]string, 0, len(tot))
-	for m := range tot {
-		months = append(months, m)
-	}
-	sort.Strings(months)
+	months, best := monthsByTotal(tot)
 	if len(months) < 3 {
 		return nil
-	}
-	best := months[0]
-	for _, m := range months {
-		if tot[m] > tot[best] {
-			best = m
-		}
 	}
 	var expect []string
 	for _, m := range months {

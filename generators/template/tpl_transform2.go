@@ -2,6 +2,7 @@ package template
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -297,19 +298,9 @@ func buildMonthly(c *bctx) []spec {
 		f, _ := strconv.ParseFloat(r[nc.idx], 64)
 		tot[m] += f
 	}
-	months := make([]string, 0, len(tot))
-	for m := range tot {
-		months = append(months, m)
-	}
-	sort.Strings(months)
+	months, best := monthsByTotal(tot)
 	if len(months) < 3 {
 		return nil
-	}
-	best := months[0]
-	for _, m := range months {
-		if tot[m] > tot[best] {
-			best = m
-		}
 	}
 	expect := "{"
 	for i, m := range months {
@@ -359,4 +350,16 @@ func monthNames(ym string) []string {
 		}
 	}
 	return out
+}
+
+// monthsByTotal returns the months of tot in order and the one with the
+// largest total (the earliest of equals).
+func monthsByTotal(tot map[string]float64) (months []string, best string) {
+	months = slices.Sorted(maps.Keys(tot))
+	for _, m := range months {
+		if best == "" || tot[m] > tot[best] {
+			best = m
+		}
+	}
+	return months, best
 }
