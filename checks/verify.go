@@ -143,6 +143,10 @@ type payloadCase struct {
 	Transcript bool              `json:"transcript,omitempty"`
 }
 
+// libraryBase64 is Library as the cell carries it, for a sandbox whose
+// zygote does not hold it resident.
+var libraryBase64 = base64.StdEncoding.EncodeToString([]byte(Library))
+
 // verifyCell is the Python cell that isolates the interpreter, takes the
 // library (the zygote's resident copy when its digest matches, else the
 // source the cell carries) and runs the cases. Library and payload travel base64-encoded so
@@ -168,7 +172,6 @@ func verifyCell(cases []Case, run []int, nonce string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("verify: %w", err)
 	}
-	lib := base64.StdEncoding.EncodeToString([]byte(Library))
 	in := base64.StdEncoding.EncodeToString(data)
 	return fmt.Sprintf(`def __synth_verify():
     import sys, os
@@ -190,7 +193,7 @@ func verifyCell(cases []Case, run []int, nonce string) (string, error) {
         line = line[os.write(1, line):]
 __synth_verify()
 del __synth_verify
-`, residentSHA256, lib, in, nonce), nil
+`, residentSHA256, libraryBase64, in, nonce), nil
 }
 
 // parseResults finds the one line of a cell's output that starts with

@@ -173,16 +173,6 @@ func Prove(ctx context.Context, b sandbox.Backend, t *schemas.Task, inputs []san
 	return res, nil
 }
 
-// FirstPass is the first result that passed, if any.
-func FirstPass(rs []Result) (Result, bool) {
-	for _, r := range rs {
-		if r.Passed {
-			return r, true
-		}
-	}
-	return Result{}, false
-}
-
 // ---------- the adversaries ----------
 
 func makeEmpty(t *schemas.Task, _ []sandbox.Input) (Rollout, bool, error) {
