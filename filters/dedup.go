@@ -46,7 +46,12 @@ type Dedup struct {
 	buckets map[uint64]int32
 	crowds  [][]int32 // the buckets of more than one task
 	kept    []keptQuery
-	trajs   map[uint64]string // messages hash -> trajectory id
+	// trajs maps a kept trajectory's messages hash to its number in the
+	// order kept; trajIDs holds their ids unless trajID, when set, reads
+	// one back (see ForgetTrajectoryIDs).
+	trajs   map[uint64]int32
+	trajIDs []string
+	trajID  func(n int) (string, error)
 	// query, when set, returns a kept task's query, and kept tasks hold no
 	// shingles (see ForgetQueries); err is the first error it returned.
 	query func(id string) (string, error)
@@ -72,7 +77,7 @@ func NewDedup(cfg Config) *Dedup {
 		mh:      newMinHasher(c.Permutations, c.NearThreshold),
 		exact:   map[uint64]string{},
 		buckets: map[uint64]int32{},
-		trajs:   map[uint64]string{},
+		trajs:   map[uint64]int32{},
 	}
 }
 
@@ -240,15 +245,58 @@ func (d *Dedup) KeepTrajectory(tr *schemas.Trajectory) (ok bool, reason, matched
 	key := h.Sum64()
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if id, dup := d.trajs[key]; dup {
-		return false, ReasonDuplicateTrajectory, "trajectory " + id
+	if n, dup := d.trajs[key]; dup {
+		return false, ReasonDuplicateTrajectory, "trajectory " + d.keptTrajectory(n)
 	}
-	d.trajs[key] = tr.ID
+	d.trajs[key] = int32(len(d.trajs))
+	if d.trajID == nil {
+		d.trajIDs = append(d.trajIDs, tr.ID)
+	}
 	return true, "", ""
 }
 
-// scope returns the key of the tasks t is compared with: its sorted input
-// file ids under the inputs scope, zero under the global scope.
+// ForgetTrajectoryIDs makes d hold no kept trajectory's id (64 bytes
+// each in a build): id(n) returns the id of the n-th trajectory kept,
+// counting from 0, when a repeat is to name it. An id it cannot give is
+// reported as "#n"; Err reports the error. Call it before the first
+// KeepTrajectory.
+func (d *Dedup) ForgetTrajectoryIDs(id func(n int) (string, error)) { d.trajID = id }
+
+func (d *Dedup) keptTrajectory(n int32) string {
+	if d.trajID == nil {
+		return d.trajIDs[n]
+	}
+	id, err := d.trajID(int(n))
+	if err != nil {
+		if d.err == nil {
+			d.err = fmt.Errorf("dedup: id of kept trajectory %d: %w", n, err)
+		}
+		return fmt.Sprintf("#%d", n)
+	}
+	return id
+}
+
+// Scope is the key of the tasks t is compared with: tasks of different
+// scopes are never duplicates of one another. Under the inputs scope it is
+// a hash of t's sorted input file ids; under the global scope it is zero
+// for every task.
+//
+// A caller may therefore feed a Dedup its tasks one scope at a time (each
+// scope in its own order) and Forget between scopes: the result is the
+// same, and the Dedup holds only the largest scope's tasks, not the run's.
+func (d *Dedup) Scope(t *schemas.Task) uint64 { return d.scope(t) }
+
+// Forget drops every task d remembers (not its trajectories): call it
+// between scopes (see Scope).
+func (d *Dedup) Forget() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	// New maps, not cleared ones: a cleared map keeps its size, and
+	// clearing it again after each small scope would cost as much.
+	d.exact, d.buckets = map[uint64]string{}, map[uint64]int32{}
+	d.crowds, d.kept = nil, nil
+}
+
 func (d *Dedup) scope(t *schemas.Task) uint64 {
 	if d.cfg.Scope == ScopeGlobal || len(t.Files) == 0 {
 		return 0

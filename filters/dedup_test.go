@@ -1,7 +1,10 @@
 package filters
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,5 +89,70 @@ func TestDedupTrajectories(t *testing.T) {
 	}
 	if ok, _, _ := d.KeepTrajectory(tr("c", "Finished: 2")); !ok {
 		t.Error("different trajectory dropped")
+	}
+}
+
+// Tasks of different scopes are never duplicates, so feeding a Dedup one
+// scope at a time and forgetting between scopes drops exactly what one pass
+// in the tasks' order does, while it holds one scope's tasks at a time.
+func TestDedupScopeAtATime(t *testing.T) {
+	base := "Load the sales table, remove duplicate rows and rows with missing prices, then save the cleaned table to ./output/clean.csv"
+	var tasks []*schemas.Task
+	for i := range 60 {
+		q := base
+		switch i % 4 {
+		case 1:
+			q = base + " without the index"
+		case 2:
+			q = fmt.Sprintf("Plot column %d of the table as a histogram", i%7)
+		}
+		tasks = append(tasks, task(fmt.Sprint(i), q, fmt.Sprintf("f%d", i%5)))
+	}
+	drops := func(ts []*schemas.Task, forget bool) map[string]string {
+		d := NewDedup(Config{})
+		out := map[string]string{}
+		for k, tk := range ts {
+			if forget && k > 0 && d.Scope(tk) != d.Scope(ts[k-1]) {
+				d.Forget()
+			}
+			if ok, reason, matched := d.Keep(tk); !ok {
+				out[tk.ID] = reason + " " + matched
+			}
+		}
+		return out
+	}
+	want := drops(tasks, false)
+	byScope := slices.Clone(tasks)
+	d := NewDedup(Config{})
+	slices.SortStableFunc(byScope, func(a, b *schemas.Task) int { return cmp.Compare(d.Scope(a), d.Scope(b)) })
+	got := drops(byScope, true)
+	if len(want) < 30 || !maps.Equal(got, want) {
+		t.Errorf("one scope at a time dropped %d tasks, one pass %d (want the same, at least 30):\n%v\n%v", len(got), len(want), got, want)
+	}
+	// Forget must forget: the same task again after it is new.
+	d.Keep(tasks[0])
+	d.Forget()
+	if ok, _, _ := d.Keep(tasks[0]); !ok {
+		t.Error("a task was still remembered after Forget")
+	}
+}
+
+func TestDedupTrajectoryIDsReadBack(t *testing.T) {
+	d := NewDedup(Config{})
+	var asked []int
+	d.ForgetTrajectoryIDs(func(n int) (string, error) {
+		asked = append(asked, n)
+		return fmt.Sprintf("kept-%d", n), nil
+	})
+	tr := func(id, last string) *schemas.Trajectory {
+		return &schemas.Trajectory{ID: id, Messages: []schemas.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: last}}}
+	}
+	d.KeepTrajectory(tr("a", "Finished: 1"))
+	d.KeepTrajectory(tr("b", "Finished: 2"))
+	if ok, _, matched := d.KeepTrajectory(tr("c", "Finished: 2")); ok || matched != "trajectory kept-1" {
+		t.Errorf("repeat of the second kept: %v %q, want it to name kept-1", ok, matched)
+	}
+	if !slices.Equal(asked, []int{1}) {
+		t.Errorf("ids read back: %v, want [1]", asked)
 	}
 }
