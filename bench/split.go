@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,23 +25,56 @@ import (
 // len(benchmark)+len(train) is len(tasks) less the dropped tasks. Both
 // results keep the input order.
 func Split(tasks []schemas.Task, fraction float64, seed int64) (benchmark, train []schemas.Task) {
+	tasks = slices.Clone(tasks)
 	return SplitKeyed(tasks, fraction, seed, func(i int) string { return TwinKey(&tasks[i]) })
 }
 
 // SplitKeyed is Split with TwinKey of tasks[i] given by twinKey(i), which
 // is asked only for the tasks the benchmark takes: a caller that holds its
 // tasks without their checks and outputs reads those tasks back whole.
+// Unlike Split, it returns train in tasks' own array, which it overwrites:
+// a caller holding a million tasks does not hold them twice.
 func SplitKeyed(tasks []schemas.Task, fraction float64, seed int64, twinKey func(i int) string) (benchmark, train []schemas.Task) {
-	groups, bridges := groupBySharedFiles(tasks)
+	inBench, dropped := Place(len(tasks), func(i int) Item { return ItemOf(&tasks[i]) }, fraction, seed, twinKey)
+	// train reuses tasks' array: each task is read before its place is
+	// written, as train never runs ahead of the loop.
+	train = tasks[:0]
+	for i := range tasks {
+		switch {
+		case dropped[i]:
+		case inBench[i]:
+			benchmark = append(benchmark, tasks[i])
+		default:
+			train = append(train, tasks[i])
+		}
+	}
+	clear(tasks[len(train):]) // what left training is not held twice
+	return benchmark, train
+}
+
+// Item is what the split reads of a task: its id, category and input files.
+type Item struct {
+	ID, Category string
+	Files        []schemas.TaskFile
+}
+
+// ItemOf is t as the split reads it.
+func ItemOf(t *schemas.Task) Item { return Item{ID: t.ID, Category: t.Category, Files: t.Files} }
+
+// Place is the split of n tasks, task i read as item(i), for a caller that
+// holds its tasks in a form of its own: inBench[i] says task i goes to the
+// benchmark, dropped[i] that it goes to neither side (see Split).
+func Place(n int, item func(i int) Item, fraction float64, seed int64, twinKey func(i int) string) (inBench, dropped []bool) {
+	groups, bridges := groupBySharedFiles(n, item)
 	byCat := map[string][]group{}
 	total := map[string]int{}
 	for _, g := range groups {
-		c := tasks[g.members[0]].Category
+		c := item(g.members[0]).Category
 		g.rank = rank(seed, g.key)
 		byCat[c] = append(byCat[c], g)
 		total[c] += len(g.members)
 	}
-	inBench := make([]bool, len(tasks))
+	inBench = make([]bool, n)
 	for c, gs := range byCat {
 		sort.Slice(gs, func(i, j int) bool { return gs[i].rank < gs[j].rank })
 		want := int(math.Round(fraction * float64(total[c])))
@@ -73,22 +107,12 @@ func SplitKeyed(tasks []schemas.Task, fraction float64, seed int64, twinKey func
 			}
 		}
 	}
-	dropped := make([]bool, len(tasks))
-	placeBridges(tasks, bridges, inBench, dropped)
-	for i, d := range twinsToDrop(tasks, inBench, seed, twinKey) {
+	dropped = make([]bool, n)
+	placeBridges(n, item, bridges, inBench, dropped)
+	for i, d := range twinsToDrop(n, inBench, seed, twinKey) {
 		dropped[i] = dropped[i] || d
 	}
-	for i, t := range tasks {
-		if dropped[i] {
-			continue
-		}
-		if inBench[i] {
-			benchmark = append(benchmark, t)
-		} else {
-			train = append(train, t)
-		}
-	}
-	return benchmark, train
+	return inBench, dropped
 }
 
 // TwinKey is what the languages of one task share: the template (or
@@ -112,10 +136,10 @@ func TwinKey(t *schemas.Task) string {
 
 // twinsToDrop marks the benchmark tasks that are another language of a
 // benchmark task kept: per twin set the seed picks one language.
-func twinsToDrop(tasks []schemas.Task, inBench []bool, seed int64, twinKey func(int) string) []bool {
+func twinsToDrop(n int, inBench []bool, seed int64, twinKey func(int) string) []bool {
 	sets := map[string][]int{}
 	var keys []string
-	for i := range tasks {
+	for i := range n {
 		if !inBench[i] {
 			continue
 		}
@@ -128,7 +152,7 @@ func twinsToDrop(tasks []schemas.Task, inBench []bool, seed int64, twinKey func(
 		}
 		sets[k] = append(sets[k], i)
 	}
-	drop := make([]bool, len(tasks))
+	drop := make([]bool, n)
 	for _, k := range keys {
 		members := sets[k]
 		if len(members) < 2 {
@@ -159,7 +183,7 @@ type group struct {
 // one file (or none) are grouped first; a task reading several joins their
 // groups while the result reads at most maxGroupFiles files, and is
 // otherwise a bridge, returned apart, whose side its files decide.
-func groupBySharedFiles(tasks []schemas.Task) (groups []group, bridges []int) {
+func groupBySharedFiles(n int, item func(int) Item) (groups []group, bridges []int) {
 	parent := map[string]string{}
 	nfiles := map[string]int{}
 	var find func(string) string
@@ -175,7 +199,8 @@ func groupBySharedFiles(tasks []schemas.Task) (groups []group, bridges []int) {
 		return parent[f]
 	}
 	var multi []int
-	for i, t := range tasks {
+	for i := range n {
+		t := item(i)
 		if len(t.Files) > 1 {
 			multi = append(multi, i)
 			continue
@@ -188,7 +213,7 @@ func groupBySharedFiles(tasks []schemas.Task) (groups []group, bridges []int) {
 	for _, i := range multi {
 		roots := map[string]bool{}
 		n := 0
-		for _, f := range tasks[i].Files {
+		for _, f := range item(i).Files {
 			if r := find(f.ID); !roots[r] {
 				roots[r] = true
 				n += nfiles[r]
@@ -199,7 +224,7 @@ func groupBySharedFiles(tasks []schemas.Task) (groups []group, bridges []int) {
 			bridges = append(bridges, i)
 			continue
 		}
-		first := find(tasks[i].Files[0].ID)
+		first := find(item(i).Files[0].ID)
 		for r := range roots {
 			if r != first {
 				parent[r] = first
@@ -209,10 +234,11 @@ func groupBySharedFiles(tasks []schemas.Task) (groups []group, bridges []int) {
 	}
 	byRoot := map[string]*group{}
 	var order []string
-	for i, t := range tasks {
+	for i := range n {
 		if isBridge[i] {
 			continue
 		}
+		t := item(i)
 		root := "task\x00" + t.ID
 		if len(t.Files) > 0 {
 			root = find(t.Files[0].ID)
@@ -239,23 +265,23 @@ func groupBySharedFiles(tasks []schemas.Task) (groups []group, bridges []int) {
 // placeBridges puts each bridge task on the side of its files when they
 // are all on one side (a file no group reads takes the side of the first
 // bridge that reads it), and drops it otherwise.
-func placeBridges(tasks []schemas.Task, bridges []int, inBench, drop []bool) {
+func placeBridges(n int, item func(int) Item, bridges []int, inBench, drop []bool) {
 	isBridge := map[int]bool{}
 	for _, i := range bridges {
 		isBridge[i] = true
 	}
 	side := map[string]bool{} // file id -> in the benchmark
-	for i, t := range tasks {
+	for i := range n {
 		if isBridge[i] {
 			continue
 		}
-		for _, f := range t.Files {
+		for _, f := range item(i).Files {
 			side[f.ID] = inBench[i]
 		}
 	}
 	for _, i := range bridges {
 		bench, train := false, false
-		for _, f := range tasks[i].Files {
+		for _, f := range item(i).Files {
 			if b, ok := side[f.ID]; ok {
 				bench, train = bench || b, train || !b
 			}
@@ -265,7 +291,7 @@ func placeBridges(tasks []schemas.Task, bridges []int, inBench, drop []bool) {
 			continue
 		}
 		inBench[i] = bench
-		for _, f := range tasks[i].Files {
+		for _, f := range item(i).Files {
 			side[f.ID] = bench
 		}
 	}

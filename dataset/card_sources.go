@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"cmp"
+	"iter"
 	"slices"
 
 	"synth/schemas"
@@ -28,10 +29,22 @@ func SourceCounts(files []schemas.File) []SourceCount {
 // Languages returns the languages of the tasks' queries, for
 // CardInfo.Languages: each once, most tasks first.
 func Languages(tasks []schemas.Task) []string {
+	return LanguagesOf(func(yield func(string) bool) {
+		for i := range tasks {
+			if !yield(tasks[i].Lang) {
+				return
+			}
+		}
+	})
+}
+
+// LanguagesOf is Languages of the tasks' languages, one per task, for a
+// caller that holds its tasks in a form of its own.
+func LanguagesOf(langs iter.Seq[string]) []string {
 	n := map[string]int{}
-	for _, t := range tasks {
-		if t.Lang != "" {
-			n[t.Lang]++
+	for l := range langs {
+		if l != "" {
+			n[l]++
 		}
 	}
 	out := make([]string, 0, len(n))
