@@ -108,7 +108,7 @@ func adversaryJobs(t *schemas.Task, inputs []sandbox.Input, memo *proofMemo, for
 			continue
 		}
 		tch := adversaryProof{name: a.Name, proofs: memo}
-		jobs = append(jobs, job{id: trajectoryID(t, 0, tch, format, cfg), task: t, teacher: tch, format: format})
+		jobs = append(jobs, job{id: trajectoryID(t.ID, 0, tch, format, cfg), task: t, teacher: tch, format: format})
 	}
 	return jobs, nil
 }

@@ -67,7 +67,7 @@ func WriteBenchRun(dir string, n int, seed int64) error {
 	for i := range n {
 		f := files[i%len(files)]
 		t := benchTask(rng, i, f)
-		tr := benchTrajectory(&t, trajectoryID(&t, 0, teacher, format, cfg.Teacher), i%10 != 9)
+		tr := benchTrajectory(&t, trajectoryID(t.ID, 0, teacher, format, cfg.Teacher), i%10 != 9)
 		if err := tj.Append(&t); err != nil {
 			break
 		}

@@ -404,7 +404,7 @@ func (r *evalRun) jobs() []job {
 	for i := range r.tasks {
 		t := &r.tasks[i]
 		for s := range r.samples() {
-			jobs = append(jobs, job{id: trajectoryID(t, s, r.teacher, r.format, r.cfg.Teacher), task: t, sample: s, teacher: r.teacher, format: r.format})
+			jobs = append(jobs, job{id: trajectoryID(t.ID, s, r.teacher, r.format, r.cfg.Teacher), task: t, sample: s, teacher: r.teacher, format: r.format})
 		}
 	}
 	return jobs

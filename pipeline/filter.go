@@ -1,9 +1,11 @@
 package pipeline
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"synth/filters"
 	"synth/schemas"
@@ -43,40 +45,80 @@ func (f *funnel) close() error { return f.log.Close() }
 // benchmark (its queries by n-grams, its input files by content), before any
 // rollout is spent on them. It keeps the tasks in train's own array, which
 // it overwrites: train is not to be used after.
-func (r *run) filterTasks(fn *funnel, train, benchTasks []schemas.Task) ([]schemas.Task, error) {
-	dedup := filters.NewDedup(r.cfg.Filters)
-	if r.tasks != nil {
-		// Slim tasks: dedup reads a kept task's query back when it is a
-		// candidate rather than hold every kept task's shingles.
-		dedup.ForgetQueries(r.queryOf)
+func (r *run) filterTasks(fn *funnel, train []slimTask, benchTasks []schemas.Task) ([]slimTask, error) {
+	drops, err := r.taskDrops(train, benchTasks)
+	if err != nil {
+		return nil, fmt.Errorf("filter: %w", err)
 	}
-	decon := filters.NewDecontaminator(r.cfg.Filters, benchTasks)
 	n := len(train)
 	kept := train[:0]
 	for i := range train {
 		t := &train[i]
-		w, err := r.whole(t)
-		if err != nil {
-			return nil, fmt.Errorf("filter: %w", err)
-		}
-		if ok, reason, matched := dedup.Keep(w); !ok {
-			fn.Drop(filters.StageDedup, t.ID, reason, matched)
+		if d, ok := drops[int32(i)]; ok {
+			if d.stage == filters.StageDecon {
+				fn.Pass(filters.StageDedup)
+			}
+			fn.Drop(d.stage, t.id, d.reason, d.matched)
 			continue
 		}
 		fn.Pass(filters.StageDedup)
-		if ok, reason, matched := decon.Check(w); !ok {
-			fn.Drop(filters.StageDecon, t.ID, reason, matched)
-			continue
-		}
 		fn.Pass(filters.StageDecon)
 		kept = append(kept, *t)
-	}
-	if err := dedup.Err(); err != nil {
-		return nil, fmt.Errorf("filter: %w", err)
 	}
 	clear(train[len(kept):]) // what was dropped is not held
 	r.sum.add("filter", n, len(kept), "training tasks after dedup and decontamination")
 	return kept, nil
+}
+
+// taskDrop is why filterTasks drops a training task.
+type taskDrop struct{ stage, reason, matched string }
+
+// taskDrops runs dedup and decontamination on train and returns the tasks
+// they drop, by index. Dedup sees one scope at a time (filters.Dedup.Scope:
+// tasks of different scopes are never duplicates), each in train's order,
+// and forgets each scope before the next: it holds the largest scope's
+// tasks, not the run's. The result is that of one pass in train's order.
+func (r *run) taskDrops(train []slimTask, benchTasks []schemas.Task) (map[int32]taskDrop, error) {
+	dedup := filters.NewDedup(r.cfg.Filters)
+	// Dedup holds no kept task's query: it reads a candidate's back, from
+	// the tasks of the scope at hand.
+	inScope := map[string]*slimTask{}
+	dedup.ForgetQueries(func(id string) (string, error) {
+		s, ok := inScope[id]
+		if !ok {
+			return "", fmt.Errorf("task %s is not in the scope dedup is in", id)
+		}
+		w, err := r.whole(s)
+		if err != nil {
+			return "", err
+		}
+		return w.Query, nil
+	})
+	decon := filters.NewDecontaminator(r.cfg.Filters, benchTasks)
+	scopes := make([]uint64, len(train))
+	order := make([]int32, len(train))
+	for i := range train {
+		scopes[i], order[i] = dedup.Scope(train[i].task()), int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(scopes[a], scopes[b]) })
+	drops := map[int32]taskDrop{}
+	for k, i := range order {
+		if k > 0 && scopes[i] != scopes[order[k-1]] {
+			dedup.Forget()
+			inScope = map[string]*slimTask{}
+		}
+		inScope[train[i].id] = &train[i]
+		w, err := r.whole(&train[i])
+		if err != nil {
+			return nil, err
+		}
+		if ok, reason, matched := dedup.Keep(w); !ok {
+			drops[i] = taskDrop{filters.StageDedup, reason, matched}
+		} else if ok, reason, matched := decon.Check(w); !ok {
+			drops[i] = taskDrop{filters.StageDecon, reason, matched}
+		}
+	}
+	return drops, dedup.Err()
 }
 
 // filterTrajectories keeps the rollouts that finished without an
@@ -86,6 +128,15 @@ func (r *run) filterTasks(fn *funnel, train, benchTasks []schemas.Task) ([]schem
 func (r *run) filterTrajectories(fn *funnel, trajs []trajRef) ([]trajRef, error) {
 	dedup := filters.NewDedup(r.cfg.Filters)
 	var kept []trajRef
+	// Every trajectory dedup keeps is kept: the n-th is kept[n], whose id
+	// is read back when a repeat names it.
+	dedup.ForgetTrajectoryIDs(func(n int) (string, error) {
+		t, err := kept[n].load()
+		if err != nil {
+			return "", err
+		}
+		return t.ID, nil
+	})
 	for _, ref := range trajs {
 		t, err := ref.load()
 		if err != nil {
@@ -113,6 +164,9 @@ func (r *run) filterTrajectories(fn *funnel, trajs []trajRef) ([]trajRef, error)
 		}
 		fn.Pass(stageTrajDedup)
 		kept = append(kept, ref)
+	}
+	if err := dedup.Err(); err != nil {
+		return nil, fmt.Errorf("filter: %w", err)
 	}
 	r.sum.add("filter", len(trajs), len(kept), "trajectories after verification, quality gates and dedup")
 	return kept, nil

@@ -24,7 +24,7 @@ import (
 // run.json and the summary. A finished stage is read back, not redone; one
 // that lost drafts to failed requests is not finished, so the next run
 // redoes them (the response cache answers the rest).
-func (r *run) generate(ctx context.Context, fs *fileSet) ([]schemas.Task, error) {
+func (r *run) generate(ctx context.Context, fs *fileSet) ([]slimTask, error) {
 	path := filepath.Join(r.dir, tasksJournal)
 	if r.info.done(stageGenerate) {
 		tasks, _, _, err := r.readTasks(path, nil)
@@ -34,7 +34,7 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]schemas.Task, error)
 		if r.info.Writer != nil {
 			r.addWriterLine(r.info.Writer)
 		}
-		r.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)", countCategories(tasks))
+		r.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)", countCategories(len(tasks), func(i int) string { return tasks[i].meta.Category }))
 		return tasks, nil
 	}
 	tc := r.cfg.Tasks
@@ -69,7 +69,7 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]schemas.Task, error)
 			tasks = append(tasks, t)
 		}
 	}
-	r.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)", countCategories(tasks))
+	r.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)", countCategories(len(tasks), func(i int) string { return tasks[i].Category }))
 	if tc.Validate {
 		if tasks, err = r.validateTasks(ctx, tasks, fs); err != nil {
 			return nil, err
@@ -99,11 +99,11 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]schemas.Task, error)
 		return nil, err
 	}
 	// The later stages hold the tasks slim, as a resumed run reads them.
-	tasks, _, _, err = r.readTasks(path, nil)
+	slim, _, _, err := r.readTasks(path, nil)
 	if err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
-	return tasks, nil
+	return slim, nil
 }
 
 // generator is the configured task writer and, for the LLM writer, what
@@ -157,10 +157,12 @@ func (r *run) generator(ctx context.Context) (gen generators.Generator, proof st
 	return nil, "", fmt.Errorf("tasks.writer %q is not known (want template or llm)", tc.Writer)
 }
 
-func countCategories(tasks []schemas.Task) int {
+// countCategories counts the distinct categories of n tasks, task i's
+// being category(i).
+func countCategories(n int, category func(i int) string) int {
 	c := map[string]bool{}
-	for _, t := range tasks {
-		c[t.Category] = true
+	for i := range n {
+		c[category(i)] = true
 	}
 	return len(c)
 }

@@ -3,6 +3,8 @@ package pipeline
 import (
 	"bufio"
 	"cmp"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"slices"
@@ -12,16 +14,27 @@ import (
 )
 
 // journalIndex is where a journal's records are, by id: the offset each
-// record starts at, not the record. It costs tens of bytes per record
-// whatever the record's size; records are read back one at a time (load).
-// A later record of an id replaces an earlier one, as when the whole
-// journal was read into a map. It is safe for concurrent use.
+// record starts at, not the record, nor even its id. An entry is a 128-bit
+// digest of the id and an offset, about 30 bytes whatever the sizes of the
+// record and its id (a trajectory's id alone is 64 bytes); records are read
+// back one at a time (load). A later record of an id replaces an earlier
+// one, as when the whole journal was read into a map. It is safe for
+// concurrent use.
 type journalIndex[T any] struct {
 	path string
 	mu   sync.Mutex
-	at   map[string]int64
+	at   map[idKey]int64
 	f    *os.File // opened by the first load; closed by close
 	rd   *bufio.Reader
+}
+
+// idKey is the first 128 bits of an id's SHA-256: two ids of a run that
+// share one are as unlikely as a forged SHA-256 collision.
+type idKey [2]uint64
+
+func keyOf(id string) idKey {
+	sum := sha256.Sum256([]byte(id))
+	return idKey{binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:16])}
 }
 
 // recordRef is one indexed record.
@@ -44,7 +57,7 @@ func indexJournal(path string) (*trajIndex, error) {
 	type idOnly struct {
 		ID string `json:"id"`
 	}
-	err := ReadJournalAt(path, func(off int64, t idOnly) error { x.at[t.ID] = off; return nil })
+	err := ReadJournalAt(path, func(off int64, t idOnly) error { x.at[keyOf(t.ID)] = off; return nil })
 	if err != nil {
 		return nil, err
 	}
@@ -52,21 +65,23 @@ func indexJournal(path string) (*trajIndex, error) {
 }
 
 func newJournalIndex[T any](path string) *journalIndex[T] {
-	return &journalIndex[T]{path: path, at: map[string]int64{}}
+	return &journalIndex[T]{path: path, at: map[idKey]int64{}}
 }
 
 // add notes that id's record starts at off.
 func (x *journalIndex[T]) add(id string, off int64) {
+	k := keyOf(id)
 	x.mu.Lock()
-	x.at[id] = off
+	x.at[k] = off
 	x.mu.Unlock()
 }
 
 // has reports whether id is journaled.
 func (x *journalIndex[T]) has(id string) bool {
+	k := keyOf(id)
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	_, ok := x.at[id]
+	_, ok := x.at[k]
 	return ok
 }
 
@@ -79,9 +94,10 @@ func (x *journalIndex[T]) len() int {
 
 // ref is where id's record is; ok is false when id is not journaled.
 func (x *journalIndex[T]) ref(id string) (recordRef[T], bool) {
+	k := keyOf(id)
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	off, ok := x.at[id]
+	off, ok := x.at[k]
 	return recordRef[T]{idx: x, off: off}, ok
 }
 

@@ -43,11 +43,11 @@ func openLost(dir string) (*lostLog, error) {
 	return l, nil
 }
 
-// count is how many of jobs an earlier run lost.
-func (l *lostLog) count(jobs []job) int {
+// count is how many of the jobs at indexes which an earlier run lost.
+func (l *lostLog) count(jobs jobList, which []int32) int {
 	n := 0
-	for _, jb := range jobs {
-		if l.ids[jb.id] {
+	for _, i := range which {
+		if l.ids[jobs.At(int(i)).id] {
 			n++
 		}
 	}

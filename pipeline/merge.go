@@ -114,7 +114,7 @@ func finishedShards(dir, plan string, n int) ([]ShardInfo, error) {
 // gather indexes the shards' journals and returns where every training
 // rollout is, in the order Build would have them. Each rollout is taken
 // from the journal of the shard that owns its task, and nowhere else.
-func (r *run) gather(train []schemas.Task, infos []ShardInfo) ([]trajRef, error) {
+func (r *run) gather(train []slimTask, infos []ShardInfo) ([]trajRef, error) {
 	jobs, err := r.trainJobs(train)
 	if err != nil {
 		return nil, err
@@ -129,21 +129,21 @@ func (r *run) gather(train []schemas.Task, infos []ShardInfo) ([]trajRef, error)
 		r.indexes = append(r.indexes, x)
 		perShard[i] = x
 	}
-	shardOfJob := func(jb job) Shard { return Shard{Index: shardOf(jb.task.ID, n), Count: n} }
+	shardOfJob := func(jb job) Shard { return Shard{Index: shardOf(jb.taskID(), n), Count: n} }
 	find := func(jb job) (trajRef, bool, error) {
 		s := shardOfJob(jb)
 		ref, ok := perShard[s.Index-1].ref(jb.id)
 		if !ok {
 			return ref, false, fmt.Errorf("merge: shard %s lacks rollout %s of task %s though it says it finished: run synth rollout -o %s --shard %s again",
-				s.Name(), jb.id, jb.task.ID, r.dir, s.Flag())
+				s.Name(), jb.id, jb.taskID(), r.dir, s.Flag())
 		}
 		return ref, true, nil
 	}
 	check := func(jb job, t *schemas.Trajectory) error {
-		if t.TaskID != jb.task.ID || t.Verdict == nil {
+		if t.TaskID != jb.taskID() || t.Verdict == nil {
 			s := shardOfJob(jb)
 			return fmt.Errorf("merge: shard %s: rollout %s is recorded for task %q, not %s, or without a verdict: its journal is corrupt; move %s away and run synth rollout -o %s --shard %s again",
-				s.Name(), jb.id, t.TaskID, jb.task.ID, filepath.Join(r.dir, shardsDir, s.Name()), r.dir, s.Flag())
+				s.Name(), jb.id, t.TaskID, jb.taskID(), filepath.Join(r.dir, shardsDir, s.Name()), r.dir, s.Flag())
 		}
 		return nil
 	}

@@ -25,7 +25,7 @@ const (
 // tasks left after dedup and decontamination, with the funnel so far.
 type planned struct {
 	files      *fileSet
-	train      []schemas.Task
+	train      []slimTask
 	validBench []schemas.Task
 	benchRefs  map[string]*schemas.Trajectory
 	benchDone  int // benchmark proofs run now
@@ -90,10 +90,6 @@ func (r *run) replan(ctx context.Context, readOnly bool) (*planned, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The benchmark is proven and indexed for decontamination whole.
-	if benchTasks, err = r.wholeTasks(benchTasks); err != nil {
-		return nil, fmt.Errorf("split: %w", err)
-	}
 	fn, err := r.newFunnel()
 	if err != nil {
 		return nil, err
@@ -115,7 +111,7 @@ func (r *run) replan(ctx context.Context, readOnly bool) (*planned, error) {
 // writePlan writes plan.jsonl whole, each task with its query and
 // reference (read back one at a time when the tasks are held slim), and
 // records its hash in run.json.
-func (r *run) writePlan(train []schemas.Task) error {
+func (r *run) writePlan(train []slimTask) error {
 	path := filepath.Join(r.dir, planFile)
 	hash := planHash(train)
 	if r.info.done(stagePlan) && r.info.Plan == hash {
@@ -151,10 +147,10 @@ func (r *run) writePlan(train []schemas.Task) error {
 }
 
 // planHash names a plan by its tasks, in order: shards of one plan carry it.
-func planHash(train []schemas.Task) string {
+func planHash(train []slimTask) string {
 	h := newPlanHasher()
 	for i := range train {
-		h.add(train[i].ID)
+		h.add(train[i].id)
 	}
 	return h.sum()
 }
@@ -181,7 +177,7 @@ func journalPlanHash(path string) (string, error) {
 
 // readPlan reads, slim, the training tasks of a finished plan that keep
 // accepts, and checks the whole plan against the hash run.json records.
-func (r *run) readPlan(keep func(*schemas.Task) bool) (mine []schemas.Task, all int, err error) {
+func (r *run) readPlan(keep func(*schemas.Task) bool) (mine []slimTask, all int, err error) {
 	if !r.info.done(stagePlan) {
 		return nil, 0, fmt.Errorf("%s has no plan: run synth plan -o %s first (with the build's flags)", r.dir, r.dir)
 	}

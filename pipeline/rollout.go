@@ -21,20 +21,59 @@ import (
 // job is one rollout to run: a task, a sample number and a teacher.
 type job struct {
 	id      string
-	task    *schemas.Task
+	task    *schemas.Task // nil for a training task held slim, until it runs
+	slim    *slimTask     // the training task, when task is nil
 	sample  int
 	teacher agent.Teacher
 	format  agent.Format
 }
 
+// jobList is a stage's jobs by index: a jobSlice, or a trainJobList, which
+// makes each training rollout's job when asked rather than hold a million.
+type jobList interface {
+	Len() int
+	At(i int) job
+}
+
+type jobSlice []job
+
+func (s jobSlice) Len() int     { return len(s) }
+func (s jobSlice) At(i int) job { return s[i] }
+
+// trainJobList is the rollouts of the training tasks, samples each, in the
+// order of the dataset's rows: job i is sample i%samples of task
+// i/samples.
+type trainJobList struct {
+	tasks   []slimTask
+	samples int
+	teacher agent.Teacher
+	format  agent.Format
+	cfg     *agent.Config
+}
+
+func (l trainJobList) Len() int { return len(l.tasks) * l.samples }
+
+func (l trainJobList) At(i int) job {
+	t, s := &l.tasks[i/l.samples], i%l.samples
+	return job{id: trajectoryID(t.id, s, l.teacher, l.format, *l.cfg), slim: t, sample: s, teacher: l.teacher, format: l.format}
+}
+
+// taskID is the id of the job's task.
+func (jb *job) taskID() string {
+	if jb.task == nil {
+		return jb.slim.id
+	}
+	return jb.task.ID
+}
+
 // trajectoryID is a hash of everything that shapes a rollout, so a rerun of
 // the same config finds it done.
-func trajectoryID(task *schemas.Task, sample int, t agent.Teacher, f agent.Format, cfg agent.Config) string {
+func trajectoryID(taskID string, sample int, t agent.Teacher, f agent.Format, cfg agent.Config) string {
 	info := t.Info()
 	h := sha256.New()
 	// Not the endpoint: replicas of one model give the same rollouts.
 	fmt.Fprintf(h, "%s\x00%d\x00%s\x00%s\x00%s\x00%d\x00%d\x00%s\x00%s\x00%s\x00%d\x00%s",
-		task.ID, sample, info.Kind, info.Model, f.Name(), cfg.MaxTurns, cfg.MaxObservation, strings.Join(cfg.SystemPrompts, "\x00"),
+		taskID, sample, info.Kind, info.Model, f.Name(), cfg.MaxTurns, cfg.MaxObservation, strings.Join(cfg.SystemPrompts, "\x00"),
 		floatKey(cfg.Temperature), floatKey(cfg.TopP), cfg.MaxReplyTokens, cfg.Nudge)
 	return hex.EncodeToString(h.Sum(nil))[:24]
 }
@@ -59,24 +98,24 @@ func seedOf(id string) int64 {
 // not journaled but noted in lost.jsonl and counted in the summary: the
 // next run does it again. Interrupted, it lets rollouts in flight finish,
 // journals them, and returns ctx's error.
-func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job, journal string, fs *fileSet) (*trajIndex, int, error) {
+func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobList, journal string, fs *fileSet) (*trajIndex, int, error) {
 	path := filepath.Join(r.work, journal)
 	done, err := indexJournal(path)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", stage, err)
 	}
 	r.indexes = append(r.indexes, done)
-	var pending []job
-	for _, jb := range jobs {
-		if !done.has(jb.id) {
-			pending = append(pending, jb)
+	var pending []int32 // the jobs to run, by index: 4 bytes each, not a job
+	for i := range jobs.Len() {
+		if !done.has(jobs.At(i).id) {
+			pending = append(pending, int32(i))
 		}
 	}
 	if len(pending) == 0 {
 		return done, 0, nil
 	}
 	if r.readOnly {
-		return nil, 0, fmt.Errorf("%s: %d of %d rollouts are not done in %s: run synth plan -o %s again", stage, len(pending), len(jobs), r.work, r.dir)
+		return nil, 0, fmt.Errorf("%s: %d of %d rollouts are not done in %s: run synth plan -o %s again", stage, len(pending), jobs.Len(), r.work, r.dir)
 	}
 	if err := r.preflight(ctx); err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", stage, err)
@@ -86,7 +125,7 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job
 		return nil, 0, fmt.Errorf("%s: %w", stage, err)
 	}
 	defer lost.close()
-	if n := lost.count(pending); n > 0 {
+	if n := lost.count(jobs, pending); n > 0 {
 		r.logf("%s: redoing %d rollouts lost to infrastructure failures in an earlier run", stage, n)
 	}
 	if _, err := r.sandbox(); err != nil {
@@ -96,7 +135,7 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", stage, err)
 	}
-	prog := newProgress(r.log, r.opts.Terminal, stage, proofs, len(jobs), len(jobs)-len(pending))
+	prog := newProgress(r.log, r.opts.Terminal, stage, proofs, jobs.Len(), jobs.Len()-len(pending))
 	results := make(chan *schemas.Trajectory)
 	writeErr := make(chan error, 1)
 	var lostNow, ranNow int
@@ -132,17 +171,20 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job
 	g.SetLimit(r.concurrency())
 	var halt atomic.Pointer[error]
 	stopping := func() bool { return ctx.Err() != nil || halt.Load() != nil }
-	for _, jb := range pending {
+	for _, i := range pending {
 		if stopping() {
 			break
 		}
+		jb := jobs.At(int(i))
 		g.Go(func() error {
 			if stopping() {
 				return nil
 			}
-			var err error
-			if jb.task, err = r.whole(jb.task); err != nil {
-				return err
+			if jb.task == nil {
+				var err error
+				if jb.task, err = r.whole(jb.slim); err != nil {
+					return err
+				}
 			}
 			t, err := r.rollout(work, jb, fs)
 			if errors.Is(err, errAbandoned) {
@@ -182,18 +224,18 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs []job
 		return nil, ran, fmt.Errorf("%s: %w", stage, werr)
 	case halt.Load() != nil:
 		return nil, ran, fmt.Errorf("%s: %w after %d of %d rollouts (%d cut short and not recorded: the same command redoes them): %w",
-			stage, errHalted, len(jobs)-countMissing(jobs, done), len(jobs), lostNow, *halt.Load())
+			stage, errHalted, jobs.Len()-countMissing(jobs, done), jobs.Len(), lostNow, *halt.Load())
 	case ctx.Err() != nil:
 		return nil, ran, fmt.Errorf("%s: interrupted after %d of %d rollouts (all finished ones are kept; run the same command again to continue): %w",
-			stage, len(jobs)-countMissing(jobs, done), len(jobs), ctx.Err())
+			stage, jobs.Len()-countMissing(jobs, done), jobs.Len(), ctx.Err())
 	}
 	return done, ran, nil
 }
 
-func countMissing(jobs []job, done *trajIndex) int {
+func countMissing(jobs jobList, done *trajIndex) int {
 	n := 0
-	for _, jb := range jobs {
-		if !done.has(jb.id) {
+	for i := range jobs.Len() {
+		if !done.has(jobs.At(i).id) {
 			n++
 		}
 	}

@@ -18,29 +18,48 @@ import (
 	"synth/schemas"
 )
 
-// split holds tasks out for the benchmark, disjoint by input file.
-func (r *run) split(tasks []schemas.Task) (benchTasks, train []schemas.Task, splitErr error) {
+// split holds tasks out for the benchmark, disjoint by input file. The
+// benchmark's tasks are read back whole (they are proven and indexed for
+// decontamination whole); train is returned in tasks' array, which it
+// overwrites.
+func (r *run) split(tasks []slimTask) (benchTasks []schemas.Task, train []slimTask, err error) {
 	seed := r.cfg.Bench.Seed
 	if seed == 0 {
 		seed = r.cfg.Seed
 	}
-	if r.tasks == nil {
-		benchTasks, train = bench.Split(tasks, r.cfg.Bench.Fraction, seed)
-	} else {
-		// Slim tasks lack the checks and outputs a twin key is made of.
-		twinKey := func(i int) string {
+	item := func(i int) bench.Item {
+		m := tasks[i].meta
+		return bench.Item{ID: tasks[i].id, Category: m.Category, Files: m.Files}
+	}
+	// Slim tasks lack the checks and outputs a twin key is made of; the
+	// split asks only for the benchmark's.
+	twinKey := func(i int) string {
+		w, werr := r.whole(&tasks[i])
+		if werr != nil {
+			err = cmp.Or(err, werr)
+			return tasks[i].id
+		}
+		return bench.TwinKey(w)
+	}
+	inBench, dropped := bench.Place(len(tasks), item, r.cfg.Bench.Fraction, seed, twinKey)
+	if err != nil {
+		return nil, nil, fmt.Errorf("split: %w", err)
+	}
+	train = tasks[:0] // each task is read before its place is written
+	for i := range tasks {
+		switch {
+		case dropped[i]:
+		case inBench[i]:
 			w, err := r.whole(&tasks[i])
 			if err != nil {
-				splitErr = cmp.Or(splitErr, err)
-				return tasks[i].ID
+				return nil, nil, fmt.Errorf("split: %w", err)
 			}
-			return bench.TwinKey(w)
-		}
-		benchTasks, train = bench.SplitKeyed(tasks, r.cfg.Bench.Fraction, seed, twinKey)
-		if splitErr != nil {
-			return nil, nil, fmt.Errorf("split: %w", splitErr)
+			benchTasks = append(benchTasks, *w)
+		default:
+			train = append(train, tasks[i])
 		}
 	}
+	clear(tasks[len(train):])
 	if dropped := len(tasks) - len(benchTasks) - len(train); dropped > 0 {
 		r.sum.add("split", len(tasks), len(train), "training tasks; %d held out for the benchmark, %d dropped (another language of a benchmark task, or reading files from both sides)", len(benchTasks), dropped)
 	} else {
@@ -77,7 +96,7 @@ func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Tas
 				perTask[t.ID] = append(perTask[t.ID], "")
 				continue
 			}
-			id := trajectoryID(t, 0, teacher, format, cfg)
+			id := trajectoryID(t.ID, 0, teacher, format, cfg)
 			jobs = append(jobs, job{id: id, task: t, teacher: teacher, format: format})
 			perTask[t.ID] = append(perTask[t.ID], id)
 		}
@@ -88,7 +107,7 @@ func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Tas
 		jobs = append(jobs, adv...)
 		advTask[t.ID] = adv
 	}
-	done, ran, err := r.runJobs(ctx, "validate", true, jobs, benchJournal, fs)
+	done, ran, err := r.runJobs(ctx, "validate", true, jobSlice(jobs), benchJournal, fs)
 	if err != nil {
 		return nil, nil, ran, err
 	}
@@ -192,7 +211,7 @@ func failedChecks(t *schemas.Trajectory) string {
 
 // rollouts runs the teacher on every training task, k samples each, and
 // returns where their trajectories are journaled, in the dataset's order.
-func (r *run) rollouts(ctx context.Context, tasks []schemas.Task, fs *fileSet) ([]trajRef, int, error) {
+func (r *run) rollouts(ctx context.Context, tasks []slimTask, fs *fileSet) ([]trajRef, int, error) {
 	r.files = fs
 	jobs, err := r.trainJobs(tasks)
 	if err != nil {
@@ -208,21 +227,13 @@ func (r *run) rollouts(ctx context.Context, tasks []schemas.Task, fs *fileSet) (
 }
 
 // trainJobs are the rollouts of the training tasks, k samples each, in the
-// order of the dataset's rows.
-func (r *run) trainJobs(tasks []schemas.Task) ([]job, error) {
+// order of the dataset's rows, made when asked for.
+func (r *run) trainJobs(tasks []slimTask) (jobList, error) {
 	teacher, format, err := r.teacher()
 	if err != nil {
 		return nil, err
 	}
-	samples := max(1, r.cfg.Teacher.Samples)
-	jobs := make([]job, 0, len(tasks)*samples)
-	for i := range tasks {
-		t := &tasks[i]
-		for s := range samples {
-			jobs = append(jobs, job{id: trajectoryID(t, s, teacher, format, r.cfg.Teacher), task: t, sample: s, teacher: teacher, format: format})
-		}
-	}
-	return jobs, nil
+	return trainJobList{tasks: tasks, samples: max(1, r.cfg.Teacher.Samples), teacher: teacher, format: format, cfg: &r.cfg.Teacher}, nil
 }
 
 // inOrder returns where the jobs' trajectories are, in the jobs' order,
@@ -230,10 +241,11 @@ func (r *run) trainJobs(tasks []schemas.Task) ([]job, error) {
 // trajectory in memory at a time. find locates a job's trajectory; one it
 // does not find (ok false, err nil) was lost to the infrastructure and is
 // left out. check, if not nil, vets each trajectory read.
-func (r *run) inOrder(tasks []schemas.Task, jobs []job, find func(job) (trajRef, bool, error), check func(job, *schemas.Trajectory) error, from string) ([]trajRef, error) {
-	out := make([]trajRef, 0, len(jobs))
+func (r *run) inOrder(tasks []slimTask, jobs jobList, find func(job) (trajRef, bool, error), check func(job, *schemas.Trajectory) error, from string) ([]trajRef, error) {
+	out := make([]trajRef, 0, jobs.Len())
 	passed := 0
-	for _, jb := range jobs {
+	for i := range jobs.Len() {
+		jb := jobs.At(i)
 		ref, ok, err := find(jb)
 		if err != nil {
 			return nil, err
@@ -322,10 +334,17 @@ func (r *run) newTeacher() (agent.Teacher, agent.Format, error) {
 // emit writes the kept trajectories as Parquet shards, with the dataset
 // card (README.md) and stats.json beside them, reading them back from
 // their journals one at a time.
-func (r *run) emit(_ context.Context, fn *funnel, tasks []schemas.Task, kept []trajRef, fs *fileSet) error {
-	byID := make(map[string]*schemas.Task, len(tasks))
-	for i := range tasks {
-		byID[tasks[i].ID] = &tasks[i]
+func (r *run) emit(_ context.Context, fn *funnel, tasks []slimTask, kept []trajRef, fs *fileSet) error {
+	// The kept trajectories follow the plan's order (a task's samples one
+	// after another), so each one's task is found walking the plan once.
+	next := 0
+	taskOf := func(t *schemas.Trajectory) (*schemas.Task, error) {
+		for ; next < len(tasks); next++ {
+			if tasks[next].id == t.TaskID {
+				return tasks[next].task(), nil
+			}
+		}
+		return nil, fmt.Errorf("trajectory %s: its task %s is not in the plan after the previous row's: this is a bug in synth", t.ID, t.TaskID)
 	}
 	_, format, err := r.teacher()
 	if err != nil {
@@ -343,7 +362,10 @@ func (r *run) emit(_ context.Context, fn *funnel, tasks []schemas.Task, kept []t
 	for i, ref := range kept {
 		t, err := ref.load()
 		if err == nil {
-			err = w.Write(dataset.RowOf(byID[t.TaskID], t, format.Tools()))
+			var task *schemas.Task
+			if task, err = taskOf(t); err == nil {
+				err = w.Write(dataset.RowOf(task, t, format.Tools()))
+			}
 		}
 		if err != nil {
 			w.Abort()
@@ -372,7 +394,13 @@ func (r *run) emit(_ context.Context, fn *funnel, tasks []schemas.Task, kept []t
 		teacher = schemas.TeacherInfo{Kind: r.cfg.Teacher.Kind}
 	}
 	err = dataset.WriteCard(filepath.Join(r.dir, datasetDir), dataset.CardInfo{
-		Config: dcfg, Rows: rows, Bytes: bytes, Languages: dataset.Languages(tasks), Stats: stats, Funnel: fn.Funnel,
+		Config: dcfg, Rows: rows, Bytes: bytes, Languages: dataset.LanguagesOf(func(yield func(string) bool) {
+			for i := range tasks {
+				if !yield(tasks[i].meta.Lang) {
+					return
+				}
+			}
+		}), Stats: stats, Funnel: fn.Funnel,
 		Teacher:    dataset.TeacherCard{Kind: teacher.Kind, Model: teacher.Model, Format: format.Name(), Settings: teacherSettings(r.cfg.Teacher, r.cfg.LLM)},
 		Tasks:      r.tasksCard(),
 		Python:     dataset.PythonInfo{Version: r.info.Python.Version, Packages: r.info.Python.Packages},

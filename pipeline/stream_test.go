@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"synth/schemas"
@@ -194,4 +195,98 @@ func TestGeneratedPlanBuildsAndMergesAlike(t *testing.T) {
 		t.Fatalf("merge's funnel %v, build's %v", got, want)
 	}
 	sameFile(t, filepath.Join(run, filtersLog), filepath.Join(built, filtersLog))
+}
+
+// TestSlimTasksReadBack: a slim task is its id, offset and a meta shared
+// by every task with the same category, generator and files; task() and
+// whole give back what was written.
+func TestSlimTasksReadBack(t *testing.T) {
+	p := filepath.Join(t.TempDir(), tasksJournal)
+	j, err := OpenJournal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var written []schemas.Task
+	for i := range 6 {
+		tk := schemas.Task{
+			ID: fmt.Sprintf("t%d", i), Category: "data_cleaning", Subcategory: "dedup", Lang: "en", Generator: "template:csv.dedup@1",
+			Files: []schemas.TaskFile{{ID: fmt.Sprintf("f%d", i%2), Name: "a.csv", Type: "csv"}},
+			Query: fmt.Sprintf("query %d", i), Checks: []schemas.Check{{Kind: "file", Path: "output/0.csv"}}, Outputs: []string{"output/0.csv"},
+		}
+		if i == 5 {
+			tk.Requires = []string{"sklearn"}
+		}
+		written = append(written, tk)
+		if err := j.Append(tk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Close()
+	r := newRun(quickConfig(), Options{Out: t.TempDir()})
+	slim, all, _, err := r.readTasks(p, func(t *schemas.Task) bool { return t.ID != "t1" })
+	if err != nil || all != 6 || len(slim) != 5 {
+		t.Fatalf("readTasks: %d of %d tasks, %v; want 5 of 6", len(slim), all, err)
+	}
+	defer r.tasks.close()
+	if slim[0].meta != slim[1].meta || slim[0].meta == slim[2].meta || slim[1].meta == slim[4].meta {
+		// t0, t2, t4 read f0; t3 and t5 read f1, but t5 requires sklearn.
+		t.Errorf("metas not shared by the tasks with the same files (t0,t2,t4) and only by them")
+	}
+	for i, s := range slim {
+		want := written[[]int{0, 2, 3, 4, 5}[i]]
+		got := s.task()
+		if got.ID != want.ID || got.Category != want.Category || !reflect.DeepEqual(got.Files, want.Files) || !reflect.DeepEqual(got.Requires, want.Requires) || got.Query != "" {
+			t.Errorf("slim task %d = %+v, want %s's id, category, files and requires, no query", i, got, want.ID)
+		}
+		w, err := r.whole(&s)
+		if err != nil || !reflect.DeepEqual(*w, want) {
+			t.Errorf("whole(%s) = %+v, %v; want %+v", s.id, w, err, want)
+		}
+	}
+}
+
+// TestTaskDropsScopeByScope: dedup sees the training tasks one scope (input
+// file) at a time, yet drops what one pass in the plan's order drops: the
+// repeats within a file, never a task over another file.
+func TestTaskDropsScopeByScope(t *testing.T) {
+	p := filepath.Join(t.TempDir(), tasksJournal)
+	j, err := OpenJournal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{
+		"Load the sales table, remove duplicate rows and rows with missing prices, then save the cleaned table",
+		"Plot the monthly revenue of the sales table as a line chart and save it as a picture",
+	}
+	for i := range 12 {
+		tk := schemas.Task{ID: fmt.Sprintf("t%02d", i), Category: "c", Lang: "en", Generator: "g",
+			Files: []schemas.TaskFile{{ID: fmt.Sprintf("f%d", i%3), Name: "a.csv"}}, Query: queries[(i/3)%2]}
+		if i >= 9 {
+			tk.Query += " please" // a near duplicate: its query is read back
+		}
+		if err := j.Append(tk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Close()
+	r := newRun(quickConfig(), Options{Out: t.TempDir()})
+	slim, _, _, err := r.readTasks(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.tasks.close()
+	drops, err := r.taskDrops(slim, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each file gets queries 0,1,0,1 in order (t0,t3,t6,t9 over f0, ...):
+	// its first two are kept, its last two repeat them (the last nearly).
+	for i := range slim {
+		d, dropped := drops[int32(i)]
+		if want := i >= 6; dropped != want {
+			t.Errorf("task %s dropped %v (%+v), want %v", slim[i].id, dropped, d, want)
+		} else if reason := []string{"duplicate_query", "near_duplicate_query"}[i/9]; dropped && (d.reason != reason || !strings.HasPrefix(d.matched, fmt.Sprintf("task t%02d", i-6))) {
+			t.Errorf("task %s dropped as %q matching %q, want %s of t%02d", slim[i].id, d.reason, d.matched, reason, i-6)
+		}
+	}
 }

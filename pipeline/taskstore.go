@@ -2,24 +2,41 @@ package pipeline
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"synth/schemas"
 )
 
 // Tasks read back from a task journal (tasks.jsonl, plan.jsonl) are held
-// slim: without their query, reference, checks and outputs, most of a
-// task, which stay on disk. The stages that need them — the task filters, writing the plan,
-// the benchmark's proofs, a rollout — read them back one task at a time
-// (whole). The strings many tasks share (category, language, generator,
-// input files) are held once.
+// slim (slimTask): an id, where the task starts in its journal, and what
+// it shares with other tasks (category, language, generator, input files),
+// held once. A task's query, reference, checks and outputs, most of it,
+// stay on disk; the stages that need them (the split's twin keys, the task
+// filters, writing the plan, a rollout) read tasks back one at a time
+// (whole). A slim task costs about 50 bytes, whatever the task's size.
+
+// slimTask is a task held slim.
+type slimTask struct {
+	id   string
+	meta *schemas.Task // interned: the task without its id, query, reference, checks and outputs
+	off  int64         // where the task starts in r.tasks' journal
+}
+
+// task is s as a slim schemas.Task: its id and meta's fields, in a new
+// task. Its Files and Requires are shared and not to be changed in place.
+func (s *slimTask) task() *schemas.Task {
+	t := *s.meta
+	t.ID = s.id
+	return &t
+}
 
 // readTasks reads a task journal's tasks slim, those keep accepts (nil:
-// all), and indexes the journal so that whole finds the rest of each. It
-// also returns how many tasks the journal holds and the plan hash of their
-// ids in order.
-func (r *run) readTasks(path string, keep func(*schemas.Task) bool) (tasks []schemas.Task, all int, hash string, err error) {
+// all), so that whole finds the rest of each. It also returns how many
+// tasks the journal holds and the plan hash of their ids in order.
+func (r *run) readTasks(path string, keep func(*schemas.Task) bool) (tasks []slimTask, all int, hash string, err error) {
 	x := newJournalIndex[schemas.Task](path)
-	in := interner{}
+	in := newInterner()
 	h := newPlanHasher()
 	err = ReadJournalAt(path, func(off int64, t schemas.Task) error {
 		all++
@@ -27,8 +44,7 @@ func (r *run) readTasks(path string, keep func(*schemas.Task) bool) (tasks []sch
 		if keep != nil && !keep(&t) {
 			return nil
 		}
-		x.at[t.ID] = off
-		tasks = append(tasks, slim(t, in))
+		tasks = append(tasks, slimTask{id: t.ID, meta: in.meta(t), off: off})
 		return nil
 	})
 	if err != nil {
@@ -38,79 +54,99 @@ func (r *run) readTasks(path string, keep func(*schemas.Task) bool) (tasks []sch
 		r.tasks.close()
 	}
 	r.tasks = x
-	return tasks, all, h.sum(), nil
+	return slices.Clip(tasks), all, h.sum(), nil
 }
 
-// slim is t without its query, reference, checks and outputs, its shared
-// strings interned.
-func slim(t schemas.Task, in interner) schemas.Task {
-	t.Query, t.Reference, t.Checks, t.Outputs = "", nil, nil, nil
-	t.Category, t.Subcategory, t.Lang, t.Generator = in.of(t.Category), in.of(t.Subcategory), in.of(t.Lang), in.of(t.Generator)
-	for i, f := range t.Files {
-		t.Files[i] = schemas.TaskFile{ID: in.of(f.ID), Name: in.of(f.Name), Type: in.of(f.Type)}
+// meta is t without its id, query, reference, checks and outputs, held
+// once for every task that shares it, its strings and file lists interned.
+func (in *interner) meta(t schemas.Task) *schemas.Task {
+	t.ID, t.Query, t.Reference, t.Checks, t.Outputs = "", "", nil, nil, nil
+	t.Category, t.Subcategory, t.Lang, t.Generator, t.Index = in.of(t.Category), in.of(t.Subcategory), in.of(t.Lang), in.of(t.Generator), in.of(t.Index)
+	t.Files = in.files(t.Files)
+	if len(t.Requires) > 0 {
+		t.Requires = in.list(t.Requires)
 	}
-	for i, m := range t.Requires {
-		t.Requires[i] = in.of(m)
+	k := metaKey{t.Category, t.Subcategory, t.Lang, t.Generator, t.Index, filesKey(t.Files), listKey(t.Requires)}
+	if m, ok := in.metas[k]; ok {
+		return m
 	}
-	return t
+	in.metas[k] = &t
+	return &t
 }
 
-// interner holds one copy of each string.
-type interner map[string]string
+type metaKey struct{ category, subcategory, lang, generator, index, files, requires string }
 
-func (in interner) of(s string) string {
-	if v, ok := in[s]; ok {
+// interner holds one copy of each string and of each file list.
+type interner struct {
+	strs      map[string]string
+	fileLists map[string][]schemas.TaskFile
+	lists     map[string][]string
+	metas     map[metaKey]*schemas.Task
+}
+
+func newInterner() *interner {
+	return &interner{strs: map[string]string{}, fileLists: map[string][]schemas.TaskFile{}, lists: map[string][]string{}, metas: map[metaKey]*schemas.Task{}}
+}
+
+func (in *interner) of(s string) string {
+	if v, ok := in.strs[s]; ok {
 		return v
 	}
-	in[s] = s
+	in.strs[s] = s
 	return s
 }
 
-// whole is task t with its query, reference, checks and outputs read back from its journal,
-// or t itself when it is held whole (it was made in this run, not read
-// back).
-func (r *run) whole(t *schemas.Task) (*schemas.Task, error) {
-	if r.tasks == nil {
-		return t, nil
+// files is the held copy of fs, interned.
+func (in *interner) files(fs []schemas.TaskFile) []schemas.TaskFile {
+	k := filesKey(fs)
+	if v, ok := in.fileLists[k]; ok {
+		return v
 	}
-	ref, ok := r.tasks.ref(t.ID)
-	if !ok {
-		return t, nil
+	for i, f := range fs {
+		fs[i] = schemas.TaskFile{ID: in.of(f.ID), Name: in.of(f.Name), Type: in.of(f.Type)}
 	}
-	w, err := ref.load()
+	in.fileLists[k] = fs
+	return fs
+}
+
+// list is the held copy of ss, interned.
+func (in *interner) list(ss []string) []string {
+	k := listKey(ss)
+	if v, ok := in.lists[k]; ok {
+		return v
+	}
+	for i, s := range ss {
+		ss[i] = in.of(s)
+	}
+	in.lists[k] = ss
+	return ss
+}
+
+func filesKey(fs []schemas.TaskFile) string {
+	var b strings.Builder
+	for _, f := range fs {
+		fmt.Fprintf(&b, "%d:%s%d:%s%d:%s", len(f.ID), f.ID, len(f.Name), f.Name, len(f.Type), f.Type)
+	}
+	return b.String()
+}
+
+func listKey(ss []string) string {
+	var b strings.Builder
+	for _, s := range ss {
+		fmt.Fprintf(&b, "%d:%s", len(s), s)
+	}
+	return b.String()
+}
+
+// whole is slim task s read back whole from its journal.
+func (r *run) whole(s *slimTask) (*schemas.Task, error) {
+	w, err := recordRef[schemas.Task]{idx: r.tasks, off: s.off}.load()
 	if err != nil {
-		return nil, fmt.Errorf("task %s: %w", t.ID, err)
+		return nil, fmt.Errorf("task %s: %w", s.id, err)
 	}
-	if w.ID != t.ID {
-		return nil, fmt.Errorf("task %s: %s holds task %s at its place: the file changed under the run; run the same command again", t.ID, r.tasks.path, w.ID)
+	if w.ID != s.id {
+		return nil, fmt.Errorf("task %s: %s holds task %s at its place: the file changed under the run; run the same command again", s.id, r.tasks.path, w.ID)
 	}
-	w.ID = t.ID // one copy of the id
+	w.ID = s.id // one copy of the id
 	return w, nil
-}
-
-// queryOf is the query of the task with this id, read back from the
-// indexed task journal.
-func (r *run) queryOf(id string) (string, error) {
-	ref, ok := r.tasks.ref(id)
-	if !ok {
-		return "", fmt.Errorf("task %s is not in %s", id, r.tasks.path)
-	}
-	t, err := ref.load()
-	if err != nil {
-		return "", fmt.Errorf("task %s: %w", id, err)
-	}
-	return t.Query, nil
-}
-
-// wholeTasks is every task of tasks whole, in a new slice.
-func (r *run) wholeTasks(tasks []schemas.Task) ([]schemas.Task, error) {
-	out := make([]schemas.Task, len(tasks))
-	for i := range tasks {
-		w, err := r.whole(&tasks[i])
-		if err != nil {
-			return nil, err
-		}
-		out[i] = *w
-	}
-	return out, nil
 }
