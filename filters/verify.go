@@ -25,10 +25,21 @@ import (
 // a verifier that could not run (the sandbox would not open, an artifact is
 // missing from the store, or the checks cell did not report).
 func Verify(ctx context.Context, b sandbox.Backend, task *schemas.Task, traj *schemas.Trajectory, inputs []sandbox.Input, store string) (schemas.Verdict, error) {
-	if f := unfinished(traj); f != "" {
-		return schemas.Verdict{Passed: false, Checks: []schemas.CheckResult{}, Failure: f}, nil
+	if v, ok := Unfinished(traj); ok {
+		return v, nil
 	}
 	return VerifyWorkspace(ctx, b, task, traj, inputs, store)
+}
+
+// Unfinished is the verdict Verify gives a rollout that did not finish,
+// without running its checks; ok is false for a rollout that finished,
+// whose verdict is its checks'.
+func Unfinished(traj *schemas.Trajectory) (v schemas.Verdict, ok bool) {
+	f := unfinished(traj)
+	if f == "" {
+		return schemas.Verdict{}, false
+	}
+	return schemas.Verdict{Passed: false, Checks: []schemas.CheckResult{}, Failure: f}, true
 }
 
 // VerifyAsPyBench is Verify the way PyBench's harness scores: the checks

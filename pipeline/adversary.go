@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"synth/agent"
 	"synth/checks/adversary"
-	"synth/filters"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -54,14 +52,12 @@ func (a adversaryTeacher) Reply(ctx context.Context, req agent.Request) (agent.R
 // isAdversary reports whether a teacher kind names an adversary.
 func isAdversary(kind string) bool { return strings.HasPrefix(kind, adversaryPrefix) }
 
-// adversaryProof is the job teacher of one adversary in benchmark
-// validation. Its rollout is not played: every adversary of a task is
-// verified in one batch (adversary.Prove, one verification sandbox), and
-// each job records its adversary's verdict from that batch.
-type adversaryProof struct {
-	name   string
-	proofs *proofMemo
-}
+// adversaryProof is the teacher of one adversary's record in benchmark
+// validation. Its rollout is not played: the task's validation job
+// (proveTask) verifies every adversary's files in one batch with the
+// reference's and the mutant's outputs, and records each adversary's
+// verdict under this teacher.
+type adversaryProof struct{ name string }
 
 func (a adversaryProof) Info() schemas.TeacherInfo {
 	return schemas.TeacherInfo{Kind: adversaryPrefix + a.name}
@@ -71,35 +67,9 @@ func (a adversaryProof) Reply(context.Context, agent.Request) (agent.Reply, erro
 	return agent.Reply{}, fmt.Errorf("adversary %s is verified in a batch, not played", a.name)
 }
 
-// proofMemo runs adversary.Prove once per task for all its adversary jobs.
-type proofMemo struct {
-	mu    sync.Mutex
-	tasks map[string]*proofOnce
-}
-
-type proofOnce struct {
-	once sync.Once
-	res  []adversary.Result
-	err  error
-}
-
-func (m *proofMemo) get(taskID string) *proofOnce {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.tasks == nil {
-		m.tasks = map[string]*proofOnce{}
-	}
-	p := m.tasks[taskID]
-	if p == nil {
-		p = &proofOnce{}
-		m.tasks[taskID] = p
-	}
-	return p
-}
-
-// adversaryJobs are the adversary jobs of a task: one per adversary that
+// adversaryJobs are the adversary records of a task: one per adversary that
 // applies to it.
-func adversaryJobs(t *schemas.Task, inputs []sandbox.Input, memo *proofMemo, format agent.Format, cfg agent.Config) ([]job, error) {
+func adversaryJobs(t *schemas.Task, inputs []sandbox.Input, format agent.Format, cfg agent.Config) ([]job, error) {
 	var jobs []job
 	for _, a := range adversary.All() {
 		if _, ok, err := a.Make(t, inputs); err != nil {
@@ -107,36 +77,8 @@ func adversaryJobs(t *schemas.Task, inputs []sandbox.Input, memo *proofMemo, for
 		} else if !ok {
 			continue
 		}
-		tch := adversaryProof{name: a.Name, proofs: memo}
+		tch := adversaryProof{name: a.Name}
 		jobs = append(jobs, job{id: trajectoryID(t.ID, 0, tch, format, cfg), task: t, teacher: tch, format: format})
 	}
 	return jobs, nil
-}
-
-// proveAdversary is the record of an adversary job: the task's adversaries
-// verified together (once), this one's verdict. A verifier that could not
-// run is a sandbox_crash record, which the next run does again.
-func (r *run) proveAdversary(ctx context.Context, jb job, a adversaryProof, fs *fileSet) (*schemas.Trajectory, error) {
-	p := a.proofs.get(jb.task.ID)
-	p.once.Do(func() { p.res, p.err = adversary.Prove(ctx, r.backend, jb.task, fs.inputs(jb.task)) })
-	if ctx.Err() != nil {
-		return nil, errAbandoned
-	}
-	t := &schemas.Trajectory{ID: jb.id, TaskID: jb.task.ID, Teacher: a.Info(), StopReason: schemas.StopFinished,
-		Messages: []schemas.Message{}, Steps: []schemas.Step{}}
-	if p.err != nil {
-		t.StopReason, t.Error = schemas.StopSandboxError, p.err.Error()
-		t.Verdict = &schemas.Verdict{Failure: schemas.FailSandboxCrash, Checks: []schemas.CheckResult{}}
-		return t, nil
-	}
-	for _, res := range p.res {
-		if res.Adversary == a.name {
-			v := filters.VerdictOf(res.Checks)
-			t.Verdict = &v
-		}
-	}
-	if t.Verdict == nil {
-		t.Verdict = &schemas.Verdict{Failure: schemas.FailCheck, Checks: []schemas.CheckResult{}}
-	}
-	return t, nil
 }

@@ -94,6 +94,33 @@ const pybenchObservation = 1 << 30
 // error, and so is a rollout whose output/ could not be collected; the
 // error is errAbandoned when ctx ended the rollout.
 func (p player) play(ctx context.Context, jb job, inputs []sandbox.Input) (*schemas.Trajectory, error) {
+	t, err := p.perform(ctx, jb, inputs)
+	if err != nil || t.Verdict != nil {
+		return t, err
+	}
+	verify := filters.Verify
+	if p.pybench {
+		verify = filters.VerifyAsPyBench
+	}
+	v, err := verify(ctx, p.backend, jb.task, t, inputs, p.artifacts)
+	if ctx.Err() != nil {
+		return nil, errAbandoned
+	}
+	if err != nil {
+		unverified(t, err)
+		return t, nil
+	}
+	t.Verdict = &v
+	return t, nil
+}
+
+// perform is play without the verification: it runs jb in a fresh sandbox
+// holding inputs, collects what it wrote under output/ into the artifact
+// store and closes the sandbox. The trajectory's Verdict is nil when it is
+// ready to verify, and already set when the sandbox would not start or
+// output/ could not be collected. The error is errAbandoned when ctx ended
+// the rollout.
+func (p player) perform(ctx context.Context, jb job, inputs []sandbox.Input) (*schemas.Trajectory, error) {
 	sb, err := p.backend.Open(ctx, sandbox.Spec{Inputs: inputs, Seed: seedOf(jb.id)})
 	if ctx.Err() != nil {
 		return nil, errAbandoned
@@ -106,28 +133,23 @@ func (p player) play(ctx context.Context, jb job, inputs []sandbox.Input) (*sche
 		ID: jb.id, Sample: jb.sample, System: p.teacher.SystemPromptFor(jb.id),
 		MaxTurns: p.maxTurns, MaxObservation: p.teacher.MaxObservation, Nudge: p.teacher.Nudge,
 	}
-	verify := filters.Verify
 	if p.pybench {
-		opts.Nudge, opts.MaxObservation, verify = "-", pybenchObservation, filters.VerifyAsPyBench
+		opts.Nudge, opts.MaxObservation = "-", pybenchObservation
 	}
 	t, err := agent.Run(ctx, jb.teacher, jb.format, sb, jb.task, opts)
 	if err != nil {
 		return nil, errAbandoned // Run fails only when ctx is done
 	}
-	if failed := p.collect(sb, t); failed {
-		return t, nil
-	}
-	sb.Close() // the verdict is computed from the collected artifacts alone
-	v, err := verify(ctx, p.backend, jb.task, t, inputs, p.artifacts)
-	if ctx.Err() != nil {
-		return nil, errAbandoned
-	}
-	if err != nil {
-		v = schemas.Verdict{Failure: schemas.FailSandboxCrash, Checks: []schemas.CheckResult{}}
-		t.Error = strings.TrimPrefix(t.Error+"; verify: "+err.Error(), "; ")
-	}
-	t.Verdict = &v
-	return t, nil
+	p.collect(sb, t)
+	return t, nil // the verdict is computed from the collected artifacts alone
+}
+
+// unverified gives t the verdict of a verifier that could not run:
+// sandbox_crash, an infrastructure failure that is retried, with why in
+// t.Error.
+func unverified(t *schemas.Trajectory, err error) {
+	t.Verdict = &schemas.Verdict{Failure: schemas.FailSandboxCrash, Checks: []schemas.CheckResult{}}
+	t.Error = strings.TrimPrefix(t.Error+"; verify: "+err.Error(), "; ")
 }
 
 // unplayed is the record of a rollout that could not run.
@@ -142,17 +164,17 @@ func unplayed(jb job, reason, failure string, err error) *schemas.Trajectory {
 // collect stops every process of sb, then copies what the rollout left under
 // output/ into the artifact store. A rollout whose processes would not stop,
 // or whose output/ breaks the collection limits or holds anything but plain
-// files, gets that failure as its verdict (artifact_limit, artifact_error)
-// and collect reports failed: the run goes on.
-func (p player) collect(sb sandbox.Sandbox, t *schemas.Trajectory) (failed bool) {
-	fail := func(reason string, err error) bool {
+// files, gets that failure as its verdict (artifact_limit, artifact_error):
+// the run goes on.
+func (p player) collect(sb sandbox.Sandbox, t *schemas.Trajectory) {
+	fail := func(reason string, err error) {
 		t.Error = strings.TrimPrefix(t.Error+"; artifacts: "+err.Error(), "; ")
 		t.Verdict = &schemas.Verdict{Failure: reason, Checks: []schemas.CheckResult{}}
-		return true
 	}
 	if h, ok := sb.(sandbox.Halter); ok {
 		if err := h.Halt(); err != nil {
-			return fail(schemas.FailArtifactError, err)
+			fail(schemas.FailArtifactError, err)
+			return
 		}
 	}
 	arts, err := sandbox.Collect(sb.Workspace(), p.artifacts, p.limits)
@@ -160,11 +182,10 @@ func (p player) collect(sb sandbox.Sandbox, t *schemas.Trajectory) (failed bool)
 	var ce *sandbox.CollectError
 	switch {
 	case errors.As(err, &ce):
-		return fail(ce.Reason, err)
+		fail(ce.Reason, err)
 	case err != nil:
-		return fail(schemas.FailArtifactError, err)
+		fail(schemas.FailArtifactError, err)
 	}
-	return false
 }
 
 // collectLimits are sandbox.artifacts; the config was validated on load.

@@ -18,7 +18,9 @@ import (
 	"synth/schemas"
 )
 
-// job is one rollout to run: a task, a sample number and a teacher.
+// job is one rollout to run: a task, a sample number and a teacher. A
+// benchmark task's validation job has a proof too: it journals one record
+// for its reference (its own id) and one for each proof (see ids).
 type job struct {
 	id      string
 	task    *schemas.Task // nil for a training task held slim, until it runs
@@ -26,6 +28,7 @@ type job struct {
 	sample  int
 	teacher agent.Teacher
 	format  agent.Format
+	proof   *taskProof
 }
 
 // jobList is a stage's jobs by index: a jobSlice, or a trainJobList, which
@@ -91,13 +94,15 @@ func seedOf(id string) int64 {
 }
 
 // runJobs rolls out every job not yet in the journal, verifies each, and
-// appends it to the journal. It returns the index of every journaled job's
-// trajectory (earlier and new; the records stay on disk), and how many it
-// ran now. A training rollout lost
-// to the infrastructure (the teacher's endpoint failed past its retries) is
-// not journaled but noted in lost.jsonl and counted in the summary: the
-// next run does it again. Interrupted, it lets rollouts in flight finish,
-// journals them, and returns ctx's error.
+// appends it to the journal. With proofs (benchmark validation), a job is
+// done again when one of its records is missing or records an
+// infrastructure failure (see redoProofs), and journals those records
+// anew. It returns the index of every journaled record (earlier and new;
+// the records stay on disk), and how many records it made now. A training
+// rollout lost to the infrastructure (the teacher's endpoint failed past
+// its retries) is not journaled but noted in lost.jsonl and counted in the
+// summary: the next run does it again. Interrupted, it lets rollouts in
+// flight finish, journals them, and returns ctx's error.
 func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobList, journal string, fs *fileSet) (*trajIndex, int, error) {
 	path := filepath.Join(r.work, journal)
 	done, err := indexJournal(path)
@@ -105,17 +110,24 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobLi
 		return nil, 0, fmt.Errorf("%s: %w", stage, err)
 	}
 	r.indexes = append(r.indexes, done)
+	var redo map[string]bool
+	if proofs {
+		if redo, err = redoProofs(jobs, done); err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", stage, err)
+		}
+	}
 	var pending []int32 // the jobs to run, by index: 4 bytes each, not a job
 	for i := range jobs.Len() {
-		if !done.has(jobs.At(i).id) {
+		if missing(jobs.At(i), done, redo) > 0 {
 			pending = append(pending, int32(i))
 		}
 	}
 	if len(pending) == 0 {
 		return done, 0, nil
 	}
+	records, left := countRecords(jobs), countMissing(jobs, done, redo)
 	if r.readOnly {
-		return nil, 0, fmt.Errorf("%s: %d of %d rollouts are not done in %s: run synth plan -o %s again", stage, len(pending), jobs.Len(), r.work, r.dir)
+		return nil, 0, fmt.Errorf("%s: %d of %d rollouts are not done in %s: run synth plan -o %s again", stage, left, records, r.work, r.dir)
 	}
 	if err := r.preflight(ctx); err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", stage, err)
@@ -135,13 +147,16 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobLi
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", stage, err)
 	}
-	prog := newProgress(r.log, r.opts.Terminal, stage, proofs, jobs.Len(), jobs.Len()-len(pending))
+	prog := newProgress(r.log, r.opts.Terminal, stage, proofs, records, records-left)
 	results := make(chan *schemas.Trajectory)
 	writeErr := make(chan error, 1)
 	var lostNow, ranNow int
 	go func() { // the journal's only writer
 		var err error
 		for t := range results {
+			if done.has(t.ID) && !redo[t.ID] {
+				continue // a validation job's record journaled by an earlier run
+			}
 			prog.finished(t)
 			if !proofs && lostToInfra(t) {
 				// Not journaled, so the next run does it again.
@@ -155,7 +170,8 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobLi
 			if err == nil {
 				off := j.Offset()
 				if err = j.Append(t); err == nil {
-					done.add(t.ID, off)
+					done.add(t.ID, off) // a record done again supersedes the earlier one
+					delete(redo, t.ID)
 				}
 			}
 		}
@@ -186,27 +202,30 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobLi
 					return err
 				}
 			}
-			t, err := r.rollout(work, jb, fs)
+			ts, err := r.records(work, jb, fs)
 			if errors.Is(err, errAbandoned) {
 				return nil
 			}
 			if err != nil {
 				return err
 			}
-			if ctx.Err() != nil && (t.Verdict == nil || !t.Verdict.Passed) {
-				// It ended after the interrupt, whose signal may have
-				// reached its sandbox too (Slurm's scancel and Kubernetes
-				// signal every process of the job): the next run does it
-				// again rather than keep a failure that may not be its own.
-				return nil
-			}
-			if herr := r.halted(); herr != nil {
+			herr := r.halted()
+			if herr != nil {
 				halt.CompareAndSwap(nil, &herr)
-				if t.StopReason == schemas.StopBudget {
-					return nil // not the task's fault: the next run does it again
-				}
 			}
-			results <- t
+			for _, t := range ts {
+				if ctx.Err() != nil && (t.Verdict == nil || !t.Verdict.Passed) {
+					// It ended after the interrupt, whose signal may have
+					// reached its sandbox too (Slurm's scancel and Kubernetes
+					// signal every process of the job): the next run does it
+					// again rather than keep a failure that may not be its own.
+					continue
+				}
+				if herr != nil && t.StopReason == schemas.StopBudget {
+					continue // not the task's fault: the next run does it again
+				}
+				results <- t
+			}
 			return nil
 		})
 	}
@@ -224,20 +243,41 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobLi
 		return nil, ran, fmt.Errorf("%s: %w", stage, werr)
 	case halt.Load() != nil:
 		return nil, ran, fmt.Errorf("%s: %w after %d of %d rollouts (%d cut short and not recorded: the same command redoes them): %w",
-			stage, errHalted, jobs.Len()-countMissing(jobs, done), jobs.Len(), lostNow, *halt.Load())
+			stage, errHalted, records-countMissing(jobs, done, redo), records, lostNow, *halt.Load())
 	case ctx.Err() != nil:
 		return nil, ran, fmt.Errorf("%s: interrupted after %d of %d rollouts (all finished ones are kept; run the same command again to continue): %w",
-			stage, jobs.Len()-countMissing(jobs, done), jobs.Len(), ctx.Err())
+			stage, records-countMissing(jobs, done, redo), records, ctx.Err())
 	}
 	return done, ran, nil
 }
 
-func countMissing(jobs jobList, done *trajIndex) int {
+// countMissing is how many records of jobs are not journaled, or are to be
+// done again (redo).
+func countMissing(jobs jobList, done *trajIndex, redo map[string]bool) int {
 	n := 0
 	for i := range jobs.Len() {
-		if !done.has(jobs.At(i).id) {
+		n += missing(jobs.At(i), done, redo)
+	}
+	return n
+}
+
+// missing is how many of jb's records are not journaled, or are to be done
+// again (redo).
+func missing(jb job, done *trajIndex, redo map[string]bool) int {
+	n := 0
+	for _, id := range jb.ids() {
+		if !done.has(id) || redo[id] {
 			n++
 		}
+	}
+	return n
+}
+
+// countRecords is how many records jobs journal.
+func countRecords(jobs jobList) int {
+	n := 0
+	for i := range jobs.Len() {
+		n += len(jobs.At(i).ids())
 	}
 	return n
 }
@@ -259,10 +299,7 @@ func (r *run) concurrency() int {
 // then recorded with their failure word; they are never task failures, and
 // the filters drop them.
 func (r *run) rollout(ctx context.Context, jb job, fs *fileSet) (*schemas.Trajectory, error) {
-	if a, ok := jb.teacher.(adversaryProof); ok {
-		return r.proveAdversary(ctx, jb, a, fs)
-	}
-	p := player{backend: r.backend, artifacts: filepath.Join(r.work, artifactsDir), teacher: r.cfg.Teacher, maxTurns: r.cfg.Teacher.MaxTurns, limits: collectLimits(r.cfg.Sandbox)}
+	p := r.player()
 	for attempt := 1; ; attempt++ {
 		t, err := p.play(ctx, jb, fs.inputs(jb.task))
 		// An endpoint's failure was retried request by request already;
@@ -272,4 +309,23 @@ func (r *run) rollout(ctx context.Context, jb job, fs *fileSet) (*schemas.Trajec
 			return t, err
 		}
 	}
+}
+
+// records plays one job and returns what it journals: its rollout, or a
+// validation job's records (proveTask).
+func (r *run) records(ctx context.Context, jb job, fs *fileSet) ([]*schemas.Trajectory, error) {
+	if jb.proof != nil {
+		return r.proveTask(ctx, jb, fs)
+	}
+	t, err := r.rollout(ctx, jb, fs)
+	if err != nil {
+		return nil, err
+	}
+	return []*schemas.Trajectory{t}, nil
+}
+
+// player plays the run's rollouts.
+func (r *run) player() player {
+	return player{backend: r.backend, artifacts: filepath.Join(r.work, artifactsDir), teacher: r.cfg.Teacher,
+		maxTurns: r.cfg.Teacher.MaxTurns, limits: collectLimits(r.cfg.Sandbox)}
 }

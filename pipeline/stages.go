@@ -13,6 +13,7 @@ import (
 	"synth/bench"
 	"synth/checks/adversary"
 	"synth/dataset"
+	"synth/filters"
 	"synth/generators/template"
 	"synth/sandbox"
 	"synth/schemas"
@@ -72,17 +73,18 @@ func (r *run) split(tasks []slimTask) (benchTasks []schemas.Task, train []slimTa
 // its checks, and a mutated reference (a near miss: the other sort order, a
 // wrong number, an untransformed image) must fail them where its template
 // defines one; so must every adversary of package adversary, the empty
-// rollout among them, verified in one batch per task without teacher turns
-// or a sandbox of their own. Only the reference and the mutant are played. Every proof is journaled in bench_validation.jsonl; every dropped
-// task is recorded in the funnel (stage validate_bench, filtered.jsonl)
-// with the reason. It returns the valid tasks with their reference
-// trajectories.
+// rollout among them. Only the reference and the mutant are played, each in
+// a sandbox of its own; their outputs and every adversary's files are then
+// verified in one batch, one verification sandbox per task (proveTask, one
+// job per task). Every proof is journaled in bench_validation.jsonl; every
+// dropped task is recorded in the funnel (stage validate_bench,
+// filtered.jsonl) with the reason. It returns the valid tasks with their
+// reference trajectories.
 func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Task, fs *fileSet) ([]schemas.Task, map[string]*schemas.Trajectory, int, error) {
 	format := agent.NewPyBench()
 	ref := agent.NewReference(format)
 	proofs := []agent.Teacher{ref, mutant{ref}}
 	cfg := r.cfg.Teacher
-	memo := &proofMemo{}
 	var jobs []job
 	perTask := map[string][]string{} // task id -> job ids: reference, mutant ("" when none)
 	advTask := map[string][]job{}    // task id -> its adversary jobs
@@ -91,20 +93,26 @@ func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Tas
 		if t.Reference == nil {
 			continue
 		}
+		var proof taskProof
 		for k, teacher := range proofs {
 			if k == 1 && template.Mutant(t) == nil {
 				perTask[t.ID] = append(perTask[t.ID], "")
 				continue
 			}
-			id := trajectoryID(t.ID, 0, teacher, format, cfg)
-			jobs = append(jobs, job{id: id, task: t, teacher: teacher, format: format})
-			perTask[t.ID] = append(perTask[t.ID], id)
+			jb := job{id: trajectoryID(t.ID, 0, teacher, format, cfg), task: t, teacher: teacher, format: format}
+			if k == 1 {
+				proof.mutant = &jb
+			} else {
+				jobs = append(jobs, jb)
+			}
+			perTask[t.ID] = append(perTask[t.ID], jb.id)
 		}
-		adv, err := adversaryJobs(t, fs.inputs(t), memo, format, cfg)
+		adv, err := adversaryJobs(t, fs.inputs(t), format, cfg)
 		if err != nil {
 			return nil, nil, 0, fmt.Errorf("validate: %w", err)
 		}
-		jobs = append(jobs, adv...)
+		proof.adversaries = adv
+		jobs[len(jobs)-1].proof = &proof
 		advTask[t.ID] = adv
 	}
 	done, ran, err := r.runJobs(ctx, "validate", true, jobSlice(jobs), benchJournal, fs)
@@ -131,12 +139,20 @@ func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Tas
 		if err == nil {
 			mut, err = done.load(ids[1]) // nil when the template defines no mutant
 		}
+		var lost string
+		if err == nil {
+			lost, err = lostProof(rt, mut, advTask[t.ID], done)
+		}
 		var proof template.Proof
 		if err == nil {
 			proof, err = benchProof(rt, mut, advTask[t.ID], done)
 		}
 		if err != nil {
 			return nil, nil, ran, fmt.Errorf("validate: %w", err)
+		}
+		if lost != "" {
+			drop(t, filters.ReasonInfra, ": "+lost+" (the next run proves it again)")
+			continue
 		}
 		if reason, why := proof.Reason(); reason != "" {
 			drop(t, reason, ": "+why)
@@ -178,6 +194,28 @@ func benchProof(ref, mut *schemas.Trajectory, adv []job, done *trajIndex) (templ
 		p.Adversaries[name] = &adversary.Result{Adversary: name, Applied: true, Passed: t != nil && t.Verdict != nil && t.Verdict.Passed}
 	}
 	return p, nil
+}
+
+// lostProof names the first of a task's proof records (ref, mut, the
+// adversaries' from done) whose verdict is an infrastructure failure, after
+// its retries: the task is unproven, neither kept nor dropped for a reason
+// of its own, so this run drops it as infra_error and the next run proves
+// it again (runJobs, redoProofs). It is "" when every proof ran.
+func lostProof(ref, mut *schemas.Trajectory, adv []job, done *trajIndex) (string, error) {
+	recs := []*schemas.Trajectory{ref, mut}
+	for _, jb := range adv {
+		t, err := done.load(jb.id)
+		if err != nil {
+			return "", err
+		}
+		recs = append(recs, t)
+	}
+	for _, t := range recs {
+		if t != nil && t.Verdict != nil && filters.IsInfra(t.Verdict.Failure) {
+			return strings.TrimSuffix(t.Teacher.Kind+" "+t.Verdict.Failure+": "+t.Error, ": "), nil
+		}
+	}
+	return "", nil
 }
 
 // mutant plays a task's mutated reference, which its checks must fail.

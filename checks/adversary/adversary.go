@@ -136,12 +136,32 @@ func Prove(ctx context.Context, b sandbox.Backend, t *schemas.Task, inputs []san
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
+	res, cases, err := Cases(t, inputs, dir)
+	if err != nil {
+		return nil, err
+	}
+	all, err := checks.Verify(ctx, b, cases)
+	if err != nil {
+		return nil, fmt.Errorf("adversaries of task %s: %w", t.ID, err)
+	}
+	Score(res, all)
+	return res, nil
+}
+
+// Cases makes every adversary's rollout for t, in All's order, and returns
+// one Result (Applied set) and one verification case for each: a zero Case,
+// which checks nothing, for an adversary with nothing to try. The rollouts'
+// files are written under dir, which must outlive the verification. A
+// caller may verify the cases in one batch with cases of its own (synth
+// build adds the reference's and the mutant's), then Score them. The error
+// is for an adversary that could not be built.
+func Cases(t *schemas.Task, inputs []sandbox.Input, dir string) ([]Result, []checks.Case, error) {
 	var res []Result
 	var cases []checks.Case
 	for i, a := range All() {
 		r, ok, err := a.Make(t, inputs)
 		if err != nil {
-			return nil, fmt.Errorf("adversary %s: task %s: %w", a.Name, t.ID, err)
+			return nil, nil, fmt.Errorf("adversary %s: task %s: %w", a.Name, t.ID, err)
 		}
 		res = append(res, Result{Adversary: a.Name, Applied: ok})
 		if !ok {
@@ -150,27 +170,28 @@ func Prove(ctx context.Context, b sandbox.Backend, t *schemas.Task, inputs []san
 		}
 		c, err := r.Case(t, inputs, filepath.Join(dir, fmt.Sprint(i)))
 		if err != nil {
-			return nil, fmt.Errorf("adversary %s: task %s: %w", a.Name, t.ID, err)
+			return nil, nil, fmt.Errorf("adversary %s: task %s: %w", a.Name, t.ID, err)
 		}
 		cases = append(cases, c)
 	}
-	all, err := checks.Verify(ctx, b, cases)
-	if err != nil {
-		return nil, fmt.Errorf("adversaries of task %s: %w", t.ID, err)
-	}
+	return res, cases, nil
+}
+
+// Score fills each applied result with its case's check results, rs in
+// Cases' order: it passed when it has checks and every one passed.
+func Score(res []Result, rs [][]schemas.CheckResult) {
 	for i := range res {
 		if !res[i].Applied {
 			continue
 		}
-		res[i].Checks = all[i]
-		res[i].Passed = len(all[i]) > 0
-		for _, r := range all[i] {
+		res[i].Checks = rs[i]
+		res[i].Passed = len(rs[i]) > 0
+		for _, r := range rs[i] {
 			if !r.OK {
 				res[i].Passed = false
 			}
 		}
 	}
-	return res, nil
 }
 
 // ---------- the adversaries ----------

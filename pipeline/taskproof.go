@@ -1,0 +1,186 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"synth/checks"
+	"synth/checks/adversary"
+	"synth/filters"
+	"synth/sandbox"
+	"synth/schemas"
+)
+
+// taskProof is what a benchmark task's validation job proves besides its
+// reference, whose record is the job's own: the mutant, when the task's
+// template defines one, and every adversary that applies. The job journals
+// one record for each.
+type taskProof struct {
+	mutant      *job // nil: the template defines no mutant
+	adversaries []job
+}
+
+// ids are the ids of the records jb journals: its own, then its proof's.
+func (jb job) ids() []string {
+	ids := []string{jb.id}
+	if p := jb.proof; p != nil {
+		if p.mutant != nil {
+			ids = append(ids, p.mutant.id)
+		}
+		for _, a := range p.adversaries {
+			ids = append(ids, a.id)
+		}
+	}
+	return ids
+}
+
+// proveTask runs a benchmark task's validation job and returns its records
+// in ids' order: the reference and the mutant, each played in a sandbox of
+// its own and collected, but not verified there; then the two rollouts'
+// outputs and every adversary's files are verified together, in one
+// verification sandbox. A rollout that did not finish gets its failure
+// without checks, as filters.Verify gives it. A sandbox that would not
+// start, a collection that failed or a verifier that could not run is
+// retried as filters.infra_retries says, then recorded with its failure
+// (sandbox_crash, artifact_error, ...); a sandbox_crash the next run does
+// again (redoProofs). The error is errAbandoned when ctx ended the job.
+func (r *run) proveTask(ctx context.Context, jb job, fs *fileSet) ([]*schemas.Trajectory, error) {
+	inputs := fs.inputs(jb.task)
+	p := r.player()
+	played := []job{jb}
+	if m := jb.proof.mutant; m != nil {
+		mj := *m
+		mj.task = jb.task // the whole task runJobs loaded for jb
+		played = append(played, mj)
+	}
+	var recs, judged []*schemas.Trajectory
+	var cases []checks.Case
+	for _, pj := range played {
+		t, err := r.perform(ctx, p, pj, inputs)
+		if err != nil {
+			return nil, err
+		}
+		recs = append(recs, t)
+		if t.Verdict != nil {
+			continue // it did not finish, or its sandbox or collection failed
+		}
+		c, err := filters.CaseOf(jb.task, t, inputs, p.artifacts)
+		if err != nil {
+			unverified(t, fmt.Errorf("verify %s: %w", t.ID, err))
+			continue
+		}
+		cases = append(cases, c)
+		judged = append(judged, t)
+	}
+
+	dir, err := os.MkdirTemp("", "synth-adversary-")
+	var res []adversary.Result
+	if err == nil {
+		defer os.RemoveAll(dir)
+		var advCases []checks.Case
+		if res, advCases, err = adversary.Cases(jb.task, inputs, dir); err == nil {
+			cases = append(cases, advCases...)
+		}
+	}
+	advErr := err
+	var rs [][]schemas.CheckResult
+	if len(cases) > 0 {
+		rs, err = r.verifyBatch(ctx, cases)
+		if ctx.Err() != nil {
+			return nil, errAbandoned
+		}
+		if err != nil {
+			err = fmt.Errorf("verify task %s: %w", jb.task.ID, err)
+			for _, t := range judged {
+				unverified(t, err)
+			}
+			advErr = err
+		}
+	}
+	if advErr == nil {
+		for i, t := range judged {
+			v := filters.VerdictOf(rs[i])
+			t.Verdict = &v
+		}
+		adversary.Score(res, rs[len(judged):])
+	}
+	for _, a := range jb.proof.adversaries {
+		recs = append(recs, adversaryRecord(a, res, advErr))
+	}
+	return recs, nil
+}
+
+// adversaryRecord is the record of adversary job a from the task's results
+// res, or, when err says the adversaries could not be verified, a
+// sandbox_crash.
+func adversaryRecord(a job, res []adversary.Result, err error) *schemas.Trajectory {
+	t := &schemas.Trajectory{ID: a.id, TaskID: a.task.ID, Teacher: a.teacher.Info(), StopReason: schemas.StopFinished,
+		Messages: []schemas.Message{}, Steps: []schemas.Step{}}
+	if err != nil {
+		t.StopReason, t.Error = schemas.StopSandboxError, err.Error()
+		t.Verdict = &schemas.Verdict{Failure: schemas.FailSandboxCrash, Checks: []schemas.CheckResult{}}
+		return t
+	}
+	name := a.teacher.(adversaryProof).name
+	for _, x := range res {
+		if x.Adversary == name && x.Applied {
+			v := filters.VerdictOf(x.Checks)
+			t.Verdict = &v
+		}
+	}
+	if t.Verdict == nil { // it applied when the job was made; it must have a verdict
+		t.Verdict = &schemas.Verdict{Failure: schemas.FailCheck, Checks: []schemas.CheckResult{}}
+	}
+	return t
+}
+
+// perform plays jb without verifying it (player.perform) and gives a
+// rollout that did not finish its failure, as filters.Verify would; it
+// plays again while that failure, or the sandbox's, is an infrastructure
+// failure filters.infra_retries retries. Verdict is nil on a rollout to
+// verify.
+func (r *run) perform(ctx context.Context, p player, jb job, inputs []sandbox.Input) (*schemas.Trajectory, error) {
+	for attempt := 1; ; attempt++ {
+		t, err := p.perform(ctx, jb, inputs)
+		if err == nil && t.Verdict == nil {
+			if v, ok := filters.Unfinished(t); ok {
+				t.Verdict = &v
+			}
+		}
+		if err != nil || t.Verdict == nil || r.halted() != nil || !r.cfg.Filters.ShouldRetry(t.Verdict.Failure, attempt) {
+			return t, err
+		}
+	}
+}
+
+// verifyBatch runs checks.Verify on cases in one verification sandbox,
+// again while a failure to run is one filters.infra_retries retries.
+func (r *run) verifyBatch(ctx context.Context, cases []checks.Case) ([][]schemas.CheckResult, error) {
+	for attempt := 1; ; attempt++ {
+		rs, err := checks.Verify(ctx, r.backend, cases)
+		if err == nil || ctx.Err() != nil || r.halted() != nil || !r.cfg.Filters.ShouldRetry(schemas.FailSandboxCrash, attempt) {
+			return rs, err
+		}
+	}
+}
+
+// redoProofs are the journaled records of validation jobs whose verdict is
+// an infrastructure failure (a sandbox that would not start, a verifier
+// that could not run): not the task's doing, so the next run does their job
+// again rather than drop the task, or keep it unproven, for it.
+func redoProofs(jobs jobList, done *trajIndex) (map[string]bool, error) {
+	redo := map[string]bool{}
+	for i := range jobs.Len() {
+		for _, id := range jobs.At(i).ids() {
+			t, err := done.load(id)
+			if err != nil {
+				return nil, err
+			}
+			if t != nil && t.Verdict != nil && filters.IsInfra(t.Verdict.Failure) {
+				redo[id] = true
+			}
+		}
+	}
+	return redo, nil
+}
