@@ -63,7 +63,9 @@ func BenchmarkRolloutThroughputSandbox(b *testing.B) {
 				b.Skipf("sandbox: %v", err)
 			}
 			sb.Close()
-			benchRollouts(b, c, func(ctx context.Context) (sandbox.Sandbox, error) { return be.Open(ctx, sandbox.Spec{}) })
+			// As synth plays a rollout: the sandbox opens while the
+			// teacher writes its first reply.
+			benchRollouts(b, c, func(ctx context.Context) (sandbox.Sandbox, error) { return sandbox.OpenAsync(ctx, be, sandbox.Spec{}), nil })
 		})
 	}
 }

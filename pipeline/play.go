@@ -121,13 +121,8 @@ func (p player) play(ctx context.Context, jb job, inputs []sandbox.Input) (*sche
 // output/ could not be collected. The error is errAbandoned when ctx ended
 // the rollout.
 func (p player) perform(ctx context.Context, jb job, inputs []sandbox.Input) (*schemas.Trajectory, error) {
-	sb, err := p.backend.Open(ctx, sandbox.Spec{Inputs: inputs, Seed: seedOf(jb.id)})
-	if ctx.Err() != nil {
-		return nil, errAbandoned
-	}
-	if err != nil {
-		return unplayed(jb, schemas.StopSandboxError, schemas.FailSandboxCrash, fmt.Errorf("open sandbox: %w", err)), nil
-	}
+	// The sandbox opens while the teacher writes its first reply.
+	sb := sandbox.OpenAsync(ctx, p.backend, sandbox.Spec{Inputs: inputs, Seed: seedOf(jb.id)})
 	defer sb.Close()
 	opts := agent.Options{
 		ID: jb.id, Sample: jb.sample, System: p.teacher.SystemPromptFor(jb.id),
@@ -139,6 +134,12 @@ func (p player) perform(ctx context.Context, jb job, inputs []sandbox.Input) (*s
 	t, err := agent.Run(ctx, jb.teacher, jb.format, sb, jb.task, opts)
 	if err != nil {
 		return nil, errAbandoned // Run fails only when ctx is done
+	}
+	if err := sb.Err(); err != nil {
+		if ctx.Err() != nil {
+			return nil, errAbandoned
+		}
+		return unplayed(jb, schemas.StopSandboxError, schemas.FailSandboxCrash, err), nil
 	}
 	p.collect(sb, t)
 	return t, nil // the verdict is computed from the collected artifacts alone

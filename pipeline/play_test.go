@@ -1,10 +1,15 @@
 package pipeline
 
 import (
+	"context"
+	"errors"
 	"runtime"
+	"strings"
 	"testing"
 
+	"synth/agent"
 	"synth/sandbox"
+	"synth/schemas"
 )
 
 func TestInFlight(t *testing.T) {
@@ -30,5 +35,32 @@ func TestInFlight(t *testing.T) {
 	}
 	if got := withSlots(sandbox.Config{Slots: 4}, 16).Slots; got != 4 {
 		t.Errorf("configured slots become %d, want 4", got)
+	}
+}
+
+// failingBackend opens no sandbox.
+type failingBackend struct{ opens int }
+
+func (b *failingBackend) Open(context.Context, sandbox.Spec) (sandbox.Sandbox, error) {
+	b.opens++
+	return nil, errors.New("the zygote is gone")
+}
+func (b *failingBackend) Close() error { return nil }
+
+// TestPlayWithoutASandbox: a sandbox that would not open, opened while the
+// teacher writes its first reply, still makes a sandbox_crash record (an
+// infrastructure failure, retried), not a task failure.
+func TestPlayWithoutASandbox(t *testing.T) {
+	b := &failingBackend{}
+	ref := agent.NewReference(agent.NewPyBench())
+	task := &schemas.Task{ID: "t", Query: "q", Reference: &schemas.Reference{Steps: []schemas.RefStep{{Code: "print(1)"}}, Answer: "1"}}
+	p := player{backend: b, artifacts: t.TempDir(), maxTurns: 5}
+	tr, err := p.play(context.Background(), job{id: "j", task: task, teacher: ref, format: agent.NewPyBench()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.opens != 1 || tr.StopReason != schemas.StopSandboxError || tr.Verdict == nil || tr.Verdict.Failure != schemas.FailSandboxCrash ||
+		!strings.Contains(tr.Error, "open sandbox: the zygote is gone") {
+		t.Fatalf("record %+v (verdict %+v), want sandbox_error / sandbox_crash naming the open", tr, tr.Verdict)
 	}
 }
