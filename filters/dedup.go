@@ -49,7 +49,7 @@ type Dedup struct {
 	// trajs maps a kept trajectory's messages hash to its number in the
 	// order kept; trajIDs holds their ids unless trajID, when set, reads
 	// one back (see ForgetTrajectoryIDs).
-	trajs   map[uint64]int32
+	trajs   numbered
 	trajIDs []string
 	trajID  func(n int) (string, error)
 	// query, when set, returns a kept task's query, and kept tasks hold no
@@ -77,7 +77,6 @@ func NewDedup(cfg Config) *Dedup {
 		mh:      newMinHasher(c.Permutations, c.NearThreshold),
 		exact:   map[uint64]string{},
 		buckets: map[uint64]int32{},
-		trajs:   map[uint64]int32{},
 	}
 }
 
@@ -245,10 +244,10 @@ func (d *Dedup) KeepTrajectory(tr *schemas.Trajectory) (ok bool, reason, matched
 	key := h.Sum64()
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if n, dup := d.trajs[key]; dup {
+	if n, dup := d.trajs.lookup(key); dup {
 		return false, ReasonDuplicateTrajectory, "trajectory " + d.keptTrajectory(n)
 	}
-	d.trajs[key] = int32(len(d.trajs))
+	d.trajs.add(key)
 	if d.trajID == nil {
 		d.trajIDs = append(d.trajIDs, tr.ID)
 	}

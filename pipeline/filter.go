@@ -124,10 +124,11 @@ func (r *run) taskDrops(train []slimTask, benchTasks []schemas.Task) (map[int32]
 // filterTrajectories keeps the rollouts that finished without an
 // infrastructure failure, passed their checks and the quality gates, and
 // are not duplicates. It reads them back from their journals one at a
-// time.
+// time, and returns the kept in trajs' own array, which it overwrites.
 func (r *run) filterTrajectories(fn *funnel, trajs []trajRef) ([]trajRef, error) {
 	dedup := filters.NewDedup(r.cfg.Filters)
-	var kept []trajRef
+	n := len(trajs)
+	kept := trajs[:0] // in trajs' own array: kept never runs ahead of the loop
 	// Every trajectory dedup keeps is kept: the n-th is kept[n], whose id
 	// is read back when a repeat names it.
 	dedup.ForgetTrajectoryIDs(func(n int) (string, error) {
@@ -168,6 +169,6 @@ func (r *run) filterTrajectories(fn *funnel, trajs []trajRef) ([]trajRef, error)
 	if err := dedup.Err(); err != nil {
 		return nil, fmt.Errorf("filter: %w", err)
 	}
-	r.sum.add("filter", len(trajs), len(kept), "trajectories after verification, quality gates and dedup")
+	r.sum.add("filter", n, len(kept), "trajectories after verification, quality gates and dedup")
 	return kept, nil
 }

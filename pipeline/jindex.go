@@ -15,17 +15,26 @@ import (
 
 // journalIndex is where a journal's records are, by id: the offset each
 // record starts at, not the record, nor even its id. An entry is a 128-bit
-// digest of the id and an offset, about 30 bytes whatever the sizes of the
-// record and its id (a trajectory's id alone is 64 bytes); records are read
-// back one at a time (load). A later record of an id replaces an earlier
-// one, as when the whole journal was read into a map. It is safe for
-// concurrent use.
+// digest of the id and an offset, 24 bytes in a sorted array whatever the
+// sizes of the record and its id (a trajectory's id alone is 24 bytes, and
+// a Go map would spend about 56 bytes an entry); the entries added since
+// the array was last merged wait in a small map. Records are read back one
+// at a time (load). A later record of an id replaces an earlier one, as
+// when the whole journal was read into a map. It is safe for concurrent
+// use.
 type journalIndex[T any] struct {
-	path string
-	mu   sync.Mutex
-	at   map[idKey]int64
-	f    *os.File // opened by the first load; closed by close
-	rd   *bufio.Reader
+	path   string
+	mu     sync.Mutex
+	sorted []indexEntry    // by key, one entry a key
+	recent map[idKey]int64 // added since sorted was last merged; replaces sorted's entry
+	n      int             // distinct keys
+	f      *os.File        // opened by the first load; closed by close
+	rd     *bufio.Reader
+}
+
+type indexEntry struct {
+	key idKey
+	off int64
 }
 
 // idKey is the first 128 bits of an id's SHA-256: two ids of a run that
@@ -36,6 +45,8 @@ func keyOf(id string) idKey {
 	sum := sha256.Sum256([]byte(id))
 	return idKey{binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:16])}
 }
+
+func compareKeys(a, b idKey) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) }
 
 // recordRef is one indexed record.
 type recordRef[T any] struct {
@@ -57,23 +68,75 @@ func indexJournal(path string) (*trajIndex, error) {
 	type idOnly struct {
 		ID string `json:"id"`
 	}
-	err := ReadJournalAt(path, func(off int64, t idOnly) error { x.at[keyOf(t.ID)] = off; return nil })
+	var all []indexEntry
+	err := ReadJournalAt(path, func(off int64, t idOnly) error {
+		all = append(all, indexEntry{keyOf(t.ID), off})
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
+	// By key, and of the records of one key the last, which replaces the
+	// others.
+	slices.SortFunc(all, func(a, b indexEntry) int { return cmp.Or(compareKeys(a.key, b.key), cmp.Compare(b.off, a.off)) })
+	x.sorted = slices.Clip(slices.CompactFunc(all, func(a, b indexEntry) bool { return a.key == b.key }))
+	x.n = len(x.sorted)
 	return x, nil
 }
 
 func newJournalIndex[T any](path string) *journalIndex[T] {
-	return &journalIndex[T]{path: path, at: map[idKey]int64{}}
+	return &journalIndex[T]{path: path, recent: map[idKey]int64{}}
+}
+
+// find is where key's record starts; x.mu is held.
+func (x *journalIndex[T]) find(k idKey) (int64, bool) {
+	if off, ok := x.recent[k]; ok {
+		return off, true
+	}
+	if i, ok := slices.BinarySearchFunc(x.sorted, k, func(e indexEntry, k idKey) int { return compareKeys(e.key, k) }); ok {
+		return x.sorted[i].off, true
+	}
+	return 0, false
 }
 
 // add notes that id's record starts at off.
 func (x *journalIndex[T]) add(id string, off int64) {
 	k := keyOf(id)
 	x.mu.Lock()
-	x.at[k] = off
-	x.mu.Unlock()
+	defer x.mu.Unlock()
+	if _, ok := x.find(k); !ok {
+		x.n++
+	}
+	x.recent[k] = off
+	if len(x.recent) > max(4096, len(x.sorted)/4) {
+		x.merge()
+	}
+}
+
+// merge moves the recent entries into the sorted array; x.mu is held.
+func (x *journalIndex[T]) merge() {
+	var fresh []indexEntry
+	for k, off := range x.recent {
+		if i, ok := slices.BinarySearchFunc(x.sorted, k, func(e indexEntry, k idKey) int { return compareKeys(e.key, k) }); ok {
+			x.sorted[i].off = off
+		} else {
+			fresh = append(fresh, indexEntry{k, off})
+		}
+	}
+	slices.SortFunc(fresh, func(a, b indexEntry) int { return compareKeys(a.key, b.key) })
+	merged := make([]indexEntry, 0, len(x.sorted)+len(fresh))
+	i, j := 0, 0
+	for i < len(x.sorted) && j < len(fresh) {
+		if compareKeys(x.sorted[i].key, fresh[j].key) < 0 {
+			merged = append(merged, x.sorted[i])
+			i++
+		} else {
+			merged = append(merged, fresh[j])
+			j++
+		}
+	}
+	merged = append(append(merged, x.sorted[i:]...), fresh[j:]...)
+	x.sorted, x.recent = merged, map[idKey]int64{}
 }
 
 // has reports whether id is journaled.
@@ -81,7 +144,7 @@ func (x *journalIndex[T]) has(id string) bool {
 	k := keyOf(id)
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	_, ok := x.at[k]
+	_, ok := x.find(k)
 	return ok
 }
 
@@ -89,7 +152,7 @@ func (x *journalIndex[T]) has(id string) bool {
 func (x *journalIndex[T]) len() int {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return len(x.at)
+	return x.n
 }
 
 // ref is where id's record is; ok is false when id is not journaled.
@@ -97,7 +160,7 @@ func (x *journalIndex[T]) ref(id string) (recordRef[T], bool) {
 	k := keyOf(id)
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	off, ok := x.at[k]
+	off, ok := x.find(k)
 	return recordRef[T]{idx: x, off: off}, ok
 }
 
@@ -133,8 +196,13 @@ func (r recordRef[T]) load() (*T, error) {
 func (x *journalIndex[T]) refs() []recordRef[T] {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	refs := make([]recordRef[T], 0, len(x.at))
-	for _, off := range x.at {
+	refs := make([]recordRef[T], 0, x.n)
+	for _, e := range x.sorted {
+		if _, replaced := x.recent[e.key]; !replaced {
+			refs = append(refs, recordRef[T]{idx: x, off: e.off})
+		}
+	}
+	for _, off := range x.recent {
 		refs = append(refs, recordRef[T]{idx: x, off: off})
 	}
 	slices.SortFunc(refs, func(a, b recordRef[T]) int { return cmp.Compare(a.off, b.off) })

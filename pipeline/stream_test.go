@@ -1,11 +1,13 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -288,5 +290,60 @@ func TestTaskDropsScopeByScope(t *testing.T) {
 		} else if reason := []string{"duplicate_query", "near_duplicate_query"}[i/9]; dropped && (d.reason != reason || !strings.HasPrefix(d.matched, fmt.Sprintf("task t%02d", i-6))) {
 			t.Errorf("task %s dropped as %q matching %q, want %s of t%02d", slim[i].id, d.reason, d.matched, reason, i-6)
 		}
+	}
+}
+
+// TestJournalIndexMergesWhatItAdds: past the merge threshold, what add
+// notes moves from the map into the sorted array; every id still finds
+// its latest offset, len counts ids once, and refs lists each id's latest
+// record once, in file order.
+func TestJournalIndexMergesWhatItAdds(t *testing.T) {
+	p := filepath.Join(t.TempDir(), trajJournal)
+	j, err := OpenJournal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3000 { // a journal read back, then added to
+		if err := j.Append(schemas.Trajectory{ID: fmt.Sprintf("old%d", i%2000)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Close()
+	x, err := indexJournal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int64{}
+	ReadJournalAt(p, func(off int64, tr schemas.Trajectory) error { want[tr.ID] = off; return nil })
+	var off int64 = 1 << 40
+	for i := range 20000 { // several merges; a quarter replace an earlier id
+		id := fmt.Sprintf("new%d", i)
+		if i%4 == 3 {
+			id = fmt.Sprintf("new%d", i/2)
+		}
+		if i%1000 == 0 {
+			id = fmt.Sprintf("old%d", i/1000)
+		}
+		off++
+		x.add(id, off)
+		want[id] = off
+	}
+	if len(x.sorted) == 0 || len(x.recent) > len(x.sorted)/4+4096 {
+		t.Fatalf("%d entries sorted, %d waiting: the map was not merged", len(x.sorted), len(x.recent))
+	}
+	if x.len() != len(want) {
+		t.Errorf("len %d, want %d ids", x.len(), len(want))
+	}
+	for id, o := range want {
+		if r, ok := x.ref(id); !ok || r.off != o {
+			t.Fatalf("ref(%s) = %d, %v; want offset %d", id, r.off, ok, o)
+		}
+	}
+	if x.has("never") {
+		t.Error("an id never added is found")
+	}
+	refs := x.refs()
+	if len(refs) != len(want) || !slices.IsSortedFunc(refs, func(a, b trajRef) int { return cmp.Compare(a.off, b.off) }) {
+		t.Errorf("refs: %d, sorted %v; want %d in file order", len(refs), slices.IsSortedFunc(refs, func(a, b trajRef) int { return cmp.Compare(a.off, b.off) }), len(want))
 	}
 }
