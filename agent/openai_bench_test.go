@@ -65,7 +65,9 @@ func BenchmarkRolloutThroughputSandbox(b *testing.B) {
 			sb.Close()
 			// As synth plays a rollout: the sandbox opens while the
 			// teacher writes its first reply.
-			benchRollouts(b, c, func(ctx context.Context) (sandbox.Sandbox, error) { return sandbox.OpenAsync(ctx, be, sandbox.Spec{}), nil })
+			benchRollouts(b, c, func(ctx context.Context) (sandbox.Sandbox, error) {
+				return sandbox.OpenAsync(ctx, be, sandbox.Spec{}), nil
+			})
 		})
 	}
 }
