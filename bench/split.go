@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,20 +24,8 @@ import (
 // len(benchmark)+len(train) is len(tasks) less the dropped tasks. Both
 // results keep the input order.
 func Split(tasks []schemas.Task, fraction float64, seed int64) (benchmark, train []schemas.Task) {
-	tasks = slices.Clone(tasks)
-	return SplitKeyed(tasks, fraction, seed, func(i int) string { return TwinKey(&tasks[i]) })
-}
-
-// SplitKeyed is Split with TwinKey of tasks[i] given by twinKey(i), which
-// is asked only for the tasks the benchmark takes: a caller that holds its
-// tasks without their checks and outputs reads those tasks back whole.
-// Unlike Split, it returns train in tasks' own array, which it overwrites:
-// a caller holding a million tasks does not hold them twice.
-func SplitKeyed(tasks []schemas.Task, fraction float64, seed int64, twinKey func(i int) string) (benchmark, train []schemas.Task) {
-	inBench, dropped := Place(len(tasks), func(i int) Item { return ItemOf(&tasks[i]) }, fraction, seed, twinKey)
-	// train reuses tasks' array: each task is read before its place is
-	// written, as train never runs ahead of the loop.
-	train = tasks[:0]
+	inBench, dropped := Place(len(tasks), func(i int) Item { return ItemOf(&tasks[i]) }, fraction, seed,
+		func(i int) string { return TwinKey(&tasks[i]) })
 	for i := range tasks {
 		switch {
 		case dropped[i]:
@@ -48,7 +35,6 @@ func SplitKeyed(tasks []schemas.Task, fraction float64, seed int64, twinKey func
 			train = append(train, tasks[i])
 		}
 	}
-	clear(tasks[len(train):]) // what left training is not held twice
 	return benchmark, train
 }
 
@@ -63,7 +49,10 @@ func ItemOf(t *schemas.Task) Item { return Item{ID: t.ID, Category: t.Category, 
 
 // Place is the split of n tasks, task i read as item(i), for a caller that
 // holds its tasks in a form of its own: inBench[i] says task i goes to the
-// benchmark, dropped[i] that it goes to neither side (see Split).
+// benchmark, dropped[i] that it goes to neither side (see Split). twinKey(i)
+// is TwinKey of task i; it is asked only of the tasks the benchmark takes,
+// so a caller that holds its tasks without their checks and outputs reads
+// only those back whole.
 func Place(n int, item func(i int) Item, fraction float64, seed int64, twinKey func(i int) string) (inBench, dropped []bool) {
 	groups, bridges := groupBySharedFiles(n, item)
 	byCat := map[string][]group{}

@@ -26,21 +26,9 @@ func SourceCounts(files []schemas.File) []SourceCount {
 	return out
 }
 
-// Languages returns the languages of the tasks' queries, for
+// Languages returns the languages of the tasks' queries, one per task, for
 // CardInfo.Languages: each once, most tasks first.
-func Languages(tasks []schemas.Task) []string {
-	return LanguagesOf(func(yield func(string) bool) {
-		for i := range tasks {
-			if !yield(tasks[i].Lang) {
-				return
-			}
-		}
-	})
-}
-
-// LanguagesOf is Languages of the tasks' languages, one per task, for a
-// caller that holds its tasks in a form of its own.
-func LanguagesOf(langs iter.Seq[string]) []string {
+func Languages(langs iter.Seq[string]) []string {
 	n := map[string]int{}
 	for l := range langs {
 		if l != "" {

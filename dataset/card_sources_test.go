@@ -19,8 +19,7 @@ func TestSourceCountsAndLanguages(t *testing.T) {
 	if diff := cmp.Diff(want, SourceCounts(files)); diff != "" {
 		t.Errorf("SourceCounts (-want +got):\n%s", diff)
 	}
-	tasks := []schemas.Task{{Lang: "zh"}, {Lang: "en"}, {Lang: "en"}, {}}
-	if got := Languages(tasks); !slices.Equal(got, []string{"en", "zh"}) {
+	if got := Languages(slices.Values([]string{"zh", "en", "en", ""})); !slices.Equal(got, []string{"en", "zh"}) {
 		t.Errorf("Languages = %v", got)
 	}
 }

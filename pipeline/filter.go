@@ -98,7 +98,7 @@ func (r *run) taskDrops(train []slimTask, benchTasks []schemas.Task) (map[int32]
 	scopes := make([]uint64, len(train))
 	order := make([]int32, len(train))
 	for i := range train {
-		scopes[i], order[i] = dedup.Scope(train[i].task()), int32(i)
+		scopes[i], order[i] = dedup.Scope(train[i].meta), int32(i) // a scope is of the input files only
 	}
 	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(scopes[a], scopes[b]) })
 	drops := map[int32]taskDrop{}

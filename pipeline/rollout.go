@@ -116,16 +116,22 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobLi
 			return nil, 0, fmt.Errorf("%s: %w", stage, err)
 		}
 	}
-	var pending []int32 // the jobs to run, by index: 4 bytes each, not a job
+	// One pass over the jobs (a training job's id is hashed anew each time
+	// it is made): the records they journal, those missing, and the jobs
+	// to run, by index (4 bytes each, not a job).
+	var pending []int32
+	records, left := 0, 0
 	for i := range jobs.Len() {
-		if missing(jobs.At(i), done, redo) > 0 {
+		jb := jobs.At(i)
+		records += len(jb.ids())
+		if m := missing(jb, done, redo); m > 0 {
+			left += m
 			pending = append(pending, int32(i))
 		}
 	}
 	if len(pending) == 0 {
 		return done, 0, nil
 	}
-	records, left := countRecords(jobs), countMissing(jobs, done, redo)
 	if r.readOnly {
 		return nil, 0, fmt.Errorf("%s: %d of %d rollouts are not done in %s: run synth plan -o %s again", stage, left, records, r.work, r.dir)
 	}
@@ -269,15 +275,6 @@ func missing(jb job, done *trajIndex, redo map[string]bool) int {
 		if !done.has(id) || redo[id] {
 			n++
 		}
-	}
-	return n
-}
-
-// countRecords is how many records jobs journal.
-func countRecords(jobs jobList) int {
-	n := 0
-	for i := range jobs.Len() {
-		n += len(jobs.At(i).ids())
 	}
 	return n
 }

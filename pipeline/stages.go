@@ -432,7 +432,7 @@ func (r *run) emit(_ context.Context, fn *funnel, tasks []slimTask, kept []trajR
 		teacher = schemas.TeacherInfo{Kind: r.cfg.Teacher.Kind}
 	}
 	err = dataset.WriteCard(filepath.Join(r.dir, datasetDir), dataset.CardInfo{
-		Config: dcfg, Rows: rows, Bytes: bytes, Languages: dataset.LanguagesOf(func(yield func(string) bool) {
+		Config: dcfg, Rows: rows, Bytes: bytes, Languages: dataset.Languages(func(yield func(string) bool) {
 			for i := range tasks {
 				if !yield(tasks[i].meta.Lang) {
 					return

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"synth/schemas"
@@ -58,34 +59,52 @@ func (r *run) readTasks(path string, keep func(*schemas.Task) bool) (tasks []sli
 }
 
 // meta is t without its id, query, reference, checks and outputs, held
-// once for every task that shares it, its strings and file lists interned.
+// once for every task that shares it (the tasks of one template over one
+// file), its strings interned.
 func (in *interner) meta(t schemas.Task) *schemas.Task {
-	t.ID, t.Query, t.Reference, t.Checks, t.Outputs = "", "", nil, nil, nil
-	t.Category, t.Subcategory, t.Lang, t.Generator, t.Index = in.of(t.Category), in.of(t.Subcategory), in.of(t.Lang), in.of(t.Generator), in.of(t.Index)
-	t.Files = in.files(t.Files)
-	if len(t.Requires) > 0 {
-		t.Requires = in.list(t.Requires)
-	}
-	k := metaKey{t.Category, t.Subcategory, t.Lang, t.Generator, t.Index, filesKey(t.Files), listKey(t.Requires)}
+	k := metaKey{t.Category, t.Subcategory, t.Lang, t.Generator, t.Index, filesKey(t.Files), strings.Join(t.Requires, "\x00")}
 	if m, ok := in.metas[k]; ok {
 		return m
 	}
-	in.metas[k] = &t
-	return &t
+	m := &schemas.Task{
+		Category: in.of(t.Category), Subcategory: in.of(t.Subcategory), Lang: in.of(t.Lang),
+		Generator: in.of(t.Generator), Index: in.of(t.Index),
+	}
+	if t.Files != nil { // an empty list stays one, not null
+		m.Files = make([]schemas.TaskFile, 0, len(t.Files))
+	}
+	for _, f := range t.Files {
+		m.Files = append(m.Files, schemas.TaskFile{ID: in.of(f.ID), Name: in.of(f.Name), Type: in.of(f.Type)})
+	}
+	for _, r := range t.Requires {
+		m.Requires = append(m.Requires, in.of(r))
+	}
+	in.metas[k] = m
+	return m
 }
 
 type metaKey struct{ category, subcategory, lang, generator, index, files, requires string }
 
-// interner holds one copy of each string and of each file list.
+func filesKey(fs []schemas.TaskFile) string {
+	var b strings.Builder
+	for _, f := range fs {
+		for _, s := range []string{f.ID, f.Name, f.Type} {
+			b.WriteString(strconv.Itoa(len(s)))
+			b.WriteByte(':')
+			b.WriteString(s)
+		}
+	}
+	return b.String()
+}
+
+// interner holds one copy of each string and of each task meta.
 type interner struct {
-	strs      map[string]string
-	fileLists map[string][]schemas.TaskFile
-	lists     map[string][]string
-	metas     map[metaKey]*schemas.Task
+	strs  map[string]string
+	metas map[metaKey]*schemas.Task
 }
 
 func newInterner() *interner {
-	return &interner{strs: map[string]string{}, fileLists: map[string][]schemas.TaskFile{}, lists: map[string][]string{}, metas: map[metaKey]*schemas.Task{}}
+	return &interner{strs: map[string]string{}, metas: map[metaKey]*schemas.Task{}}
 }
 
 func (in *interner) of(s string) string {
@@ -94,48 +113,6 @@ func (in *interner) of(s string) string {
 	}
 	in.strs[s] = s
 	return s
-}
-
-// files is the held copy of fs, interned.
-func (in *interner) files(fs []schemas.TaskFile) []schemas.TaskFile {
-	k := filesKey(fs)
-	if v, ok := in.fileLists[k]; ok {
-		return v
-	}
-	for i, f := range fs {
-		fs[i] = schemas.TaskFile{ID: in.of(f.ID), Name: in.of(f.Name), Type: in.of(f.Type)}
-	}
-	in.fileLists[k] = fs
-	return fs
-}
-
-// list is the held copy of ss, interned.
-func (in *interner) list(ss []string) []string {
-	k := listKey(ss)
-	if v, ok := in.lists[k]; ok {
-		return v
-	}
-	for i, s := range ss {
-		ss[i] = in.of(s)
-	}
-	in.lists[k] = ss
-	return ss
-}
-
-func filesKey(fs []schemas.TaskFile) string {
-	var b strings.Builder
-	for _, f := range fs {
-		fmt.Fprintf(&b, "%d:%s%d:%s%d:%s", len(f.ID), f.ID, len(f.Name), f.Name, len(f.Type), f.Type)
-	}
-	return b.String()
-}
-
-func listKey(ss []string) string {
-	var b strings.Builder
-	for _, s := range ss {
-		fmt.Fprintf(&b, "%d:%s", len(s), s)
-	}
-	return b.String()
 }
 
 // whole is slim task s read back whole from its journal.
