@@ -27,6 +27,12 @@ import (
 // BenchmarkRolloutThroughput uses an in-process sandbox, so it measures the
 // client and the loop; BenchmarkRolloutThroughputSandbox opens a real
 // sandbox per rollout.
+//
+// Each worker plays SYNTH_BENCH_ROUNDS rollouts (default 4) one after
+// another. Every rollout takes as long as the others, so the workers move
+// in lockstep: their sandboxes open and close at the same moments, and the
+// first round opens them all at once from a cold pool. More rounds measure
+// a long build's steady rate.
 
 const (
 	benchLatency = 200 * time.Millisecond
@@ -72,8 +78,15 @@ func BenchmarkRolloutThroughputSandbox(b *testing.B) {
 	}
 }
 
-// benchRollouts runs max(4c, 8) rollouts per iteration with c workers.
+// benchRollouts runs max(rounds x c, 8) rollouts per iteration with c
+// workers.
 func benchRollouts(b *testing.B, c int, open func(context.Context) (sandbox.Sandbox, error)) {
+	rounds := 4
+	if v := os.Getenv("SYNTH_BENCH_ROUNDS"); v != "" {
+		if _, err := fmt.Sscan(v, &rounds); err != nil || rounds < 1 {
+			b.Fatalf("SYNTH_BENCH_ROUNDS=%q: want a count of rollouts per worker, at least 1", v)
+		}
+	}
 	srv := llmtest.NewServer(b, benchScript)
 	srv.SetLatency(benchLatency)
 	cl, err := llm.New(llm.Config{Endpoints: []llm.Endpoint{{BaseURL: srv.URL, Model: "m", KeyEnv: "NO_SUCH_KEY_ENV", Concurrency: c}}})
@@ -82,7 +95,7 @@ func benchRollouts(b *testing.B, c int, open func(context.Context) (sandbox.Sand
 	}
 	teacher := agent.NewOpenAI(cl, agent.Config{})
 	f := agent.NewPyBench()
-	n := max(4*c, 8)
+	n := max(rounds*c, 8)
 	ctx := context.Background()
 	var failed sync.Once
 	b.ResetTimer()
