@@ -69,6 +69,10 @@ libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes
 libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
 libc.unshare.argtypes = [ctypes.c_int]
 libc.setns.argtypes = [ctypes.c_int, ctypes.c_int]
+# The C library called with the GIL held, as os.fork holds it (light_fork).
+libc_gil = ctypes.PyDLL(None, use_errno=True)
+libc_gil.fork.restype = ctypes.c_int
+libc_gil.fork.argtypes = []
 
 FONT_CACHE = {}  # matplotlib font cache file name -> bytes, for children that import it late
 
@@ -834,6 +838,31 @@ def spawn(req, fds, zsock, wake_fds):
     os._exit(os.WEXITSTATUS(status))
 
 
+def light_fork():
+    """Forks with the C library's fork(2), holding the GIL as os.fork does,
+    but without what os.fork does around it for a process that may have
+    other threads: CPython resetting its locks and thread states in the
+    child, and the callbacks modules register with os.register_at_fork
+    (threading's rebuilds its table of threads, random's reseeds, logging's
+    resets its locks). In a fork of the zygote those cost about 1 ms of
+    copy-on-write faults, and they matter only where another thread could
+    hold a lock or be listed as alive. So this is used only while the
+    zygote has a single thread, as it does (numpy's BLAS is held to one
+    thread); otherwise it is os.fork. Each interpreter reseeds random and
+    numpy from its assignment (reseed), not from the fork."""
+    try:
+        single = len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        single = False
+    if not single:
+        return os.fork()
+    pid = libc_gil.fork()
+    if pid < 0:
+        e = ctypes.get_errno()
+        raise OSError(e, "fork: " + os.strerror(e))
+    return pid
+
+
 def spawn_pid1(req, fds, zsock, wake_fds):
     """Forks the interpreter as pid 1 of a new pid namespace, straight from
     the zygote: the zygote unshares CLONE_NEWPID, which places its next
@@ -851,7 +880,7 @@ def spawn_pid1(req, fds, zsock, wake_fds):
         return 0
     pid = -1
     try:
-        pid = os.fork()
+        pid = light_fork()
     finally:
         if pid != 0 and libc.setns(ZYGOTE_FDS["pidns"], CLONE_NEWPID) != 0:
             os._exit(1)  # the zygote's children would share one namespace: Go starts a new zygote
