@@ -30,6 +30,7 @@ import random
 import resource
 import select
 import signal
+import _signal  # signal.signal's enum wrapping costs a fresh fork copy-on-write faults
 import socket
 import struct
 import sys
@@ -621,23 +622,31 @@ def child_env(req, home):
     return env
 
 
+ZYGOTE_ENV = {}  # the environment zygote_env set, as a plain dict
+
+
 def settle_env(env):
     """Makes os.environ hold exactly env, changing only what differs: each
     change is a setenv in the C library, which in a fresh fork writes to
     pages shared with the zygote (the zygote sets the common part once,
-    zygote_env)."""
-    for k in [k for k in os.environ if k not in env]:
+    zygote_env). What is there is read from ZYGOTE_ENV once the zygote set
+    it: walking os.environ decodes every name and value in Python, which in
+    a fresh fork costs more than the one change."""
+    have = ZYGOTE_ENV or dict(os.environ)
+    for k in [k for k in have if k not in env]:
         del os.environ[k]
     for k, v in env.items():
-        if os.environ.get(k) != v:
+        if have.get(k) != v:
             os.environ[k] = v
 
 
 def zygote_env():
     """Sets the zygote's environment to what interpreters with namespaces
     get, all but their seed, once its modules are loaded, so that each fork
-    changes one variable rather than all."""
-    settle_env(child_env({"ns": True, "seed": 0, "ws": "/workspace"}, "/tmp"))
+    changes one variable rather than all; nothing changes it after."""
+    env = child_env({"ns": True, "seed": 0, "ws": "/workspace"}, "/tmp")
+    settle_env(env)
+    ZYGOTE_ENV.update(env)
 
 
 def read_assignment(ctl):
@@ -687,8 +696,8 @@ def become_child(req, ctl, out_fd, parent, go_ahead=False):
         sys.__stdout__, sys.__stderr__, sys.__stdin__ = sys.stdout, sys.stderr, sys.stdin
         builtins.input = input_disabled
         sys.argv = [""]
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-        signal.signal(signal.SIGXCPU, cpu_limit_reached)
+        _signal.signal(_signal.SIGXFSZ, _signal.SIG_IGN)
+        _signal.signal(_signal.SIGXCPU, cpu_limit_reached)
 
         line, fds = read_assignment(ctl)
         req = dict(req, **json.loads(line))
@@ -779,7 +788,7 @@ def leave_zygote(zsock, wake_fds, keep=()):
         if fd is not None and fd not in keep:
             os.close(fd)
     signal.set_wakeup_fd(-1)
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
 
 
 def spawn(req, fds, zsock, wake_fds):

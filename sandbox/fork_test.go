@@ -41,3 +41,27 @@ func TestForksStartFromTheirSeed(t *testing.T) {
 		"pid = os.fork()\nif pid == 0:\n    os._exit(7)\n"+
 		"print(total, os.waitpid(pid, 0)[1] >> 8, threading.active_count())"), schemas.StatusOK, "328350 7 1")
 }
+
+// TestForksEnvironmentAndSignals: a fork changes only what differs from
+// the zygote's environment (settle_env, read from ZYGOTE_ENV) and sets its
+// signals with the C-level calls; the interpreter still sees exactly its
+// own environment, its seed in PYTHONHASHSEED, and SIGXFSZ ignored,
+// SIGXCPU handled and SIGCHLD at its default.
+func TestForksEnvironmentAndSignals(t *testing.T) {
+	b := testBackend(t)
+	needIsolation(t, b)
+	s := open(t, b, Spec{Seed: 41})
+	r := run(t, s, "import os, signal\n"+
+		"print(' '.join(sorted(os.environ)))\n"+
+		"print(os.environ['PYTHONHASHSEED'], os.environ['HOME'], os.environ['MPLCONFIGDIR'])\n"+
+		"print(signal.getsignal(signal.SIGXFSZ) == signal.SIG_IGN, callable(signal.getsignal(signal.SIGXCPU)), signal.getsignal(signal.SIGCHLD) == signal.SIG_DFL)")
+	if r.Status != schemas.StatusOK {
+		t.Fatalf("%s %s", r.Status, r.Output)
+	}
+	lines := strings.Split(strings.TrimSpace(r.Output), "\n")
+	const keys = "HOME LANG MKL_NUM_THREADS MPLBACKEND MPLCONFIGDIR OMP_NUM_THREADS OPENBLAS_NUM_THREADS PATH " +
+		"PYTHONDONTWRITEBYTECODE PYTHONHASHSEED PYTHONUNBUFFERED QT_QPA_PLATFORM SDL_AUDIODRIVER SDL_VIDEODRIVER TMPDIR"
+	if len(lines) != 3 || lines[0] != keys || lines[1] != "41 /tmp /tmp/.matplotlib" || lines[2] != "True True True" {
+		t.Errorf("environment and signals:\n%s\nwant:\n%s\n41 /tmp /tmp/.matplotlib\nTrue True True", r.Output, keys)
+	}
+}
