@@ -30,7 +30,7 @@ import random
 import resource
 import select
 import signal
-import _signal  # signal.signal's enum wrapping costs a fresh fork copy-on-write faults
+import _signal  # signal.signal's enum wrapping costs copy-on-write faults in a fresh fork
 import socket
 import struct
 import sys
