@@ -5,7 +5,7 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO ?= go
 OUT ?= out
 
-.PHONY: all deps build demo test bench vet fmt clean
+.PHONY: all deps build demo test bench vet fmt clean lock
 
 all: build
 
@@ -22,19 +22,23 @@ vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 
-# pygame: the sandbox test that an interactive program hits the time limit.
 # chromium: the tests that open synth view's pages in a headless browser.
 # slurm-wlm, munge: cmd/synth's TestSlurm starts a one-node cluster with
-# scripts/slurm-local.sh; it needs root, so they are installed only as root
-# (without, the test skips and says why).
+# scripts/slurm-local.sh.
 test: vet
-	@scripts/deps.sh python3-pygame chromium $$([ "$$(id -u)" -eq 0 ] && echo slurm-wlm munge)
+	@scripts/deps.sh chromium slurm-wlm munge
 	$(GO) test -count=1 -timeout 20m ./...
 
-# Jupyter: the kernel the sandbox is measured against; chromium: synth view's index load.
+# The parity environment (the sandbox's lock plus ipykernel and jupyter_client):
+# the Jupyter kernel the sandbox is measured against; chromium: synth view's index load.
 bench: build
-	@scripts/deps.sh python3-ipykernel python3-jupyter-client chromium
+	@PYENVS=parity scripts/deps.sh chromium
 	scripts/bench.sh
+
+# Recompiles the locks from pyenv/*.in (newest versions that resolve; needs
+# PyPI). Commit the .lock files it changes; make deps then builds them.
+lock:
+	scripts/pylock.sh
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

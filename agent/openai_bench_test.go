@@ -12,6 +12,7 @@ import (
 	"synth/internal/proccpu"
 	"synth/llm"
 	"synth/llm/llmtest"
+	"synth/pyenv"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -53,8 +54,8 @@ func BenchmarkRolloutThroughput(b *testing.B) {
 }
 
 func BenchmarkRolloutThroughputSandbox(b *testing.B) {
-	if _, err := os.Stat("/usr/bin/python3"); err != nil {
-		b.Skip("needs /usr/bin/python3")
+	if _, err := os.Stat(pyenv.Sandbox.Python()); err != nil {
+		b.Skip("needs the locked sandbox environment " + pyenv.Sandbox.Python() + " (scripts/pyenv.sh sandbox)")
 	}
 	for _, c := range []int{1, 16, 64} {
 		b.Run(fmt.Sprintf("c=%d", c), func(b *testing.B) {

@@ -344,7 +344,7 @@ func TestOpenAIRealSandbox(t *testing.T) {
 	}
 	sb, err := be.Open(context.Background(), sandbox.Spec{Inputs: []sandbox.Input{{Name: "a.csv", Path: csv}}})
 	if err != nil {
-		t.Skipf("needs the Python sandbox (/usr/bin/python3 with pandas): %v", err)
+		t.Skipf("needs the Python sandbox (the locked environment, make deps): %v", err)
 	}
 	defer sb.Close()
 	srv := llmtest.NewServer(t, llmtest.Texts(

@@ -8,10 +8,11 @@ import (
 	"path/filepath"
 	"testing"
 
+	"synth/pyenv"
 	"synth/sandbox"
 )
 
-const python = "/usr/bin/python3"
+var python = pyenv.Sandbox.Python()
 
 // openBackend starts the real sandbox backend; the test skips when none
 // can start here.

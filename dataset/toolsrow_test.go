@@ -12,6 +12,7 @@ import (
 
 	"synth/agent"
 	"synth/internal/duckdbtest"
+	"synth/pyenv"
 	"synth/schemas"
 )
 
@@ -155,7 +156,7 @@ print(n)
 
 func runToolsJSONPy(t *testing.T, paths []string) {
 	t.Helper()
-	const python = "/usr/bin/python3"
+	var python = pyenv.Sandbox.Python()
 	if _, err := os.Stat(python); err != nil {
 		t.Skip("needs " + python)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"synth/pyenv"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -72,8 +73,8 @@ func TestVerifyFailures(t *testing.T) {
 // and output/; the test skips where no backend can start.
 func testBackend(t *testing.T) (sandbox.Backend, string) {
 	t.Helper()
-	if err := exec.Command("/usr/bin/python3", "-c", "import pandas").Run(); err != nil {
-		t.Skipf("needs /usr/bin/python3 with pandas: %v", err)
+	if err := exec.Command(pyenv.Sandbox.Python(), "-c", "import pandas").Run(); err != nil {
+		t.Skipf("needs the locked sandbox environment with pandas (make deps): %v", err)
 	}
 	b, err := sandbox.New(sandbox.Config{})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"synth/agent"
 	"synth/llm"
+	"synth/pyenv"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -217,16 +218,37 @@ func (r *run) open(ctx context.Context) error {
 	}
 	info.Config = r.cfg // the latest settings; those outside the hash may change between resumes
 	info.Version = r.opts.Version
-	info.Python = ProbePython(ctx, pythonOf(r.cfg))
+	py := ProbePython(ctx, pythonOf(r.cfg))
+	if err := sameEnvironment(r.dir, info.Python, py); err != nil {
+		return err
+	}
+	info.Python = py
 	r.info = info
 	return info.save(r.dir)
 }
 
+// pythonOf is the sandbox's interpreter: the configured one, else the
+// locked environment's.
 func pythonOf(cfg Config) string {
 	if cfg.Sandbox.Python != "" {
 		return cfg.Sandbox.Python
 	}
-	return "/usr/bin/python3"
+	return pyenv.Sandbox.Python()
+}
+
+// ErrEnvironmentChanged is returned when a run directory is resumed under
+// another Python environment than the one that made it.
+var ErrEnvironmentChanged = fmt.Errorf("%w: the Python environment changed", ErrConfigChanged)
+
+// sameEnvironment refuses to go on in dir under now when the run was made
+// under was. A run from before environments were recorded, or an
+// interpreter that could not be probed, is not compared.
+func sameEnvironment(dir string, was, now PythonInfo) error {
+	if was.Fingerprint == "" || now.Fingerprint == "" || was.Fingerprint == now.Fingerprint {
+		return nil
+	}
+	return fmt.Errorf("%w: %s was made under %s, and sandbox.python is now %s: run again under the first (--python %s, or rebuild its lock with scripts/pyenv.sh sandbox), use another -o, or delete %s to start over",
+		ErrEnvironmentChanged, dir, was.Describe(), now.Describe(), was.Executable, dir)
 }
 
 func (r *run) logf(format string, args ...any) { fmt.Fprintf(r.log, format+"\n", args...) }

@@ -14,11 +14,12 @@ import (
 	"synth/agent"
 	"synth/bench"
 	"synth/internal/duckdbtest"
+	"synth/pyenv"
 	"synth/sandbox"
 	"synth/schemas"
 )
 
-const python = "/usr/bin/python3"
+var python = pyenv.Sandbox.Python()
 
 func needPython(t *testing.T) {
 	t.Helper()

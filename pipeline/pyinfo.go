@@ -2,37 +2,99 @@ package pipeline
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
 	"time"
 
 	"synth/hostpy"
+	"synth/pyenv"
 )
 
-// pythonProbe prints the interpreter's version and the versions of the
-// packages tasks use, as JSON.
+// pythonProbe prints the interpreter's version and every installed
+// distribution with its version, as JSON.
 const pythonProbe = `
-import json, sys, importlib
-out = {"version": sys.version.split()[0], "packages": {}}
-for name in ["pandas", "numpy", "matplotlib", "openpyxl", "PIL", "scipy", "sklearn", "sympy", "pypdf", "docx", "cv2", "qrcode", "wordcloud", "pydub", "soundfile", "seaborn", "networkx"]:
-    try:
-        m = importlib.import_module(name)
-        out["packages"][name] = str(getattr(m, "__version__", "present"))
-    except Exception:
-        pass
-print(json.dumps(out))
+import json, sys
+from importlib import metadata
+dists = {}
+for d in metadata.distributions():
+    name = d.metadata["Name"]
+    if name:
+        dists[name] = d.version
+print(json.dumps({"version": sys.version.split()[0], "distributions": dists}))
 `
 
-// ProbePython asks the interpreter for its version and packages, for
-// run.json and synth doctor. A missing interpreter gives an empty record.
+// mainPackages are the distributions run.json and the dataset card name,
+// the ones whose versions shape what task code prints.
+var mainPackages = []string{"pandas", "numpy", "matplotlib", "seaborn", "scipy", "scikit-learn",
+	"statsmodels", "sympy", "openpyxl", "pyarrow", "pillow", "opencv-python-headless",
+	"scikit-image", "pymupdf", "pypdf", "python-docx", "pydub", "wordcloud", "jieba"}
+
+// ProbePython asks the interpreter for its version and distributions, and
+// compares them with the sandbox lock, for run.json and synth doctor. A
+// missing interpreter gives a record with only Executable set.
 func ProbePython(ctx context.Context, python string) PythonInfo {
 	info := PythonInfo{Executable: python, Packages: map[string]string{}}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	out, err := hostpy.Command(ctx, python, "-c", pythonProbe).Output()
 	if err != nil {
 		return info
 	}
-	_ = json.Unmarshal(out, &info)
-	info.Executable = python
+	var raw struct {
+		Version       string            `json:"version"`
+		Distributions map[string]string `json:"distributions"`
+	}
+	if json.Unmarshal(out, &raw) != nil || raw.Version == "" {
+		return info
+	}
+	info.Version = raw.Version
+	info.Distributions = make(map[string]string, len(raw.Distributions))
+	for name, v := range raw.Distributions {
+		info.Distributions[pyenv.Normalize(name)] = v
+	}
+	for _, name := range mainPackages {
+		if v, ok := info.Distributions[name]; ok {
+			info.Packages[name] = v
+		}
+	}
+	info.Fingerprint = fingerprint(info.Version, info.Distributions)
+	if missing, different := pyenv.Sandbox.Drift(info.Distributions); len(missing)+len(different) == 0 {
+		info.Lock = pyenv.Sandbox.ID()
+	}
 	return info
+}
+
+// fingerprint identifies an environment by its Python version and every
+// distribution's name and version.
+func fingerprint(version string, dists map[string]string) string {
+	names := make([]string, 0, len(dists))
+	for n := range dists {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	fmt.Fprintf(h, "python %s\n", version)
+	for _, n := range names {
+		fmt.Fprintf(h, "%s==%s\n", n, dists[n])
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// Describe names an environment for messages: its lock when it matches
+// one, else its interpreter, version and fingerprint.
+func (p PythonInfo) Describe() string {
+	if p.Version == "" {
+		return p.Executable + " (not usable)"
+	}
+	var b strings.Builder
+	if p.Lock != "" {
+		fmt.Fprintf(&b, "locked environment %s (%s, Python %s)", p.Lock, p.Executable, p.Version)
+	} else {
+		fmt.Fprintf(&b, "%s (Python %s, %d packages, fingerprint %s, not the lock %s)", p.Executable, p.Version, len(p.Distributions), p.Fingerprint, pyenv.Sandbox.ID())
+	}
+	return b.String()
 }

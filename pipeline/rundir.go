@@ -51,11 +51,19 @@ type RunInfo struct {
 	Writer *WriterCounts `json:"writer,omitempty"`
 }
 
-// PythonInfo is the sandbox interpreter's version and packages.
+// PythonInfo is the sandbox interpreter: its version, the main packages
+// tasks use, and what identifies the whole environment.
 type PythonInfo struct {
 	Executable string            `json:"executable"`
 	Version    string            `json:"version"`
-	Packages   map[string]string `json:"packages"`
+	Packages   map[string]string `json:"packages"` // the main distributions, by normalized name
+	// Lock is the sandbox lock (name-hash) when every locked package is
+	// installed at its locked version; empty for another environment.
+	Lock string `json:"lock,omitempty"`
+	// Fingerprint hashes the Python version and every installed
+	// distribution with its version; a resume under another refuses.
+	Fingerprint   string            `json:"fingerprint,omitempty"`
+	Distributions map[string]string `json:"distributions,omitempty"`
 }
 
 func readRunInfo(dir string) (*RunInfo, error) {

@@ -13,6 +13,7 @@ import (
 	gllm "synth/generators/llm"
 	"synth/llm"
 	"synth/llm/llmtest"
+	"synth/pyenv"
 	"synth/schemas"
 )
 
@@ -68,7 +69,7 @@ func TestRunJSONRoundTrip(t *testing.T) {
 			cfg.Sources.Types = []string{} // empty lists read back as []
 			dir := t.TempDir()
 			ri := &RunInfo{ConfigHash: cfg.Hash(), Config: cfg, Stages: map[string]time.Time{"collect": time.Now()}, Counts: map[string]int{"tasks": 1},
-				Python:     PythonInfo{Executable: "/usr/bin/python3", Packages: map[string]string{"pandas": "1.5.3"}},
+				Python:     PythonInfo{Executable: pyenv.Sandbox.Python(), Packages: map[string]string{"pandas": "1.5.3"}},
 				Shards:     []ShardInfo{{Shard: "1-of-2", Plan: "p", Host: "h", Tasks: 1, Stopped: "budget", Finished: time.Now()}},
 				StageTimes: []schemas.StageTime{{Stage: "collect", In: 1, Out: 1}},
 				Writer:     &WriterCounts{Model: "m", Proof: "sandbox", Stats: gllm.Stats{Drafts: 2, Dropped: map[string]int{"trivial_check": 1}}},

@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"synth/pyenv"
 	"synth/sandbox"
 	"synth/sandbox/sandboxtest"
 )
@@ -11,13 +12,13 @@ import (
 func TestLocalConformance(t *testing.T) {
 	for _, iso := range []string{sandbox.IsolationAuto, sandbox.IsolationOff} {
 		t.Run(iso, func(t *testing.T) {
-			if _, err := os.Stat("/usr/bin/python3"); err != nil {
-				t.Skip("needs /usr/bin/python3")
+			if _, err := os.Stat(pyenv.Sandbox.Python()); err != nil {
+				t.Skip("needs the locked sandbox environment " + pyenv.Sandbox.Python() + " (scripts/pyenv.sh sandbox)")
 			}
 			if iso == sandbox.IsolationOff && testing.Short() {
 				t.Skip("starts a second zygote")
 			}
-			b, err := sandbox.New(sandbox.Config{Python: "/usr/bin/python3", Isolation: iso, Slots: 8})
+			b, err := sandbox.New(sandbox.Config{Python: pyenv.Sandbox.Python(), Isolation: iso, Slots: 8})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,11 +7,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"synth/pyenv"
 )
 
 // Isolation modes of Config.Isolation.
@@ -64,7 +67,10 @@ func New(cfg Config) (Backend, error) {
 
 func newBackend(cfg Config) (*backend, error) {
 	if cfg.Python == "" {
-		cfg.Python = "/usr/bin/python3"
+		if !pyenv.Sandbox.Built() {
+			return nil, fmt.Errorf("sandbox.python: the locked environment %s is not built: run make deps (or scripts/pyenv.sh sandbox) in synth's checkout, or set sandbox.python (--python) to another interpreter, such as Debian's /usr/bin/python3", pyenv.Sandbox.Dir())
+		}
+		cfg.Python = pyenv.Sandbox.Python()
 	}
 	switch cfg.Isolation {
 	case "":
@@ -144,11 +150,7 @@ func newBackend(cfg Config) (*backend, error) {
 			b.hide = append(b.hide, real)
 		}
 	}
-	if real, err := filepath.EvalSymlinks(py); err == nil {
-		if prefix := filepath.Dir(filepath.Dir(real)); !strings.HasPrefix(real, "/usr/") && prefix != "/" {
-			b.roPaths = append(b.roPaths, prefix)
-		}
-	}
+	b.roPaths = interpreterRoots(py)
 	return b, nil
 }
 
@@ -242,4 +244,34 @@ func (b *backend) Close() error {
 	}
 	b.cg.close()
 	return nil
+}
+
+// interpreterRoots are the folders outside /usr an interpreter needs inside
+// the sandbox's private root, bound read-only: a virtual environment's own
+// folder (its python is a link into /usr, its packages are not), and the
+// prefix of an interpreter installed elsewhere (conda, pyenv, /opt).
+func interpreterRoots(py string) []string {
+	var roots []string
+	add := func(dir string) {
+		if dir != "/" && dir != "/usr" && !strings.HasPrefix(dir, "/usr/") && !slices.Contains(roots, dir) {
+			roots = append(roots, dir)
+		}
+	}
+	if abs, err := filepath.Abs(py); err == nil {
+		if venv := filepath.Dir(filepath.Dir(abs)); fileExists(filepath.Join(venv, "pyvenv.cfg")) {
+			if real, err := filepath.EvalSymlinks(venv); err == nil {
+				add(real)
+			}
+			add(venv)
+		}
+	}
+	if real, err := filepath.EvalSymlinks(py); err == nil {
+		add(filepath.Dir(filepath.Dir(real)))
+	}
+	return roots
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

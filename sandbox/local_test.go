@@ -9,9 +9,11 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"synth/pyenv"
 )
 
-const testPython = "/usr/bin/python3"
+var testPython = pyenv.Sandbox.Python()
 
 var (
 	sharedOnce sync.Once

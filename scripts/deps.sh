@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# Installs what synth needs and the machine lacks: Debian's Python runtime
-# with the packages tasks use, bubblewrap for the sandbox, and the npm
-# packages the tests read Parquet with. Usage: scripts/deps.sh [DEBIAN-PACKAGE...] Idempotent: a second run installs
-# nothing. Needs root (or sudo) only when something is missing.
+# Installs what synth needs and the machine lacks: Debian's Python 3.11 with
+# venv, bubblewrap for the sandbox and ffmpeg for audio; the sandbox's locked
+# Python environment (scripts/pyenv.sh sandbox, from pyenv/sandbox.lock); and
+# the npm packages the tests read Parquet with.
+# Usage: scripts/deps.sh [DEBIAN-PACKAGE...]. Idempotent: a second run
+# installs nothing and needs no network. Needs root (or sudo) only when
+# something is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The Python runtime tasks run in, and bubblewrap for the sandbox. Templates
-# that need modules beyond these (wordcloud, pydub, opencv) are skipped, each
-# with a line saying what to install (synth doctor lists them).
-debs=(python3 python3-pandas python3-numpy python3-matplotlib python3-openpyxl
-      python3-pil python3-scipy python3-sklearn python3-sympy python3-pypdf
-      python3-docx python3-qrcode bubblewrap)
+# The base of the locked environment (Debian's Python 3.11 and its venv),
+# bubblewrap for the sandbox, ffmpeg for pydub and moviepy, and npm for the
+# DuckDB Parquet reader of the tests.
+debs=(python3 python3-venv bubblewrap ffmpeg)
+command -v npm >/dev/null || debs+=(npm)
 # More packages for one purpose: arguments (make test, make bench pass theirs)
-# and EXTRA_DEBS, e.g. EXTRA_DEBS="python3-pydub ffmpeg" make demo
+# and EXTRA_DEBS, e.g. EXTRA_DEBS="python3-ipykernel" make demo
 read -r -a extra <<< "${EXTRA_DEBS:-}"
 debs+=("$@" "${extra[@]}")
 
@@ -29,11 +31,12 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# The sandbox's Python packages, locked by hash (cached by the lock's hash).
+scripts/pyenv.sh sandbox
+# More locked environments for one purpose: PYENVS="parity" make bench.
+for env in ${PYENVS:-}; do scripts/pyenv.sh "$env"; done
+
 if [ -f package.json ] && [ ! -d node_modules/@duckdb/node-api ]; then
-  if command -v npm >/dev/null; then
-    echo "deps: installing npm packages (DuckDB for the Parquet tests)"
-    npm install --no-audit --no-fund --no-save --loglevel=error
-  else
-    echo "deps: npm not found: the tests that read Parquet with DuckDB will be skipped" >&2
-  fi
+  echo "deps: installing npm packages (DuckDB for the Parquet tests)"
+  npm install --no-audit --no-fund --no-save --loglevel=error
 fi

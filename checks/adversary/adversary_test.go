@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"synth/checks"
+	"synth/pyenv"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -20,12 +21,12 @@ func intp(n int) *int { return &n }
 // adds a produced module; it returns the directory.
 func fixture(t *testing.T) string {
 	t.Helper()
-	if err := exec.Command("/usr/bin/python3", "-c", "import pandas, numpy, PIL, sklearn").Run(); err != nil {
-		t.Skipf("needs /usr/bin/python3 with pandas, numpy, PIL and sklearn: %v", err)
+	if err := exec.Command(pyenv.Sandbox.Python(), "-c", "import pandas, numpy, PIL, sklearn").Run(); err != nil {
+		t.Skipf("needs the locked sandbox environment with pandas, numpy, PIL and sklearn (make deps): %v", err)
 	}
 	dir := t.TempDir()
 	script, _ := filepath.Abs("../testdata/workspace.py")
-	cmd := exec.Command("/usr/bin/python3", script)
+	cmd := exec.Command(pyenv.Sandbox.Python(), script)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("workspace.py: %v\n%s", err, out)

@@ -13,6 +13,7 @@ import (
 
 	"synth/generators/template"
 	"synth/pipeline"
+	"synth/pyenv"
 	"synth/sandbox"
 )
 
@@ -48,25 +49,10 @@ func doctor(cmd *cobra.Command, cfg pipeline.Config) error {
 	w := cmd.OutOrStdout()
 	python := cfg.Sandbox.Python
 	if python == "" {
-		python = "/usr/bin/python3"
+		python = pyenv.Sandbox.Python()
 	}
-	py := pipeline.ProbePython(cmd.Context(), python)
 	fmt.Fprintln(w, "Python")
-	if py.Version == "" {
-		fmt.Fprintf(w, "  %s: not usable — install Debian's python3 (make deps), or set sandbox.python\n", python)
-	} else {
-		fmt.Fprintf(w, "  %s: Python %s\n", python, py.Version)
-		names := make([]string, 0, len(py.Packages))
-		for k := range py.Packages {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		parts := make([]string, len(names))
-		for i, n := range names {
-			parts[i] = n + " " + py.Packages[n]
-		}
-		fmt.Fprintf(w, "  packages: %s\n", strings.Join(parts, ", "))
-	}
+	printEnvironment(cmd.Context(), w, python, cfg.Sandbox.Python == "")
 
 	fmt.Fprintln(w, "\nSandbox isolation")
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -91,6 +77,48 @@ func doctor(cmd *cobra.Command, cfg pipeline.Config) error {
 		fmt.Fprintln(w, "  node: found (DuckDB reads the emitted Parquet in tests)")
 	}
 	return nil
+}
+
+// printEnvironment says which interpreter the sandbox runs, how it compares
+// with the sandbox lock, and how to fix what differs.
+func printEnvironment(ctx context.Context, w io.Writer, python string, isDefault bool) {
+	env := pyenv.Sandbox
+	fmt.Fprintf(w, "  lock: %s (%d packages, %s)\n", env.ID(), len(env.Pins()), env.Dir())
+	if isDefault && !env.Built() {
+		fmt.Fprintf(w, "  %s: not built — run make deps (or scripts/pyenv.sh sandbox) in synth's checkout, or set sandbox.python (--python /usr/bin/python3 for Debian's)\n", python)
+		return
+	}
+	py := pipeline.ProbePython(ctx, python)
+	if py.Version == "" {
+		fmt.Fprintf(w, "  %s: not usable — run make deps, or set sandbox.python to a working interpreter\n", python)
+		return
+	}
+	fmt.Fprintf(w, "  interpreter: %s (Python %s)\n", python, py.Version)
+	missing, different := env.Drift(py.Distributions)
+	switch {
+	case py.Lock != "":
+		fmt.Fprintf(w, "  environment: the locked environment, every package at its locked version\n")
+	case isDefault:
+		fmt.Fprintf(w, "  environment: drifted from its lock — rebuild it: rm -rf %s && scripts/pyenv.sh sandbox\n", env.Dir())
+	default:
+		fmt.Fprintf(w, "  environment: not the lock (sandbox.python is set); data made here records fingerprint %s\n", py.Fingerprint)
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(w, "  missing from the lock (%d): %s\n", len(missing), strings.Join(missing, ", "))
+	}
+	if len(different) > 0 {
+		fmt.Fprintf(w, "  other versions than the lock (%d): %s\n", len(different), strings.Join(different, ", "))
+	}
+	names := make([]string, 0, len(py.Packages))
+	for k := range py.Packages {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n + " " + py.Packages[n]
+	}
+	fmt.Fprintf(w, "  main packages: %s\n", strings.Join(parts, ", "))
 }
 
 // printTemplates says which templates this interpreter can run, asking it

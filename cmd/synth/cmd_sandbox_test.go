@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"synth/pyenv"
 )
 
 func runSynth(t *testing.T, stdin string, args ...string) (string, error) {
 	t.Helper()
-	if _, err := os.Stat("/usr/bin/python3"); err != nil {
-		t.Skip("needs /usr/bin/python3")
+	if _, err := os.Stat(pyenv.Sandbox.Python()); err != nil {
+		t.Skip("needs the locked sandbox environment " + pyenv.Sandbox.Python() + " (scripts/pyenv.sh sandbox)")
 	}
 	root := newRoot()
 	var out bytes.Buffer

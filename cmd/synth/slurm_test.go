@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"synth/pyenv"
 )
 
 // TestSlurm runs a build on a real one-node Slurm cluster that
@@ -31,8 +33,8 @@ func TestSlurm(t *testing.T) {
 			t.Skipf("needs Debian's slurm-wlm and munge (make test installs them): %s not found", b)
 		}
 	}
-	if err := exec.Command("/usr/bin/python3", "-c", "import pandas, numpy, matplotlib").Run(); err != nil {
-		t.Skipf("needs /usr/bin/python3 with pandas, numpy and matplotlib (make deps): %v", err)
+	if err := exec.Command(pyenv.Sandbox.Python(), "-c", "import pandas, numpy, matplotlib").Run(); err != nil {
+		t.Skipf("needs the locked sandbox environment with pandas, numpy and matplotlib (make deps): %v", err)
 	}
 	repo, err := filepath.Abs("../..")
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	genllm "synth/generators/llm"
 	"synth/llm"
 	"synth/llm/llmtest"
+	"synth/pyenv"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -197,8 +198,8 @@ func provedDraft(want string) string {
 }
 
 func TestGenerateProvesWithOneRepair(t *testing.T) {
-	if err := exec.Command("/usr/bin/python3", "-c", "import pandas").Run(); err != nil {
-		t.Skipf("needs /usr/bin/python3 with pandas: %v", err)
+	if err := exec.Command(pyenv.Sandbox.Python(), "-c", "import pandas").Run(); err != nil {
+		t.Skipf("needs the locked sandbox environment with pandas (make deps): %v", err)
 	}
 	b, err := sandbox.New(sandbox.Config{})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"synth/pyenv"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -14,8 +15,8 @@ import (
 // newProver starts a real sandbox, skipping when Python lacks pandas.
 func newProver(t *testing.T) *Prover {
 	t.Helper()
-	if err := exec.Command("/usr/bin/python3", "-c", "import pandas").Run(); err != nil {
-		t.Skipf("needs /usr/bin/python3 with pandas (make deps): %v", err)
+	if err := exec.Command(pyenv.Sandbox.Python(), "-c", "import pandas").Run(); err != nil {
+		t.Skipf("needs the locked sandbox environment with pandas (make deps): %v", err)
 	}
 	b, err := sandbox.New(sandbox.Config{})
 	if err != nil {

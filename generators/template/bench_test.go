@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"synth/checks"
+	"synth/pyenv"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -23,7 +24,7 @@ func TestBenchTestsPy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs references in the sandbox")
 	}
-	have, err := ProbeModules(context.Background(), "/usr/bin/python3", Modules())
+	have, err := ProbeModules(context.Background(), pyenv.Sandbox.Python(), Modules())
 	if err != nil {
 		t.Skipf("no python: %v", err)
 	}
@@ -91,7 +92,7 @@ func TestBenchTestsPy(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(root, "trajs.json"), js, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command("/usr/bin/python3", "-c", `import json, tests
+		cmd := exec.Command(pyenv.Sandbox.Python(), "-c", `import json, tests
 for i, tr in enumerate(json.load(open("trajs.json")), 1):
     try:
         getattr(tests, "test_task_%d" % i)(tr)

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"synth/checks/adversary"
+	"synth/pyenv"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -29,15 +30,15 @@ func TestConformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every template in the sandbox")
 	}
-	if err := exec.Command("/usr/bin/python3", "-c", "import pandas, matplotlib, PIL, sklearn, sympy").Run(); err != nil {
-		t.Skipf("needs /usr/bin/python3 with the core packages: %v", err)
+	if err := exec.Command(pyenv.Sandbox.Python(), "-c", "import pandas, matplotlib, PIL, sklearn, sympy").Run(); err != nil {
+		t.Skipf("needs the locked sandbox environment with the core packages (make deps): %v", err)
 	}
 	b, err := sandbox.New(sandbox.Config{Slots: 4})
 	if err != nil {
 		t.Skipf("no sandbox: %v", err)
 	}
 	defer b.Close()
-	have, err := ProbeModules(context.Background(), "/usr/bin/python3", Modules())
+	have, err := ProbeModules(context.Background(), pyenv.Sandbox.Python(), Modules())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,15 +30,17 @@ const (
 // CoreModules are the Python modules every template may assume.
 var CoreModules = []string{"pandas", "numpy", "matplotlib", "openpyxl", "PIL", "scipy", "sklearn", "sympy", "pypdf"}
 
-// Install says how to install a Python module that is not in the core set.
+// Install says how to get a Python module that is not in the core set. The
+// locked sandbox environment (pyenv/sandbox.lock) has every one; these
+// lines are for an interpreter set with sandbox.python.
 var Install = map[string]string{
-	"docx":      "apt-get install python3-docx",
-	"qrcode":    "apt-get install python3-qrcode",
-	"pyarrow":   "pyarrow is not packaged by Debian bookworm; install it into /usr/bin/python3 from a wheel",
-	"wordcloud": "apt-get install python3-wordcloud (large: pulls TeX fonts)",
-	"cv2":       "apt-get install python3-opencv",
-	"pydub":     "apt-get install python3-pydub ffmpeg",
-	"soundfile": "apt-get install python3-soundfile",
+	"docx":      "in the locked environment (make deps); elsewhere pip install python-docx",
+	"qrcode":    "in the locked environment (make deps); elsewhere pip install qrcode",
+	"pyarrow":   "in the locked environment (make deps); elsewhere pip install pyarrow",
+	"wordcloud": "in the locked environment (make deps); elsewhere pip install wordcloud",
+	"cv2":       "in the locked environment (make deps); elsewhere pip install opencv-python-headless",
+	"pydub":     "in the locked environment (make deps); elsewhere pip install pydub and apt-get install ffmpeg",
+	"soundfile": "in the locked environment (make deps); elsewhere pip install soundfile",
 }
 
 // Info describes a template for listings (synth doctor) and filtering.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"synth/checks/adversary"
+	"synth/pyenv"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -15,8 +16,8 @@ import (
 // TestValidateDrops proves that each guard of ValidateTask drops the task
 // it is for: removing a guard turns its case green where it must be red.
 func TestValidateDrops(t *testing.T) {
-	if err := exec.Command("/usr/bin/python3", "-c", "import pandas").Run(); err != nil {
-		t.Skipf("needs /usr/bin/python3 with pandas: %v", err)
+	if err := exec.Command(pyenv.Sandbox.Python(), "-c", "import pandas").Run(); err != nil {
+		t.Skipf("needs the locked sandbox environment with pandas (make deps): %v", err)
 	}
 	b, err := sandbox.New(sandbox.Config{})
 	if err != nil {

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Compiles pyenv/NAME.in into pyenv/NAME.lock for every NAME (or those given):
+# exact versions and sha256 hashes of every file, for CPython 3.11 on
+# x86_64 manylinux, wheels only except the packages in pyenv/NAME.sdist.
+# Uses uv's resolver (its version pinned below, installed into
+# $SYNTH_PYENV_ROOT/../tools); installs go through pip (scripts/pyenv.sh).
+# pyenv/NAME.in may constrain itself to another lock with a line
+# "-c sandbox.lock", so that shared packages keep the sandbox's versions.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+root=${SYNTH_PYENV_ROOT:-/opt/synth/python}
+tools=$(dirname "$root")/tools
+uv=$tools/bin/uv
+if [ ! -x "$uv" ]; then
+  /usr/bin/python3.11 -m venv "$tools"
+  "$tools/bin/pip" install -q --disable-pip-version-check uv==0.13.8
+fi
+
+names=("$@")
+if ((${#names[@]} == 0)); then
+  for f in pyenv/*.in; do names+=("$(basename "$f" .in)"); done
+fi
+for name in "${names[@]}"; do
+  nobin=()
+  if [ -f "pyenv/$name.sdist" ]; then
+    while read -r pkg _; do
+      [[ -z "$pkg" || "$pkg" == \#* ]] || nobin+=(--no-binary "$pkg")
+    done < "pyenv/$name.sdist"
+  fi
+  (cd pyenv && "$uv" pip compile "$name.in" --quiet --python-version 3.11 \
+    --python-platform x86_64-manylinux_2_28 --generate-hashes --only-binary :all: "${nobin[@]}" \
+    --no-header --custom-compile-command "make lock" -o "$name.lock")
+  echo "pylock: pyenv/$name.lock: $(grep -cE '^[A-Za-z0-9]' "pyenv/$name.lock") packages, hash $(sha256sum "pyenv/$name.lock" | cut -c1-12)"
+done
