@@ -58,6 +58,10 @@ type TeacherCard struct {
 type PythonInfo struct {
 	Version  string            `json:"version"`
 	Packages map[string]string `json:"packages,omitempty"` // name -> version
+	// Lock names the locked environment (name-hash of its lock file) when
+	// the interpreter matched it; Fingerprint identifies any environment.
+	Lock        string `json:"lock,omitempty"`
+	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
 // SourceCount is how many input files came from one source under one license.

@@ -157,6 +157,12 @@ func writePython(w *bytes.Buffer, p PythonInfo) {
 		return
 	}
 	w.WriteString("## Sandbox\n\n")
+	switch {
+	case p.Lock != "":
+		fmt.Fprintf(w, "The task code ran in synth's locked Python environment `%s` (synth's `pyenv/sandbox.lock`, every package pinned by hash; environment fingerprint `%s`).\n\n", p.Lock, p.Fingerprint)
+	case p.Fingerprint != "":
+		fmt.Fprintf(w, "The task code ran in an interpreter other than synth's locked environment (environment fingerprint `%s`).\n\n", p.Fingerprint)
+	}
 	if p.Version != "" {
 		fmt.Fprintf(w, "Python %s", p.Version)
 	}

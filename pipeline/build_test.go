@@ -320,3 +320,52 @@ func TestBuildResumesAfterInterrupt(t *testing.T) {
 		t.Fatalf("resumed build: %d trajectories (had %d), shards %v", len(all), len(partial), sum.Shards)
 	}
 }
+
+// A run made under one Python environment does not go on under another:
+// the resume stops, naming both, before any stage runs.
+func TestBuildRefusesAnotherEnvironment(t *testing.T) {
+	src, _ := buildOnce(t)
+	dir := filepath.Join(t.TempDir(), "out")
+	if out, err := exec.Command("cp", "-r", src, dir).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+	path := filepath.Join(dir, runFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info map[string]any
+	if err := json.Unmarshal(b, &info); err != nil {
+		t.Fatal(err)
+	}
+	py := info["python"].(map[string]any)
+	if py["fingerprint"] == nil || py["lock"] != pyenv.Sandbox.ID() {
+		t.Fatalf("run.json does not record the locked environment: %v", py)
+	}
+	py["fingerprint"], py["lock"], py["executable"] = "00000000deadbeef", "sandbox-000000000000", "/opt/other/bin/python"
+	b, _ = json.Marshal(info)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, trajJournal))
+	_, err = Build(context.Background(), quickConfig(), Options{Out: dir})
+	if !errors.Is(err, ErrEnvironmentChanged) || !errors.Is(err, ErrConfigChanged) {
+		t.Fatalf("err = %v, want ErrEnvironmentChanged", err)
+	}
+	for _, want := range []string{"sandbox-000000000000", pyenv.Sandbox.ID(), "/opt/other/bin/python", "use another -o"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the refusal does not name %q: %v", want, err)
+		}
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, trajJournal))
+	if string(before) != string(after) {
+		t.Error("the refused resume changed trajectories.jsonl")
+	}
+	card, err := os.ReadFile(filepath.Join(src, "dataset", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(card), "`"+pyenv.Sandbox.ID()+"`") {
+		t.Errorf("the dataset card does not name the locked environment %s", pyenv.Sandbox.ID())
+	}
+}

@@ -111,6 +111,7 @@ func decodeStrict(path string, data []byte, cfg *Config) error {
 func (c Config) Hash() string {
 	c.Concurrency = 0
 	c.Sandbox.Slots = 0
+	c.Sandbox.Python = "" // the environment is compared by its fingerprint (sameEnvironment)
 	c.LLM.MaxCostUSD, c.LLM.MaxTokens, c.LLM.Timeout, c.LLM.MaxRetries, c.LLM.NoCache = 0, 0, 0, 0, false
 	c.LLM.BreakerFailures, c.LLM.BreakerPause = 0, 0
 	eps := make([]llm.Endpoint, len(c.LLM.Endpoints))

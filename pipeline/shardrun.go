@@ -26,6 +26,10 @@ func Rollout(ctx context.Context, s Shard, so ShardOptions, opts Options) (*Summ
 		return nil, err
 	}
 	so.apply(&cfg)
+	// A shard's code runs in the environment the plan recorded, or not at all.
+	if err := sameEnvironment(opts.Out, info.Python, ProbePython(ctx, pythonOf(cfg))); err != nil {
+		return nil, err
+	}
 	cfg.LLM.MaxCostUSD /= float64(s.Count)
 	cfg.LLM.MaxTokens /= int64(s.Count)
 	r := newRun(cfg, opts)

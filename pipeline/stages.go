@@ -439,9 +439,10 @@ func (r *run) emit(_ context.Context, fn *funnel, tasks []slimTask, kept []trajR
 				}
 			}
 		}), Stats: stats, Funnel: fn.Funnel,
-		Teacher:    dataset.TeacherCard{Kind: teacher.Kind, Model: teacher.Model, Format: format.Name(), Settings: teacherSettings(r.cfg.Teacher, r.cfg.LLM)},
-		Tasks:      r.tasksCard(),
-		Python:     dataset.PythonInfo{Version: r.info.Python.Version, Packages: r.info.Python.Packages},
+		Teacher: dataset.TeacherCard{Kind: teacher.Kind, Model: teacher.Model, Format: format.Name(), Settings: teacherSettings(r.cfg.Teacher, r.cfg.LLM)},
+		Tasks:   r.tasksCard(),
+		Python: dataset.PythonInfo{Version: r.info.Python.Version, Packages: r.info.Python.Packages,
+			Lock: r.info.Python.Lock, Fingerprint: r.info.Python.Fingerprint},
 		ConfigHash: r.cfg.Hash(), SynthVersion: r.opts.Version, Sources: dataset.SourceCounts(files),
 	})
 	if err != nil {

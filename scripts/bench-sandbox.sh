@@ -5,14 +5,15 @@
 #   scripts/bench-sandbox.sh            (make bench calls it)
 #   BENCH_N=50 scripts/bench-sandbox.sh (fewer iterations, for a quick look)
 #
-# Needs Go, /usr/bin/python3 with numpy, pandas and matplotlib, and for the
-# Jupyter side python3-ipykernel and python3-jupyter-client (apt-get). Run as
+# Needs Go, the locked sandbox environment, and for the Jupyter side the
+# parity environment (the same packages plus ipykernel and jupyter_client:
+# PYENVS=parity scripts/deps.sh, which make bench runs). Run as
 # root for the sandbox's full isolation (namespaces, uids, bubblewrap); the
 # table says which isolation was on.
 set -eu
 cd "$(dirname "$0")/.."
 N=${BENCH_N:-200}
-PY=${PYTHON:-/usr/bin/python3}
+PY=${PYTHON:-$(scripts/pyenv.sh --python parity)}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -27,7 +28,7 @@ if "$PY" -c 'import jupyter_client, ipykernel' 2>/dev/null; then
 	"$PY" scripts/bench-jupyter.py --roundtrip "$N" >"$out/jupyter.json"
 	jupyter=ok
 else
-	echo "jupyter: skipped (apt-get install python3-ipykernel python3-jupyter-client)" >&2
+	echo "jupyter: skipped (the parity environment is not built: scripts/pyenv.sh parity)" >&2
 fi
 
 metric() { # benchmark name, unit -> value

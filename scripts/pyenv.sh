@@ -16,13 +16,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-name=${1:?usage: scripts/pyenv.sh NAME (sandbox, parity or pytest: pyenv/NAME.lock)}
+# scripts/pyenv.sh --python NAME prints the environment's interpreter path.
+print=""
+if [ "${1:-}" = "--python" ]; then print=1; shift; fi
+name=${1:?usage: scripts/pyenv.sh [--python] NAME (sandbox or parity: pyenv/NAME.lock)}
 lock=pyenv/$name.lock
 [ -f "$lock" ] || { echo "pyenv: $lock not found" >&2; exit 2; }
 hash=$(sha256sum "$lock" | cut -c1-12)
 root=${SYNTH_PYENV_ROOT:-/opt/synth/python}
 dir=$root/$name-$hash
 base=/usr/bin/python3.11
+if [ -n "$print" ]; then echo "$dir/bin/python"; exit 0; fi
 
 if [ -f "$dir/.complete" ]; then
   exit 0

@@ -39,6 +39,7 @@ type buildFlags struct {
 	writer        string
 	replay        string
 	noCache       bool
+	python        string
 }
 
 func newBuildCmd() *cobra.Command {
@@ -104,6 +105,7 @@ func addBuildFlags(cmd *cobra.Command, f *buildFlags) {
 	fl.Float64Var(&f.benchFrac, "bench-fraction", 0, "share of tasks held out for the benchmark; default 0.4 (config: bench.fraction)")
 	fl.StringSliceVar(&f.templates, "templates", nil, "only these templates or prefixes, e.g. table.,text.wordfreq (config: tasks.templates)")
 	fl.BoolVar(&f.validateTasks, "validate-tasks", false, "prove every task in the sandbox before rollouts, not only benchmark tasks (config: tasks.validate)")
+	fl.StringVar(&f.python, "python", "", "the sandbox's interpreter; default the locked environment (synth doctor shows it), e.g. /usr/bin/python3 for Debian's or a venv's bin/python; a run resumes only under the environment that made it (config: sandbox.python)")
 }
 
 // addSourceFlags adds the flags build and collect share.
@@ -162,6 +164,9 @@ func resolveConfig(cmd *cobra.Command, f buildFlags) (pipeline.Config, error) {
 	}
 	if set("validate-tasks") {
 		cfg.Tasks.Validate = f.validateTasks
+	}
+	if set("python") {
+		cfg.Sandbox.Python = f.python
 	}
 	if set("model") || set("base-url") || set("api-key-env") || set("key-env") {
 		if len(cfg.LLM.Endpoints) == 0 {

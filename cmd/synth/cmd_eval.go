@@ -32,7 +32,7 @@ type evalFlags struct {
 	maxCost                        float64
 	judge, judgeModel, judgeURL    string
 	judgeKeyEnv, judgeBaseline     string
-	scoring, pybenchPrompt         string
+	scoring, pybenchPrompt, python string
 }
 
 func newEvalCmd() *cobra.Command {
@@ -149,6 +149,7 @@ Compare runs with: synth eval compare RUN_A RUN_B ...`,
 	fl.StringVar(&f.judgeBaseline, "judge-baseline", "reference", "pairwise baseline: reference (the benchmark's reference trajectories), a results folder or a trajectory file")
 	fl.StringVar(&f.scoring, "scoring", "", "strict or pybench (default: the benchmark's bench.json, else strict)")
 	fl.StringVar(&f.pybenchPrompt, "pybench-prompt", "", "system prompt of --scoring pybench: gpt (default) or local (PyBench's prompt for local models)")
+	fl.StringVar(&f.python, "python", "", "the sandbox's interpreter; default the locked environment (synth doctor shows it), e.g. /usr/bin/python3 for Debian's (config: sandbox.python)")
 	cmd.AddCommand(newEvalCompareCmd())
 	return cmd
 }
@@ -169,6 +170,9 @@ func evalConfig(cmd *cobra.Command, f evalFlags) (pipeline.EvalConfig, error) {
 	}
 	cfg := pipeline.EvalConfig{Bench: f.bench, Teacher: base.Teacher, LLM: base.LLM, Sandbox: base.Sandbox,
 		Concurrency: base.Concurrency, InfraRetries: base.Filters.InfraRetries}
+	if set("python") {
+		cfg.Sandbox.Python = f.python
+	}
 	tc := &cfg.Teacher
 	tc.Kind, tc.Replay, tc.Samples = f.teacher, f.trajectories, f.samples
 	if tc.Kind == "" {
