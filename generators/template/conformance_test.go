@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -14,7 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"synth/checks/adversary"
-	"synth/pyenv"
+	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -30,26 +29,35 @@ func TestConformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every template in the sandbox")
 	}
-	if err := exec.Command(pyenv.Sandbox.Python(), "-c", "import pandas, matplotlib, PIL, sklearn, sympy").Run(); err != nil {
-		t.Skipf("needs the locked sandbox environment with the core packages (make deps): %v", err)
-	}
+	python := pyenvtest.Python(t)
 	b, err := sandbox.New(sandbox.Config{Slots: 4})
 	if err != nil {
 		t.Skipf("no sandbox: %v", err)
 	}
 	defer b.Close()
-	have, err := ProbeModules(context.Background(), pyenv.Sandbox.Python(), Modules())
+	have, err := ProbeModules(context.Background(), python, Modules())
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, skipped := Available(have)
-	for _, s := range skipped {
-		t.Log(s)
+	// In the locked environment no template and no file type is skipped.
+	if _, skipped := Available(have); len(skipped) > 0 {
+		t.Errorf("templates skipped in the locked environment: %v", skipped)
 	}
 	ins, paths := corpus(t)
 	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, PythonModules: have}).Generate(context.Background(), ins)
 	if err != nil {
 		t.Fatal(err)
+	}
+	covered := map[string]bool{}
+	for _, task := range tasks {
+		for _, f := range task.Files {
+			covered[f.Type] = true
+		}
+	}
+	for _, in := range ins {
+		if !covered[in.File.Type] {
+			t.Errorf("the corpus's %s file %s gets no task", in.File.Type, in.File.Name)
+		}
 	}
 	proofs := make([]Proof, len(tasks))
 	g, ctx := errgroup.WithContext(context.Background())

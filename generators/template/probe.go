@@ -10,16 +10,22 @@ import (
 	"synth/hostpy"
 )
 
-// Modules lists every Python module the templates may need: the core set
-// and each template's Requires.
+// Modules lists every Python module the templates may need: the core set,
+// each template's Requires and the modules reading a file type needs.
 func Modules() []string {
 	ms := slices.Clone(CoreModules)
+	add := func(m string) {
+		if !slices.Contains(ms, m) {
+			ms = append(ms, m)
+		}
+	}
 	for _, t := range registry {
 		for _, m := range t.Requires {
-			if !slices.Contains(ms, m) {
-				ms = append(ms, m)
-			}
+			add(m)
 		}
+	}
+	for _, m := range typeModule {
+		add(m)
 	}
 	slices.Sort(ms)
 	return ms
