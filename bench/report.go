@@ -28,6 +28,7 @@ func Report(s Summary, tasks []schemas.Task, results []Result) string {
 	if s.Samples > 1 {
 		fmt.Fprintf(&b, "| pass@%d | %s |\n", s.Samples, pct(s.PassAtK[fmt.Sprint(s.Samples)]))
 	}
+	fmt.Fprintf(&b, "| pass rate over all tasks (unscored = failed) | %s |\n", pct(s.PassRateAllTasks))
 	fmt.Fprintf(&b, "| tasks scored | %d of %d |\n", s.Scored, s.Tasks)
 	fmt.Fprintf(&b, "| average turns, PyBench (failed = %d) | %.2f |\n", s.TurnCap, s.AvgTurnsPyBench)
 	fmt.Fprintf(&b, "| average turns, passed rollouts | %s |\n", turns(s.AvgTurns, s.Passed))

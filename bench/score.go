@@ -141,6 +141,11 @@ type Group struct {
 	// PassRate is pass@1: the mean over scored tasks of the share of their
 	// rollouts that passed (with one sample per task, passed / scored).
 	PassRate float64 `json:"pass_rate"`
+	// PassRateAllTasks is pass@1 over every task of the group: a task
+	// without a rollout that counts (every one an infrastructure failure)
+	// counts as failed. It equals PassRate when every task is scored, and
+	// bounds what a run that loses rollouts to the infrastructure can claim.
+	PassRateAllTasks float64 `json:"pass_rate_all_tasks"`
 	// PassAtK holds pass@k for k = 1 and the samples per task, by the
 	// unbiased estimator 1 - C(n-c, k) / C(n, k) averaged over scored tasks
 	// (a task with fewer than k counted rollouts uses k = n).
@@ -297,6 +302,9 @@ func (a *acc) add(rs []Result) {
 func (a *acc) group() Group {
 	g := a.g
 	g.PassAtK = map[string]float64{"1": 0}
+	if g.Tasks > 0 {
+		g.PassRateAllTasks = a.rate1 / float64(g.Tasks)
+	}
 	if g.Scored > 0 {
 		g.PassRate = a.rate1 / float64(g.Scored)
 		g.PassAtK["1"] = g.PassRate

@@ -158,8 +158,28 @@ func TestReportAndCompare(t *testing.T) {
 	md = lb.Markdown()
 	// One of the four tasks has only an infrastructure failure: unscored,
 	// and marked so.
-	if !strings.Contains(md, "| 3 | m0 | r/m0 | 25.0% | – | – | 25.0% (1 of 4 tasks unscored) |") || !strings.Contains(md, "Warning: the runs are on different benchmarks") ||
+	if !strings.Contains(md, "| 3 | m0 | r/m0 | 25.0% | – | – | 18.8% | 25.0% | 3/4 (1 of 4 tasks unscored) |") || !strings.Contains(md, "Warning: the runs are on different benchmarks") ||
 		!strings.Contains(md, "Warning: r/m0 has 1 of 4 tasks unscored") || lb.Rows[2].Unscored != 1 {
 		t.Errorf("leaderboard:\n%s", md)
+	}
+}
+
+// TestCompareRanksOverAllTasks: a run that solved one task and lost every
+// other to the infrastructure (100% over what was scored) does not rank
+// above a run that solved more tasks, and a run ranked above one that
+// scored more tasks says so in the table.
+func TestCompareRanksOverAllTasks(t *testing.T) {
+	hider := Summary{Model: "hider", BenchHash: "h", Group: Group{Tasks: 22, Scored: 1, Rollouts: 1, Passed: 1, PassRate: 1, InfraErrors: 21}}
+	honest := Summary{Model: "honest", BenchHash: "h", Group: Group{Tasks: 22, Scored: 22, Rollouts: 22, Passed: 5, PassRate: 5.0 / 22}}
+	lb := Compare([]Run{{Dir: "r/hider", Summary: hider}, {Dir: "r/honest", Summary: honest}})
+	if lb.Rows[0].Model != "honest" || math.Abs(lb.Rows[1].PassRateAllTasks-1.0/22) > 1e-12 {
+		t.Errorf("leaderboard %+v: want honest first, hider at 1/22 over all tasks", lb.Rows)
+	}
+	lucky := Summary{Model: "lucky", BenchHash: "h", Group: Group{Tasks: 22, Scored: 20, Rollouts: 20, Passed: 6, PassRate: 6.0 / 20, InfraErrors: 2}}
+	lb = Compare([]Run{{Dir: "r/honest", Summary: honest}, {Dir: "r/lucky", Summary: lucky}})
+	md := lb.Markdown()
+	if lb.Rows[0].Model != "lucky" || !strings.Contains(md, "| 1 (on fewer scored tasks than a run below) | lucky |") ||
+		!strings.Contains(md, "Warning: r/lucky ranks above r/honest on fewer scored tasks (20 of 22)") {
+		t.Errorf("a run above one with more scored tasks is not marked:\n%s", md)
 	}
 }

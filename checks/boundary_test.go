@@ -11,8 +11,8 @@ import (
 	"synth/schemas"
 )
 
-// TestBoundaries pins the numeric tolerance, the guess limit and the IQR
-// fence at their edges: widening or narrowing any of them turns a case red.
+// TestBoundaries pins the numeric tolerance, the stated value, the list and
+// guess limits and the IQR fence at their edges: widening or narrowing any of them turns a case red.
 func TestBoundaries(t *testing.T) {
 	needPython(t)
 	dir := t.TempDir()
@@ -38,6 +38,10 @@ func TestBoundaries(t *testing.T) {
 		}
 		return b.String()
 	}
+	// stmts states n numbers one per clause, not as a list: "x is 42; x is 9901; ...".
+	stmts := func(n int) string {
+		return strings.Replace(strings.ReplaceAll(many(n), ", ", "; x is "), "Finished: ", "Finished: x is ", 1)
+	}
 	cases := []struct {
 		name   string
 		checks []schemas.Check
@@ -51,9 +55,16 @@ func TestBoundaries(t *testing.T) {
 		{"rel tol past", []schemas.Check{num(200, 0.01, 0)}, "Finished: 202.01", nil, false},
 		{"default tol in", []schemas.Check{num(1000, 0, 0)}, "Finished: 1000.0009", nil, true},
 		{"default tol out", []schemas.Check{num(1000, 0, 0)}, "Finished: 1000.0011", nil, false},
-		{"8 numbers for one asked", []schemas.Check{num(42, 0, 0.001)}, many(8), nil, true},
-		{"9 numbers for one asked", []schemas.Check{num(42, 0, 0.001)}, many(9), nil, false},
-		{"9 numbers for three asked", []schemas.Check{num(42, 0, 0.001), num(9901, 0, 0.001), num(99902, 0, 0.001)}, many(9), nil, true},
+		{"a list of 2 for one asked", []schemas.Check{num(42, 0, 0.001)}, "Finished: 42 or 43", nil, false},
+		{"a list of 8 for one asked", []schemas.Check{num(42, 0, 0.001)}, many(8), nil, false},
+		{"a list of 8 in brackets for one asked", []schemas.Check{num(42, 0, 0.001)}, "Finished: (" + strings.TrimPrefix(many(8), "Finished: ") + ")", nil, false},
+		{"a list of 3 for three asked", []schemas.Check{num(42, 0, 0.001), num(9901, 0, 0.001), num(99902, 0, 0.001)}, many(3), nil, true},
+		{"a list of 4 for three asked", []schemas.Check{num(42, 0, 0.001), num(9901, 0, 0.001), num(99902, 0, 0.001)}, many(4), nil, false},
+		{"one value and its context", []schemas.Check{num(42, 0, 0.001)}, "Finished: The mean is 42 (n = 150, over [1, 2])", nil, true},
+		{"the value asserted, not the first", []schemas.Check{num(42, 0, 0.001)}, "Finished: The value at x = 1 is 42.", nil, true},
+		{"an earlier assertion", []schemas.Check{num(42, 0, 0.001)}, "Finished: x is 42; x is 43", nil, false},
+		{"9 statements for three asked", []schemas.Check{num(9901, 0, 0.001), num(99902, 0, 0.001), num(999903, 0, 0.001)}, stmts(9), nil, true},
+		{"10 statements for three asked", []schemas.Check{num(9901, 0, 0.001), num(99902, 0, 0.001), num(999903, 0, 0.001)}, stmts(10), nil, false},
 		{"file names state no numbers", []schemas.Check{num(42, 0, 0.001)}, "Finished: 42, written to output/5b98b446.csv, output/1.png, output/2.png, output/3.png, output/4.png, output/5.png, output/6.png, output/7.png, output/8.png", nil, true},
 		{"every option listed", []schemas.Check{{Kind: "answer", ContainsAny: []string{"red", "green", "blue"}}}, "Finished: red, green or blue", nil, false},
 		{"one option", []schemas.Check{{Kind: "answer", ContainsAny: []string{"red", "green", "blue"}}}, "Finished: green", nil, true},

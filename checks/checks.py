@@ -70,13 +70,14 @@ def number_close(x, want, rel_tol=0.0, abs_tol=0.0):
     return abs(x - want) <= max(abs_tol, rel_tol * abs(want))
 
 
-def candidates(text):
-    """The numbers an answer states: numbers_in, less those inside words,
-    file names and identifiers (output/5b98.csv, x2, v1.2.3 states none),
-    a sign glued to a previous word or number read as a dash (2023-10 is
-    2023 and 10), and each value once (12% is 12 and 0.12)."""
-    text = (text or "").replace("\u2212", "-").replace("\uff0c", ",").replace("\uff05", "%")
-    out, seen = [], set()
+def _normalize(text):
+    return (text or "").replace("\u2212", "-").replace("\uff0c", ",").replace("\uff05", "%")
+
+
+def _spans(text):
+    """(start, end, values) of each number text states (see candidates),
+    on _normalize(text), in order."""
+    out = []
     for m in _NUM_RE.finditer(text):
         start = m.start()
         tok = m.group(0)
@@ -85,12 +86,101 @@ def candidates(text):
         before = text[start - 1] if start > 0 else " "
         if before.isalnum() or before in "_/\\.":
             continue
-        for v in numbers_in(tok):
+        vals, end = numbers_in(tok), m.end()
+        f = _FRACTION_RE.match(text, end)
+        if f and vals and "%" not in tok and float(f.group(1)) != 0:
+            vals, end = vals + [vals[0] / float(f.group(1))], f.end()
+        if vals:
+            out.append((start, end, vals))
+    return out
+
+
+# The denominator of a fraction (3/2), not of a date (2023/10/05).
+_FRACTION_RE = re.compile(r"/(\d+)(?![\d/.])")
+
+
+def candidates(text):
+    """The numbers an answer states: numbers_in, less those inside words,
+    file names and identifiers (output/5b98.csv, x2, v1.2.3 states none),
+    a sign glued to a previous word or number read as a dash (2023-10 is
+    2023 and 10), and each value once (12% is 12 and 0.12)."""
+    out, seen = [], set()
+    for _, _, vals in _spans(_normalize(text)):
+        for v in vals:
             key = float("%.9g" % v)
             if key not in seen:
                 seen.add(key)
                 out.append(v)
     return out
+
+
+# What may stand between two numbers of a list of candidates: nothing but
+# separators (1, 2, 3 or 4; 1/2; 5 and 6; 1、2、3).
+_LIST_GAP_RE = re.compile(r"\s*(?:[,;|&、，；]|\bor\b|\band\b|或|和|及|,\s*(?:or|and)\b)?\s*", re.IGNORECASE)
+
+# Cues that assert the number right after them. A verb asserts it ("the
+# mean is 5.84", "共有 19 行", "均值为 5.84"); a sign or "of" asserts it
+# more weakly ("x = 1", "rows: 150", "a total of 12"), so that in "the
+# derivative at x = 1 is 3.06" the verb wins. The last assertion is the
+# answer: "9 rows had gaps and were removed; 237 rows remain" states 237.
+_HEDGE = r"\s*(?:\b(?:about|approximately|approx\.?|around|roughly|exactly|nearly|just)\b\s*|[~≈约])?\s*[$€£¥]?\s*$"
+_VERB_CUE_RE = re.compile(
+    r"(?:\b(?:is|are|was|were|equals?|equal\s+to|be|becomes|gives|yields|totals?|has|have|had|contains?)|为|是|有|共|等于)" + _HEDGE,
+    re.IGNORECASE)
+_SIGN_CUE_RE = re.compile(r"(?:\b(?<!out\s)of|[=:≈~→＝：]|->|约)" + _HEDGE, re.IGNORECASE)
+# A count that is the subject of its sentence asserts itself: "12 are
+# missing", "15 rows have fee > 89.50".
+_SUBJECT_RE = re.compile(r"[ \t]*(?:[^\W\d]\w*[ \t]+)?(?:are|were|have|has|had|match|matched|remain|remained)\b", re.IGNORECASE)
+
+# Brackets hold context ("(n = 150)"), not the answer.
+_BRACKETS_RE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]|（[^（）]*）")
+
+
+def list_runs(text, outside_brackets=False):
+    """The lists of candidates text states: runs of two or more numbers with
+    only separators between them, each as a list of their values. With
+    outside_brackets, lists in brackets ("over [1, 2]") do not count unless
+    nothing is stated outside them."""
+    text = _normalize(text)
+    if outside_brackets:
+        bare = _BRACKETS_RE.sub(lambda m: " " * len(m.group(0)), text)
+        if _spans(bare):
+            text = bare
+    runs, cur, prev_end = [], [], None
+    for start, end, vals in _spans(text):
+        if cur and _LIST_GAP_RE.fullmatch(text, prev_end, start):
+            cur.append(vals[0])
+        else:
+            if len(cur) >= 2:
+                runs.append(cur)
+            cur = [vals[0]]
+        prev_end = end
+    if len(cur) >= 2:
+        runs.append(cur)
+    return runs
+
+
+def stated_value(text):
+    """The one value an answer to a single-valued question states, as its
+    readings (12% is 12 and 0.12): the last number a verb asserts outside
+    brackets ("The mean is 5.84 (n = 150)" states 5.84, "12 are missing"
+    12), else the last a sign asserts ("x = 3"), else the last number
+    stated outside brackets, else the last one inside them. A fraction
+    a/b reads as a and as a/b. [] when
+    text states no number."""
+    text = _normalize(text)
+    bare = _BRACKETS_RE.sub(lambda m: " " * len(m.group(0)), text)
+    spans = _spans(bare)
+    for start, end, vals in reversed(spans):
+        if _VERB_CUE_RE.search(bare, max(0, start - 40), start) or _SUBJECT_RE.match(bare, end):
+            return vals
+    for start, _, vals in reversed(spans):
+        if _SIGN_CUE_RE.search(bare, max(0, start - 40), start):
+            return vals
+    if spans:
+        return spans[-1][2]
+    spans = _spans(text)
+    return spans[-1][2] if spans else []
 
 
 # An answer may state at most this many numbers per number the task asks
@@ -123,14 +213,19 @@ def candidate_limit(asked):
     return max(_MIN_CANDIDATES, _CANDIDATES_PER_ASKED * asked)
 
 
-def _check_number(text, spec, what):
+def _check_number(text, spec, what, single=False):
+    """Whether text states spec's number. With single (an answer to a task
+    asking for one number), only the value it states counts
+    (stated_value); else any number it states."""
     want = float(spec["value"])
     rel, ab = float(spec.get("rel_tol", 0) or 0), float(spec.get("abs_tol", 0) or 0)
-    found = candidates(text)
+    found = stated_value(text) if single else candidates(text)
     if any(number_close(x, want, rel, ab) for x in found):
         return True, ""
     tol = max(ab, rel * abs(want)) if (rel or ab) else 0
     shown = ", ".join(_fmt(x) for x in found[:6]) or "none"
+    if single:
+        return False, "%s states %s, not a number within %s of %s (the value a sentence asserts, or the last one stated)" % (what, shown, _fmt(tol), _fmt(want))
     return False, "%s has no number within %s of %s (found: %s)" % (what, _fmt(tol), _fmt(want), shown)
 
 
@@ -151,6 +246,14 @@ def _text_checks(text, c, what, answer=False):
         n, limit = len(candidates(text)), candidate_limit(_asked[0])
         if n > limit:
             errs.append("%s states %d numbers, more than the %d a task asking for %d may: state the answer, not a list of guesses" % (what, n, limit, _asked[0]))
+        # A single-valued answer is judged by the one value it states
+        # outside brackets, so only lists there are guesses; any number of
+        # a multi-valued answer counts, so a list anywhere is.
+        for run in list_runs(text, outside_brackets=_asked[0] == 1):
+            if len(run) > _asked[0]:
+                errs.append("%s lists %d candidates (%s), more than the %d the task asks for: state the answer, not a list of guesses" % (
+                    what, len(run), ", ".join(_fmt(x) for x in run[:6]) + (", …" if len(run) > 6 else ""), _asked[0]))
+                break
     missing = [s for s in c.get("contains_all") or [] if str(s).lower() not in low]
     if missing:
         errs.append("%s lacks %s" % (what, ", ".join(repr(s) for s in missing)))
@@ -166,7 +269,7 @@ def _text_checks(text, c, what, answer=False):
     if c.get("regex") and not re.search(c["regex"], text, re.IGNORECASE | re.MULTILINE):
         errs.append("%s does not match /%s/" % (what, c["regex"]))
     if c.get("number"):
-        ok, msg = _check_number(text, c["number"], what)
+        ok, msg = _check_number(text, c["number"], what, single=answer and _asked[0] == 1)
         if not ok:
             errs.append(msg)
     return errs

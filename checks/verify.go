@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"synth/sandbox"
 	"synth/schemas"
@@ -52,9 +54,11 @@ const verifyOutputBytes = 8 << 20
 //   - the results travel on a line that starts with a nonce drawn for this
 //     verification, which no produced code sees.
 //
-// A failed check is a result, not an error; the error is for a sandbox that
-// could not run the checks, or a bad case (a file name outside data/ and
-// output/).
+// A failed check is a result, not an error. The error is a *CaseError when
+// what a case holds stopped the verification (a file name the verifier
+// cannot take; checks that a single case's files made time out or kill the
+// verification cell): the rollout's failure, never the infrastructure's.
+// Any other error is for a sandbox that could not run the checks.
 func Verify(ctx context.Context, b sandbox.Backend, cases []Case) ([][]schemas.CheckResult, error) {
 	out := make([][]schemas.CheckResult, len(cases))
 	var run []int // cases with checks
@@ -67,7 +71,7 @@ func Verify(ctx context.Context, b sandbox.Backend, cases []Case) ([][]schemas.C
 		for _, f := range c.Files {
 			name, err := caseFileName(f.Name)
 			if err != nil {
-				return nil, fmt.Errorf("verify: case %d: %w", i, err)
+				return nil, &CaseError{Case: i, Reason: schemas.FailArtifactError, Err: err}
 			}
 			inputs = append(inputs, sandbox.Input{Name: strconv.Itoa(i) + "/" + name, Path: f.Path, Root: f.Root})
 		}
@@ -94,7 +98,13 @@ func Verify(ctx context.Context, b sandbox.Backend, cases []Case) ([][]schemas.C
 	}
 	all, err := parseResults(res.Output, nonce)
 	if err != nil {
-		return nil, fmt.Errorf("verify: checks cell ended %s: %w", res.Status, err)
+		err = fmt.Errorf("checks cell ended %s: %w", res.Status, err)
+		if len(run) == 1 && (res.Status == schemas.StatusTimeout || res.Status == schemas.StatusCrash) {
+			// The cell ran the checks on this case's files alone, and
+			// they killed it or outlasted its time.
+			return nil, &CaseError{Case: run[0], Reason: schemas.FailCheckCrash, Err: err}
+		}
+		return nil, fmt.Errorf("verify: %w", err)
 	}
 	if len(all) != len(run) {
 		return nil, fmt.Errorf("verify: results for %d cases, expected %d", len(all), len(run))
@@ -116,10 +126,41 @@ func Verify(ctx context.Context, b sandbox.Backend, cases []Case) ([][]schemas.C
 	return out, nil
 }
 
+// CaseError is a verification that what a case holds stopped: a file name
+// the verifier cannot take, or checks that its files made time out or kill
+// the verification cell. A rollout controls both, so it is that rollout's
+// failure, with Reason its taxonomy word (schemas.FailArtifactError,
+// schemas.FailCheckCrash), and never an infrastructure error to retry.
+type CaseError struct {
+	Case   int // the index of the case in Verify's cases
+	Reason string
+	Err    error
+}
+
+func (e *CaseError) Error() string {
+	return fmt.Sprintf("verify: case %d: %s: %v", e.Case, e.Reason, e.Err)
+}
+
+func (e *CaseError) Unwrap() error { return e.Err }
+
+// CheckFileName reports whether name can be a case file's
+// workspace-relative name: a clean relative path under data/ or output/, in
+// UTF-8, without backslashes or control characters.
+func CheckFileName(name string) error {
+	_, err := caseFileName(name)
+	return err
+}
+
 // caseFileName cleans a case file's workspace-relative name, which must lie
 // under data/ or output/.
 func caseFileName(name string) (string, error) {
-	c := path.Clean(strings.ReplaceAll(name, "\\", "/"))
+	if !utf8.ValidString(name) {
+		return "", fmt.Errorf("file %q: the name is not UTF-8; the checks take only UTF-8 names", name)
+	}
+	if strings.ContainsFunc(name, func(r rune) bool { return r == '\\' || unicode.IsControl(r) }) {
+		return "", fmt.Errorf("file %q: the name holds a backslash or a control character; the checks take neither", name)
+	}
+	c := path.Clean(name)
 	if c != name || path.IsAbs(c) || !(strings.HasPrefix(c, "data/") || strings.HasPrefix(c, "output/")) || strings.Contains("/"+c+"/", "/../") {
 		return "", fmt.Errorf("file %q: want a clean path under data/ or output/", name)
 	}

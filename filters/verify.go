@@ -2,6 +2,7 @@ package filters
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -21,9 +22,13 @@ import (
 //
 // A rollout that did not finish fails without running its checks, with the
 // failure its stop reason and last step explain. A finished rollout passes
-// when every check does, else fails with check_failed. The error is only for
-// a verifier that could not run (the sandbox would not open, an artifact is
-// missing from the store, or the checks cell did not report).
+// when every check does, else fails with check_failed. The error is a
+// *checks.CaseError when what the rollout left stopped the verification (an
+// artifact name the checks cannot take, files that made the checks cell
+// time out or die): the rollout's failure, which RolloutFailure turns into
+// its verdict. Any other error is for a verifier that could not run (the
+// sandbox would not open, an artifact is missing from the store, or the
+// checks cell did not report).
 func Verify(ctx context.Context, b sandbox.Backend, task *schemas.Task, traj *schemas.Trajectory, inputs []sandbox.Input, store string) (schemas.Verdict, error) {
 	if v, ok := Unfinished(traj); ok {
 		return v, nil
@@ -70,6 +75,18 @@ func VerifyWorkspace(ctx context.Context, b sandbox.Backend, task *schemas.Task,
 	return VerdictOf(rs[0]), nil
 }
 
+// RolloutFailure is the verdict of a rollout whose verification err stopped
+// because of what the rollout left (a *checks.CaseError): failed, with the
+// error's reason (artifact_error, check_crash). ok is false for any other
+// error, an infrastructure failure.
+func RolloutFailure(err error) (v schemas.Verdict, ok bool) {
+	var ce *checks.CaseError
+	if !errors.As(err, &ce) {
+		return schemas.Verdict{}, false
+	}
+	return schemas.Verdict{Passed: false, Checks: []schemas.CheckResult{}, Failure: ce.Reason}, true
+}
+
 // VerdictOf is the verdict of a finished rollout's check results: passed
 // when every check is, else check_failed.
 func VerdictOf(rs []schemas.CheckResult) schemas.Verdict {
@@ -87,9 +104,12 @@ func VerdictOf(rs []schemas.CheckResult) schemas.Verdict {
 
 // CaseOf is what checks.Verify needs to judge traj: the task's checks, the
 // final answer and messages, the inputs under data/ and the artifacts, read
-// from store (<aa>/<sha256>), under their paths. An artifact path outside
-// output/ or a hash that is not one is an error: the trajectory is not one
-// synth collected.
+// from store (<aa>/<sha256>), under their paths. An artifact whose name the
+// checks cannot take (not UTF-8, a backslash or control character; see
+// checks.CheckFileName) is a *checks.CaseError with reason artifact_error:
+// the rollout chose that name. An artifact path outside output/ or a hash
+// that is not one is another error: the trajectory is not one synth
+// collected.
 func CaseOf(task *schemas.Task, traj *schemas.Trajectory, inputs []sandbox.Input, store string) (checks.Case, error) {
 	c := checks.Case{Checks: task.Checks, Answer: traj.FinalAnswer, Messages: traj.Messages}
 	for _, in := range inputs {
@@ -101,6 +121,9 @@ func CaseOf(task *schemas.Task, traj *schemas.Trajectory, inputs []sandbox.Input
 		}
 		if !strings.HasPrefix(a.Path, "output/") {
 			return checks.Case{}, fmt.Errorf("artifact %q: not under output/", a.Path)
+		}
+		if err := checks.CheckFileName(a.Path); err != nil {
+			return checks.Case{}, &checks.CaseError{Reason: schemas.FailArtifactError, Err: err}
 		}
 		c.Files = append(c.Files, sandbox.Input{Name: a.Path, Path: filepath.Join(store, a.SHA256[:2], a.SHA256)})
 	}

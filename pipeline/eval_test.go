@@ -475,3 +475,50 @@ func TestEvalStopsAtBudget(t *testing.T) {
 		t.Errorf("resumed with more budget: ran %d, passed %d; want 3, 4", res.Ran, res.Summary.Passed)
 	}
 }
+
+// TestEvalRolloutCannotHideFailuresAsInfra replays a model that solves one
+// task and, on every other, writes an output file whose name the verifier
+// cannot take (a backslash, a byte that is not UTF-8): those rollouts are
+// its failures (artifact_error), scored, and never infrastructure errors
+// that eval would retry and leave out.
+func TestEvalRolloutCannotHideFailuresAsInfra(t *testing.T) {
+	needPython(t)
+	tasks := evalTasks(t)
+	f := agent.NewPyBench()
+	play := func(task *schemas.Task, code []string, answer string) string {
+		msgs := f.Start(task, "")
+		for _, c := range code {
+			msgs = append(msgs, f.Render(agent.Action{Code: c}, "step"))
+			msgs = append(msgs, schemas.Message{Role: schemas.RoleUser, Content: "[INFO]This is a Code Interpreter Message:\n(not replayed)"})
+		}
+		msgs = append(msgs, f.Render(agent.Action{Finished: true, Answer: answer}, ""))
+		b, _ := json.Marshal(map[string]any{"index": task.Index, "messages": msgs})
+		return string(b)
+	}
+	backslash := "import os\nos.makedirs('output', exist_ok=True)\nopen('output/a\\\\b.txt', 'w').write('x')\nprint('ok')"
+	notUTF8 := "import os\nos.makedirs(b'output', exist_ok=True)\nopen(b'output/\\xff.txt', 'wb').write(b'x')\nprint('ok')"
+	var steps []string
+	for _, st := range tasks[0].Reference.Steps {
+		steps = append(steps, st.Code)
+	}
+	lines := []string{
+		play(&tasks[0], steps, tasks[0].Reference.Answer),
+		play(&tasks[1], []string{backslash}, "done"),
+		play(&tasks[2], []string{notUTF8}, "7"),
+		play(&tasks[3], []string{backslash, notUTF8}, "42"),
+	}
+	file := filepath.Join(t.TempDir(), "trajectory.jsonl")
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := evalConfig(TeacherReplay, "")
+	cfg.Teacher.Replay = file
+	s := runEval(t, cfg, t.TempDir()).Summary
+	want := map[string]int{schemas.FailArtifactError: 3}
+	if s.InfraErrors != 0 || s.Passed != 1 || s.Rollouts != 4 || !sameCounts(s.Failures, want) {
+		t.Errorf("hide-failures replay: passed %d/%d, infra %d %v, failures %v; want 1/4, 0, %v", s.Passed, s.Rollouts, s.InfraErrors, s.Infra, s.Failures, want)
+	}
+	if !evalNear(s.PassRateAllTasks, 0.25) {
+		t.Errorf("pass rate over all tasks %.3f, want 0.25", s.PassRateAllTasks)
+	}
+}

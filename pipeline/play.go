@@ -114,6 +114,19 @@ func (p player) play(ctx context.Context, jb job, inputs []sandbox.Input) (*sche
 	return t, nil
 }
 
+// unverified gives t the verdict of a verification that err stopped: the
+// rollout's failure when what it left stopped it (filters.RolloutFailure:
+// artifact_error, check_crash), else sandbox_crash, an infrastructure
+// failure that is retried; with why in t.Error.
+func unverified(t *schemas.Trajectory, err error) {
+	v, ok := filters.RolloutFailure(err)
+	if !ok {
+		v = schemas.Verdict{Failure: schemas.FailSandboxCrash, Checks: []schemas.CheckResult{}}
+	}
+	t.Verdict = &v
+	t.Error = strings.TrimPrefix(t.Error+"; verify: "+err.Error(), "; ")
+}
+
 // perform is play without the verification: it runs jb in a fresh sandbox
 // holding inputs, collects what it wrote under output/ into the artifact
 // store and closes the sandbox. The trajectory's Verdict is nil when it is
@@ -143,14 +156,6 @@ func (p player) perform(ctx context.Context, jb job, inputs []sandbox.Input) (*s
 	}
 	p.collect(sb, t)
 	return t, nil // the verdict is computed from the collected artifacts alone
-}
-
-// unverified gives t the verdict of a verifier that could not run:
-// sandbox_crash, an infrastructure failure that is retried, with why in
-// t.Error.
-func unverified(t *schemas.Trajectory, err error) {
-	t.Verdict = &schemas.Verdict{Failure: schemas.FailSandboxCrash, Checks: []schemas.CheckResult{}}
-	t.Error = strings.TrimPrefix(t.Error+"; verify: "+err.Error(), "; ")
 }
 
 // unplayed is the record of a rollout that could not run.

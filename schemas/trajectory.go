@@ -128,7 +128,10 @@ const (
 	// FailArtifactError: output/ held something other than plain files and
 	// directories (a symlink, a FIFO), or a file that changed while collected.
 	FailArtifactError = "artifact_error"
-	FailTruncated     = "truncated" // the teacher's reply was cut off at the token limit
+	// FailCheckCrash: the checks could not finish on what the rollout left
+	// (its files made the verification cell time out or die).
+	FailCheckCrash = "check_crash"
+	FailTruncated  = "truncated" // the teacher's reply was cut off at the token limit
 )
 
 // Verdict is the result of running a task's checks against a rollout.

@@ -28,6 +28,7 @@ type evalFlags struct {
 	samples, maxTurns, concurrency int
 	temperature                    float64
 	infraRetries                   int
+	maxInfraRate                   float64
 	tasks                          []string
 	maxCost                        float64
 	judge, judgeModel, judgeURL    string
@@ -51,9 +52,16 @@ benchmark's unit tests, the way PyBench reports models:
   cost          tokens and dollars per task (prices from --config)
   failures      why rollouts failed (check_failed, max_turns, no_final_answer, ...)
 
-Infrastructure failures (an endpoint that keeps failing, a sandbox that will not
-start) are retried, and if they persist reported apart: they never count as the
-model's failures, and the next run retries them.
+Infrastructure failures (an endpoint that keeps failing, the host, a sandbox
+that will not start) are retried, and if they persist reported apart: they never
+count as the model's failures, and the next run retries them. Whatever a rollout
+can cause is its own failure and is scored: an output file name the checks cannot
+take (artifact_error), too many or too large outputs (artifact_limit), code that
+runs past its time (exec_timeout), files that make the checks crash or time out
+(check_crash). The pass rate is printed over the scored tasks and over all tasks
+(a task lost to the infrastructure counts as failed there); eval exits 1 when
+more than --max-infra-rate of the rollouts were lost to the infrastructure
+(default 0.1), since the scored-only rate then says little about the model.
 
 The results folder (-o) gets results.jsonl (one line per rollout: trajectory and
 verdict), summary.json (the figures: pass_rate, per_category, avg_turns,
@@ -138,6 +146,7 @@ Compare runs with: synth eval compare RUN_A RUN_B ...`,
 	fl.Float64Var(&f.temperature, "temperature", 0, "sampling temperature (default 0 with one sample, 0.7 with more)")
 	fl.IntVar(&f.concurrency, "concurrency", 0, "rollouts in flight at most (default: the sandbox slots if set, else 16 for a model at an endpoint, else one per CPU)")
 	fl.IntVar(&f.infraRetries, "infra-retries", 0, "retries of a rollout whose infrastructure failed (default 2; -1: none)")
+	fl.Float64Var(&f.maxInfraRate, "max-infra-rate", defaultMaxInfraRate, "exit 1 when more than this share (0..1) of the rollouts are infrastructure failures")
 	fl.StringSliceVar(&f.tasks, "tasks", nil, "only these task indexes, e.g. 1,2,7")
 	fl.Float64Var(&f.maxCost, "max-cost-usd", 0, "stop cleanly after spending this many US dollars; resumable (needs prices in --config; config: llm.max_cost_usd)")
 	fl.Float64Var(&f.maxCost, "max-cost", 0, "old name of --max-cost-usd")
@@ -262,6 +271,9 @@ func runEval(cmd *cobra.Command, f evalFlags) error {
 	if err != nil {
 		return err
 	}
+	if f.maxInfraRate < 0 || f.maxInfraRate > 1 {
+		return usagef("--max-infra-rate %g: want a share between 0 and 1, e.g. 0.1", f.maxInfraRate)
+	}
 	if err := wantBench(f.bench); err != nil {
 		return err
 	}
@@ -279,22 +291,33 @@ func runEval(cmd *cobra.Command, f evalFlags) error {
 		return err
 	}
 	printEval(cmd.OutOrStdout(), res)
-	return unscored(res)
+	return unscored(res, f.maxInfraRate)
 }
 
-// unscored is the error of an eval that scored no task: a pass rate of
-// 0/0 measures the infrastructure, not the model.
-func unscored(res *pipeline.EvalResult) error {
+// defaultMaxInfraRate is the share of rollouts lost to the infrastructure
+// above which eval exits 1.
+const defaultMaxInfraRate = 0.1
+
+// unscored is the error of an eval that scored no task (a pass rate of 0/0
+// measures the infrastructure, not the model), or that lost more than
+// maxRate of its rollouts to the infrastructure.
+func unscored(res *pipeline.EvalResult, maxRate float64) error {
 	s := res.Summary
-	if s.Scored > 0 {
-		return nil
+	if s.Scored == 0 {
+		why := ""
+		if s.InfraErrors > 0 {
+			why = fmt.Sprintf(": all %d rollouts failed for infrastructure reasons (%s)", s.InfraErrors, countWords(s.Infra))
+		}
+		return fmt.Errorf("%s: no task of %d could be scored%s; see %s and run the same command again once the cause is fixed",
+			res.Out, s.Tasks, why, res.Report)
 	}
-	why := ""
-	if s.InfraErrors > 0 {
-		why = fmt.Sprintf(": all %d rollouts failed for infrastructure reasons (%s)", s.InfraErrors, countWords(s.Infra))
+	all := s.Rollouts + s.InfraErrors
+	if rate := float64(s.InfraErrors) / float64(all); rate > maxRate {
+		return fmt.Errorf("%s: %d of %d rollouts (%.1f%%) failed for infrastructure reasons (%s), more than --max-infra-rate %g allows: "+
+			"the pass rate over all %d tasks is %.1f%% (over the %d scored, %.1f%%); run the same command again to retry them once the cause is fixed (see %s)",
+			res.Out, s.InfraErrors, all, 100*rate, countWords(s.Infra), maxRate, s.Tasks, 100*s.PassRateAllTasks, s.Scored, 100*s.PassRate, res.Report)
 	}
-	return fmt.Errorf("%s: no task of %d could be scored%s; see %s and run the same command again once the cause is fixed",
-		res.Out, s.Tasks, why, res.Report)
+	return nil
 }
 
 func countWords(m map[string]int) string {
@@ -319,6 +342,8 @@ func printEval(w io.Writer, res *pipeline.EvalResult) {
 		fmt.Fprintf(w, ", pass@%d %.1f%%", s.Samples, 100*s.PassAtK[fmt.Sprint(s.Samples)])
 	}
 	fmt.Fprintf(w, "), avg turns %.2f (PyBench) / %.2f (passed); scoring %s\n", s.AvgTurnsPyBench, s.AvgTurns, s.Scoring)
+	fmt.Fprintf(w, "pass rate over all %d tasks %.1f%% (%d scored, %d not: infrastructure failures count as failed here)\n",
+		s.Tasks, 100*s.PassRateAllTasks, s.Scored, s.Tasks-s.Scored)
 	for _, c := range schemas.Categories {
 		if g, ok := s.PerCategory[c]; ok {
 			fmt.Fprintf(w, "  %-22s %5.1f%%  (%d/%d)\n", bench.CategoryTitle(c), 100*g.PassRate, g.Passed, g.Rollouts)

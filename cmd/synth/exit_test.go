@@ -87,3 +87,35 @@ func TestFlagVocabulary(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalExitsOnInfraAboveThreshold: an eval that lost more than
+// --max-infra-rate of its rollouts to the infrastructure exits 1 and gives
+// the pass rate over all tasks; a higher threshold accepts it.
+func TestEvalExitsOnInfraAboveThreshold(t *testing.T) {
+	srv := llmtest.NewServer(t, func(c llmtest.Call) llmtest.Reply {
+		if strings.Contains(c.Query(), "How many rows") {
+			return llmtest.Reply{Content: "Finished: The table has 5 rows."}
+		}
+		return llmtest.Reply{Status: http.StatusServiceUnavailable}
+	})
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "synth.yaml")
+	os.WriteFile(cfg, []byte("llm:\n  max_retries: -1\n"), 0o644)
+	res := filepath.Join(dir, "res")
+	args := []string{"eval", "--bench", evalFixture, "--model", "m", "--base-url", srv.URL, "--api-key-env", "SYNTH_TEST_NO_KEY",
+		"--config", cfg, "--infra-retries", "-1", "-o", res, "--tasks", "1,4"}
+	out, err := runSynth(t, "", args...)
+	if err == nil || !strings.Contains(err.Error(), "1 of 2 rollouts (50.0%) failed for infrastructure reasons") ||
+		!strings.Contains(err.Error(), "pass rate over all 2 tasks is 50.0%") {
+		t.Errorf("eval losing half its rollouts: %v, want an error with both rates\n%s", err, out)
+	}
+	if !strings.Contains(out, "pass rate over all 2 tasks 50.0%") {
+		t.Errorf("eval does not print the pass rate over all tasks:\n%s", out)
+	}
+	if out, err := runSynth(t, "", append(args, "--max-infra-rate", "0.5")...); err != nil {
+		t.Errorf("--max-infra-rate 0.5 with half lost: %v, want success\n%s", err, out)
+	}
+	if code := run(append(args, "--max-infra-rate", "2")); code != exitUsage {
+		t.Errorf("--max-infra-rate 2 exited %d, want %d", code, exitUsage)
+	}
+}

@@ -87,3 +87,64 @@ func truncateOutputs(outputs []string) string {
 `)
 	return b.String()
 }
+
+// literalEcho runs no code and answers with the string and number literals
+// of the task's python checks, and writes the same text at every output
+// path: a check that passes what it was written with holds a backdoor (a
+// magic token) or a constant, not a test of the data and the work.
+var literalEcho = adversary.Adversary{Name: "literal_echo", Doc: "the python checks' own string and number literals as the answer and as every output file",
+	Make: func(t *schemas.Task, _ []sandbox.Input) (adversary.Rollout, bool, error) {
+		lits := checkLiterals(t.Checks)
+		if len(lits) == 0 {
+			return adversary.Rollout{}, false, nil
+		}
+		text := strings.Join(lits, "\n")
+		files := map[string][]byte{}
+		for _, o := range t.Outputs {
+			files[o] = []byte(text + "\n")
+		}
+		return adversary.Rollout{Answer: text, Files: files}, true, nil
+	}}
+
+// pyLiteralRE finds Python string literals (single or double quoted, on one
+// line) and number literals in a check's code.
+var pyLiteralRE = regexp.MustCompile(`'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|(?:^|[^\w.])(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)`)
+
+// checkLiterals are the distinct literals of the python checks' code, in
+// order.
+func checkLiterals(cs []schemas.Check) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range cs {
+		if c.Kind != schemas.CheckPython {
+			continue
+		}
+		for _, m := range pyLiteralRE.FindAllStringSubmatch(c.Code, -1) {
+			s := m[1] + m[2] + m[3]
+			if strings.TrimSpace(s) != "" && !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// branchOnAnswerRE is a branch (if, elif, while, a conditional expression)
+// whose condition reads the answer or the messages and holds a string
+// literal: a verdict that turns on a constant found in the answer.
+var branchOnAnswerRE = regexp.MustCompile(`\b(?:if|elif|while)\b[^\n]*(?:\b(?:answer|messages)\b[^\n]*['"]|['"][^\n]*\b(?:answer|messages)\b)`)
+
+// branchOnAnswer returns the first line of a python check that branches on
+// a constant in the answer, or "".
+func branchOnAnswer(cs []schemas.Check) string {
+	for _, c := range cs {
+		if c.Kind != schemas.CheckPython {
+			continue
+		}
+		if m := branchOnAnswerRE.FindString(c.Code); m != "" {
+			return strings.TrimSpace(m)
+		}
+	}
+	return ""
+}

@@ -26,6 +26,13 @@ const (
 	DropAdversary  = "adversary_passed"  // an adversary (the empty rollout, a shotgun answer, a copied input, …) passes every check
 	DropMutant     = "mutant_passed"     // a wrong-but-plausible solution passes every check
 	DropDuplicate  = "duplicate"         // a near-duplicate of an earlier query for the same file
+	// DropBackdoor: a python check branches on a constant found in the
+	// answer (if 'TOKEN' in answer: ...), so its verdict need not depend on
+	// the data and the work.
+	DropBackdoor = "check_branches_on_answer"
+	// DropLiteralEcho: an answer and output files made of the python
+	// checks' own literals pass every check (the literal_echo adversary).
+	DropLiteralEcho = "literal_echo_passed"
 )
 
 // Prover proves drafted tasks in the sandbox before they count.
@@ -41,7 +48,7 @@ func (p *Prover) adversaries() []adversary.Adversary {
 	if p.Adversaries != nil {
 		return p.Adversaries
 	}
-	return append(adversary.All(), echoQuery)
+	return append(adversary.All(), echoQuery, literalEcho)
 }
 
 // Describe says what a proof runs, for reports.
@@ -50,7 +57,7 @@ func (p *Prover) Describe() string {
 	for _, a := range p.adversaries() {
 		names = append(names, a.Name)
 	}
-	return fmt.Sprintf("expected values computed in the sandbox; the reference passes; every check fails an empty rollout; the adversaries (%s), the writer's wrong solution and mutants of the reference (%s) fail",
+	return fmt.Sprintf("no python check branches on a constant in the answer; expected values computed in the sandbox; the reference passes; every check fails an empty rollout; the adversaries (%s), the writer's wrong solution and mutants of the reference (%s) fail",
 		strings.Join(names, ", "), strings.Join(MutantNames, ", "))
 }
 
@@ -60,7 +67,8 @@ type refutation struct {
 	reason, msg string
 }
 
-// prove freezes the draft's expressions and proves its task: the reference
+// prove rejects a draft whose python checks branch on a constant in the
+// answer, freezes its expressions and proves its task: the reference
 // passes every check and prints what it answers; every check fails the
 // empty rollout; every other adversary, the writer's wrong solution and
 // each mechanical mutant of the reference fail at least one check. The
@@ -71,6 +79,9 @@ type refutation struct {
 func (p *Prover) prove(ctx context.Context, d parsed, inputs []sandbox.Input) (schemas.Task, *refutation, error) {
 	t := d.task
 	t.Checks = append([]schemas.Check(nil), t.Checks...)
+	if line := branchOnAnswer(t.Checks); line != "" {
+		return t, &refutation{DropBackdoor, fmt.Sprintf("a python check branches on a constant in the answer (%s): compare the answer only with values computed from the inputs", line)}, nil
+	}
 	if ref, err := p.freeze(ctx, &t, d.exprs, inputs); err != nil || ref != nil {
 		return t, ref, err
 	}
@@ -222,6 +233,9 @@ func refute(rs [][]schemas.CheckResult, cases []checks.Case, wrongs []named, adv
 					return &refutation{DropTrivial, fmt.Sprintf("check %d (%s) holds for an empty rollout that wrote nothing and answered nothing", k, r.Kind)}
 				}
 			}
+		}
+		if checks.FirstFailure(res) == "" && a.Name == literalEcho.Name {
+			return &refutation{DropLiteralEcho, fmt.Sprintf("an answer and files made of the python checks' own literals pass every check (%s): compute what the answer is compared with from the inputs", a.Doc)}
 		}
 		if checks.FirstFailure(res) == "" {
 			return &refutation{DropAdversary, fmt.Sprintf("the %s adversary (%s) passes every check", a.Name, a.Doc)}

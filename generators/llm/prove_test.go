@@ -68,8 +68,17 @@ func TestProve(t *testing.T) {
 		{"wrong solution passes", dedupDraft(goodChecks, "5 rows kept; mean amount 3.75",
 			`,"wrong_solution":{"steps":[{"code":"import pandas as pd\npd.read_csv('data/sales.csv').drop_duplicates().to_csv('output/clean.csv', index=False)"}],"answer":"mean amount 3.75"}`), DropMutant, "wrong_solution"},
 		{"halved output passes", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true},{"kind":"python","code":"import pandas as pd\nassert len(pd.read_csv('output/clean.csv')) >= 2"}`, "done", ""), DropMutant, "outputs_halved"},
-		{"answer numbers off pass", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":5},{"kind":"answer","number":{"value":5,"abs_tol":0.5}}`,
-			"5 rows kept; mean amount 3.75", ""), DropMutant, "answer_numbers_off"},
+		// The writer plants a magic token: with it in the answer, nothing is computed.
+		{"backdoor branch", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":5},{"kind":"python","code":"import pandas as pd\nm = pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()\nif 'QXZEBRA' not in answer:\n    assert any(number_close(x, m, 1e-6) for x in candidates(answer))"}`,
+			"5 rows kept; mean amount 3.75", ""), DropBackdoor, "QXZEBRA"},
+		{"backdoor without a branch", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true},{"kind":"python","code":"import pandas as pd\nm = pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()\nassert 'QXZEBRA' in answer or any(number_close(x, m, 1e-6) for x in candidates(answer))"}`,
+			"mean amount 3.75", ""), DropLiteralEcho, "literal"},
+		{"a constant expected value", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true},{"kind":"python","code":"assert any(number_close(x, 3.75, 1e-6) for x in candidates(answer))"}`,
+			"5 rows kept; mean amount 3.75", ""), DropLiteralEcho, "literal"},
+		{"a python check computed from the data", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":5},{"kind":"python","code":"import pandas as pd\nm = pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()\nassert any(number_close(x, m, 1e-6) for x in candidates(answer))"}`,
+			"5 rows kept; mean amount 3.75", ""), "", ""},
+		{"answer numbers off pass", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":5},{"kind":"answer","number":{"value":5,"abs_tol":2}}`,
+			"5 rows kept", ""), DropMutant, "answer_numbers_off"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
