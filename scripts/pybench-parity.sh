@@ -13,7 +13,10 @@
 #      sandbox's lock plus ipykernel, jupyter_client, nbclient): a copy of the
 #      checkout in OUT/pybench-root; each recording's code in a fresh Jupyter
 #      kernel per task (scripts/pybench_kernel.py run), then PyBench's
-#      tests.py over the published messages and over this machine's.
+#      tests.py over the published messages and over this machine's. The
+#      recordings hold `!pip install`, `!pip uninstall -y numpy` and
+#      `!apt-get install` lines, so this side runs in bubblewrap: the system
+#      and the environment read-only, no network, only OUT writable.
 #   4. The per-task comparison, printed and written to OUT/parity.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,9 +44,16 @@ if [ ! -d "$root" ]; then
   rm -rf "$root.tmp/output"
   mv "$root.tmp" "$root"
 fi
-"$parity" -I scripts/pybench_kernel.py run --root "$root" --trajectories "$src/trajectory.jsonl" --out "$out/local-trajectory.jsonl"
-"$parity" -I scripts/pybench_kernel.py grade --root "$root" --trajectories "$src/trajectory.jsonl" --out "$out/pybench-published.json"
-"$parity" -I scripts/pybench_kernel.py grade --root "$root" --trajectories "$out/local-trajectory.jsonl" --out "$out/pybench-local.json"
+contained() { # runs a command with the system read-only, no network, OUT writable
+  bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --bind "$out" "$out" \
+    --unshare-net --unshare-pid --die-with-parent --chdir / \
+    --setenv HOME /tmp --setenv PATH /usr/bin:/bin --setenv JUPYTER_RUNTIME_DIR /tmp/jupyter \
+    --setenv IPYTHONDIR /tmp/ipython --setenv MPLCONFIGDIR /tmp/mpl --setenv MPLBACKEND Agg "$@"
+}
+contained "$parity" -I "$PWD/scripts/pybench_kernel.py" run --root "$root" --trajectories "$src/trajectory.jsonl" --out "$out/local-trajectory.jsonl"
+cp "$src/trajectory.jsonl" "$out/published-trajectory.jsonl"
+contained "$parity" -I "$PWD/scripts/pybench_kernel.py" grade --root "$root" --trajectories "$out/published-trajectory.jsonl" --out "$out/pybench-published.json"
+contained "$parity" -I "$PWD/scripts/pybench_kernel.py" grade --root "$root" --trajectories "$out/local-trajectory.jsonl" --out "$out/pybench-local.json"
 
 {
   for mode in pybench strict; do
