@@ -18,6 +18,9 @@ type Config struct {
 	Types []string `yaml:"types" json:"types"`
 	// Archive bounds what is unpacked from downloaded zips and tarballs.
 	Archive ArchiveConfig `yaml:"archive" json:"archive"`
+	// Contact (an e-mail address or URL) is sent in the User-Agent of
+	// requests to Kaggle and arXiv, as arXiv asks of automated clients.
+	Contact string `yaml:"contact" json:"contact"`
 
 	Local  LocalConfig  `yaml:"local" json:"local"`
 	Kaggle KaggleConfig `yaml:"kaggle" json:"kaggle"`
@@ -39,11 +42,13 @@ type LocalConfig struct {
 	Hidden  bool     `yaml:"hidden" json:"hidden"`   // also take dot files
 }
 
-// KaggleConfig is the kaggle:QUERY source's options. Credentials come from
-// KAGGLE_USERNAME and KAGGLE_KEY, else from Credentials.
+// KaggleConfig is the kaggle:QUERY source's options. Credentials are
+// found as kaggle.LoadCredentials documents; Credentials names a file
+// that takes precedence.
 type KaggleConfig struct {
-	BaseURL     string   `yaml:"base_url" json:"base_url"`       // empty: https://www.kaggle.com/api/v1
-	Credentials string   `yaml:"credentials" json:"credentials"` // empty: ~/.kaggle/kaggle.json
+	BaseURL     string   `yaml:"base_url" json:"base_url"`       // the current API; empty: https://api.kaggle.com/v1
+	LegacyURL   string   `yaml:"legacy_url" json:"legacy_url"`   // the legacy API; empty: https://www.kaggle.com/api/v1
+	Credentials string   `yaml:"credentials" json:"credentials"` // a token file, credentials.json or kaggle.json; empty: search
 	Tags        []string `yaml:"tags" json:"tags"`               // Kaggle tag ids
 	FileType    string   `yaml:"file_type" json:"file_type"`     // all, csv, sqlite, json, bigQuery
 	License     string   `yaml:"license" json:"license"`         // Kaggle's license group: all, cc, gpl, odb, other

@@ -36,6 +36,11 @@ type Options struct {
 	Config   sources.ArxivConfig
 	Licenses []string // allow-list: papers under other licenses are not downloaded
 	Archive  sources.ArchiveLimits
+	// CacheDir keeps the licenses read over OAI-PMH
+	// (<dir>/arxiv/licenses.json) so that a rerun asks again for none of
+	// them. Empty: no cache.
+	CacheDir string
+	Contact  string // sent in the User-Agent (an e-mail address or URL)
 	Log      *slog.Logger
 	HTTP     *http.Client // nil: the fetch default
 }

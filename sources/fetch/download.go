@@ -81,6 +81,7 @@ func (c *Client) Download(ctx context.Context, d Download) (Result, error) {
 	total := int64(-1)
 	var want googHash
 	fails := 0
+	best := int64(-1) // the most bytes any attempt reached: progress is beating it
 	start := time.Now()
 	moved := int64(0)
 	for {
@@ -132,8 +133,11 @@ func (c *Client) Download(ctx context.Context, d Download) (Result, error) {
 		n, err := c.copyTo(d, resp.Body, appendTo, have, total, start, &moved)
 		resp.Body.Close()
 		have += n
-		if err == nil && total >= 0 && have < total {
-			err = fmt.Errorf("truncated: got %d of %d bytes", have, total)
+		if total >= 0 && have < total {
+			if err == nil {
+				err = io.ErrUnexpectedEOF
+			}
+			err = fmt.Errorf("truncated: got %d of %d bytes: %w", have, total, err)
 		}
 		if err == nil && total >= 0 && have > total {
 			return res, fmt.Errorf("%s: got %d bytes, more than the %d announced", redact(d.URL), have, total)
@@ -144,8 +148,8 @@ func (c *Client) Download(ctx context.Context, d Download) (Result, error) {
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
-		if n > 0 {
-			fails = 0
+		if have > best {
+			best, fails = have, 0
 		}
 		fails++
 		if fails > max(c.Retries, 0) || res.Resumes >= maxResumes {

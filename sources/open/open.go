@@ -39,14 +39,14 @@ func Open(spec sources.Spec, cfg sources.Config, env Env) (sources.Source, error
 	case sources.KindKaggle:
 		s, err := kaggle.New(spec.Arg, kaggle.Options{
 			Config: cfg.Kaggle, Licenses: cfg.Licenses, MaxFileBytes: maxFile, Archive: arch,
-			CacheDir: env.CacheDir, Log: env.Log, Getenv: env.Getenv,
+			CacheDir: env.CacheDir, Contact: cfg.Contact, Log: env.Log, Getenv: env.Getenv,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("--source %s: %w", spec, err)
 		}
 		return s, nil
 	case sources.KindArxiv:
-		s, err := arxiv.New(spec.Arg, arxiv.Options{Config: cfg.Arxiv, Licenses: cfg.Licenses, Archive: arch, Log: env.Log})
+		s, err := arxiv.New(spec.Arg, arxiv.Options{Config: cfg.Arxiv, Licenses: cfg.Licenses, Archive: arch, CacheDir: env.CacheDir, Contact: cfg.Contact, Log: env.Log})
 		if err != nil {
 			return nil, fmt.Errorf("--source %s: %w", spec, err)
 		}
