@@ -190,7 +190,7 @@ func TestCollect(t *testing.T) {
 		t.Errorf("old paper's license = %q", lic)
 	}
 	q := f.queries[0]
-	for _, part := range []string{"search_query=%28all%3Atables%29+AND+%28cat%3Acs.CL+OR+cat%3Amath.AG%29", "sortBy=submittedDate", "max_results=10", "start=0"} {
+	for _, part := range []string{"search_query=%28tables%29+AND+%28cat%3Acs.CL+OR+cat%3Amath.AG%29", "sortBy=submittedDate", "max_results=10", "start=0"} {
 		if !strings.Contains(q, part) {
 			t.Errorf("query %q lacks %s", q, part)
 		}
@@ -288,7 +288,9 @@ func TestSearchQuery(t *testing.T) {
 		cats []string
 		want string
 	}{
-		{"graph neural", nil, "all:graph AND all:neural"},
+		{"graph neural", nil, "graph neural"},
+		{`"large language models"`, nil, `"large language models"`},
+		{"agents OR robots", []string{"cs.AI"}, "(agents OR robots) AND cat:cs.AI"},
 		{"ti:transformer", []string{"cs.LG"}, "(ti:transformer) AND cat:cs.LG"},
 		{"", []string{"cs.CL", "cs.AI"}, "(cat:cs.CL OR cat:cs.AI)"},
 	} {
@@ -303,7 +305,7 @@ func TestDelayFloor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.delay != MinDelay || s.client.Limiter == nil {
+	if s.delay != MinDelay || s.client.HostEvery != MinDelay {
 		t.Errorf("delay %v, want %v", s.delay, MinDelay)
 	}
 }
