@@ -42,13 +42,18 @@ type Options struct {
 	Config   sources.ArxivConfig
 	Licenses []string // allow-list: papers under other licenses are not downloaded
 	Archive  sources.ArchiveLimits
-	// CacheDir keeps the licenses read over OAI-PMH
-	// (<dir>/arxiv/licenses.json) so that a rerun asks again for none of
-	// them. Empty: no cache.
-	CacheDir string
-	Contact  string // sent in the User-Agent (an e-mail address or URL)
-	Log      *slog.Logger
-	HTTP     *http.Client // nil: the fetch default
+	// LicenseCache is the file that keeps the licenses read over OAI-PMH,
+	// by paper id, so that a rerun or an overlapping query asks again for
+	// none of them. Empty: <CacheDir>/arxiv/licenses.json, or no cache
+	// when CacheDir is empty too.
+	LicenseCache string
+	CacheDir     string
+	Contact      string // sent in the User-Agent (an e-mail address or URL)
+	// IdleTimeout abandons a request that receives nothing for this long
+	// (0: fetch.DefaultIdleTimeout).
+	IdleTimeout time.Duration
+	Log         *slog.Logger
+	HTTP        *http.Client // nil: the fetch default
 }
 
 // Source is the arxiv:QUERY source.
@@ -86,9 +91,14 @@ func New(query string, opts Options) (*Source, error) {
 	if retries == 0 {
 		retries = 3
 	}
-	delay := max(time.Duration(cfg.DelaySeconds*float64(time.Second)), MinDelay)
+	delay := time.Duration(cfg.DelaySeconds * float64(time.Second))
+	if delay <= 0 {
+		delay = MinDelay
+	}
 	c := fetch.New(0, retries)
 	c.Header.Set("User-Agent", fetch.UserAgent(opts.Contact))
+	c.IdleTimeout = opts.IdleTimeout
+	c.HostFloor = arxivFloor
 	c.Backoff = func(n int) time.Duration { return time.Duration(n) * delay }
 	if opts.HTTP != nil {
 		c.HTTP = opts.HTTP
@@ -103,9 +113,29 @@ func New(query string, opts Options) (*Source, error) {
 	return s, nil
 }
 
-// setDelay spaces requests to each host at least d apart, with one
-// limiter per host for the whole run, shared by every arXiv source (0: no
-// spacing, for tests).
+// arxivFloor is arXiv's minimum spacing for its own hosts; a mirror or a
+// local server is spaced as delay_seconds says.
+func arxivFloor(host string) time.Duration {
+	if host == "arxiv.org" || strings.HasSuffix(host, ".arxiv.org") {
+		return MinDelay
+	}
+	return 0
+}
+
+// UserLicenseCache is the license cache shared by every run of this user:
+// <user cache dir>/synth/arxiv/licenses.json ($XDG_CACHE_HOME, else
+// ~/.cache), or "" when there is no such folder.
+func UserLicenseCache() string {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "synth", "arxiv", "licenses.json")
+}
+
+// setDelay spaces requests to each host at least d apart (arXiv's own
+// hosts at least MinDelay), with one limiter per host for the whole run,
+// shared by every arXiv source (0: no spacing but arXiv's, for tests).
 func (s *Source) setDelay(d time.Duration) {
 	s.delay = d
 	s.client.Limiter = nil
@@ -310,6 +340,9 @@ func (s *Source) fetchLicense(ctx context.Context, id string) (string, error) {
 }
 
 func (s *Source) licenseCache() string {
+	if s.opts.LicenseCache != "" {
+		return s.opts.LicenseCache
+	}
 	if s.opts.CacheDir == "" {
 		return ""
 	}
@@ -333,16 +366,40 @@ func (s *Source) saveLicenses() {
 	if p == "" || s.licenseTries == 0 {
 		return
 	}
-	b, _ := json.Marshal(s.licenses)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
-		err = os.WriteFile(p+".tmp", b, 0o644)
-		if err == nil {
-			err = os.Rename(p+".tmp", p)
-		}
-		if err != nil {
-			s.log.Warn("license cache not saved", "source", "arxiv", "path", p, "err", err)
-		}
+	// Keep what another run saved meanwhile, then add this run's answers.
+	all := map[string]string{}
+	if b, err := os.ReadFile(p); err == nil {
+		json.Unmarshal(b, &all)
 	}
+	for id, l := range s.licenses {
+		all[id] = l
+	}
+	b, _ := json.Marshal(all)
+	if err := writeAtomic(p, b); err != nil {
+		s.log.Warn("license cache not saved", "source", "arxiv", "path", p, "err", err)
+	}
+}
+
+// writeAtomic writes b to a temporary file beside p and renames it over p.
+func writeAtomic(p string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(p), ".licenses-*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), p)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 func provenance(p Paper, u, file string) schemas.Source {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"synth/schemas"
 	"synth/sources"
@@ -133,9 +134,6 @@ func newTestSource(t *testing.T, f *fakeArxiv, cfg sources.ArxivConfig, opts Opt
 	s, err := New("tables", opts)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if s.delay < MinDelay {
-		t.Fatalf("delay %v below arXiv's 3 s", s.delay)
 	}
 	s.setDelay(0)
 	return s, &logs
@@ -300,13 +298,25 @@ func TestSearchQuery(t *testing.T) {
 	}
 }
 
+// TestDelayFloor: arXiv's own hosts are never asked more often than every
+// 3 s, whatever delay_seconds says; another host (a mirror, a local
+// server) is spaced as set.
 func TestDelayFloor(t *testing.T) {
 	s, err := New("x", Options{Config: sources.ArxivConfig{DelaySeconds: 0.5}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.delay != MinDelay || s.client.HostEvery != MinDelay {
-		t.Errorf("delay %v, want %v", s.delay, MinDelay)
+	spacing := func(host string) time.Duration { return max(s.client.HostEvery, s.client.HostFloor(host)) }
+	for host, want := range map[string]time.Duration{
+		"export.arxiv.org": MinDelay, "arxiv.org": MinDelay, "oaipmh.arxiv.org": MinDelay,
+		"127.0.0.1": 500 * time.Millisecond, "notarxiv.org": 500 * time.Millisecond,
+	} {
+		if got := spacing(host); got != want {
+			t.Errorf("%s: spaced %v, want %v", host, got, want)
+		}
+	}
+	if d, _ := New("x", Options{}); d.delay != MinDelay {
+		t.Errorf("default delay %v, want %v", d.delay, MinDelay)
 	}
 }
 

@@ -36,6 +36,9 @@ type Client struct {
 	// HostEvery spaces requests to each host at least this far apart, with
 	// one limiter per host shared by every Client of the process (0: none).
 	HostEvery time.Duration
+	// HostFloor, when set, raises HostEvery for some hosts (a service's
+	// own minimum, such as arXiv's 3 s); 0 leaves it as it is.
+	HostFloor func(host string) time.Duration
 	// ProgressEvery is how often Download reports progress (0: 10 s).
 	ProgressEvery time.Duration
 }
@@ -251,8 +254,12 @@ func (c *Client) wait(ctx context.Context, req *http.Request) error {
 			return err
 		}
 	}
-	if c.HostEvery > 0 {
-		return hostLimiter(req.URL.Host, c.HostEvery).Wait(ctx)
+	every := c.HostEvery
+	if c.HostFloor != nil {
+		every = max(every, c.HostFloor(req.URL.Hostname()))
+	}
+	if every > 0 {
+		return hostLimiter(req.URL.Host, every).Wait(ctx)
 	}
 	return nil
 }

@@ -36,15 +36,20 @@ type Options struct {
 	// a temp file, removed.
 	CacheDir string
 	Contact  string // sent in the User-Agent
-	Log      *slog.Logger
-	Getenv   func(string) string // nil: os.Getenv
-	HTTP     *http.Client        // nil: the fetch default
+	// IdleTimeout abandons a request that receives nothing for this long
+	// (0: fetch.DefaultIdleTimeout); a download then resumes.
+	IdleTimeout time.Duration
+	Log         *slog.Logger
+	Getenv      func(string) string // nil: os.Getenv
+	HTTP        *http.Client        // nil: the fetch default
 }
 
-// Source is the kaggle:QUERY and kaggle:competition/SLUG source.
+// Source is the kaggle:QUERY, kaggle:OWNER/DATASET and
+// kaggle:competition/SLUG source.
 type Source struct {
 	query       string
 	competition string // the slug, for kaggle:competition/SLUG
+	dataset     string // owner/slug, for kaggle:OWNER/DATASET
 	opts        Options
 	cfg         sources.KaggleConfig
 	base        string
@@ -56,9 +61,11 @@ type Source struct {
 	now         func() time.Time
 }
 
-// New returns the source for a search query, or for a competition's data
-// when query is competition/SLUG. It fails, naming where it looked and
-// where Kaggle issues tokens, when there are no credentials.
+// New returns the source for a search query, for one dataset when query
+// is OWNER/DATASET (the name in https://www.kaggle.com/datasets/OWNER/DATASET),
+// or for a competition's data when query is competition/SLUG. It fails,
+// naming where it looked and where Kaggle issues tokens, when there are no
+// credentials.
 func New(query string, opts Options) (*Source, error) {
 	cfg := opts.Config
 	creds, err := LoadCredentials(cfg.Credentials, opts.Getenv)
@@ -91,6 +98,7 @@ func New(query string, opts Options) (*Source, error) {
 	}
 	c := fetch.New(float64(cfg.RequestsPerMinute), retries)
 	c.Header.Set("User-Agent", fetch.UserAgent(opts.Contact))
+	c.IdleTimeout = opts.IdleTimeout
 	if opts.HTTP != nil {
 		c.HTTP = opts.HTTP
 	}
@@ -105,9 +113,18 @@ func New(query string, opts Options) (*Source, error) {
 			return nil, fmt.Errorf("kaggle:competition/%s: want kaggle:competition/SLUG, the name in https://www.kaggle.com/competitions/SLUG", slug)
 		}
 		s.competition = slug
+	} else if isDatasetRef(query) {
+		s.dataset, s.query = query, "" // one dataset; nothing is searched
 	}
 	c.Authorize = func(r *http.Request) { s.creds.authorize(r) }
 	return s, nil
+}
+
+// isDatasetRef reports whether query names one dataset, OWNER/DATASET,
+// rather than search words: one slash, no space.
+func isDatasetRef(query string) bool {
+	owner, slug, ok := strings.Cut(query, "/")
+	return ok && owner != "" && slug != "" && !strings.ContainsAny(slug, "/") && !strings.ContainsAny(query, " \t\"'")
 }
 
 // Credentials returns the credentials the source uses.
@@ -153,7 +170,7 @@ func (s *Source) Collect(ctx context.Context, put func(sources.Item) error) erro
 			return err
 		}
 		if err := s.collectSet(ctx, d, put); err != nil {
-			if s.stops(err) {
+			if s.stops(err) || s.single() {
 				return s.explain(d, err)
 			}
 			s.log.Warn("skip dataset", "source", "kaggle", "dataset", d.ref, "err", err)
@@ -176,7 +193,7 @@ func (s *Source) Plan(ctx context.Context) ([]sources.Planned, error) {
 	for _, d := range sets {
 		files, err := s.files(ctx, d)
 		if err != nil {
-			if s.stops(err) {
+			if s.stops(err) || s.single() {
 				return nil, s.explain(d, err)
 			}
 			s.log.Warn("skip dataset", "source", "kaggle", "dataset", d.ref, "err", err)
@@ -191,6 +208,10 @@ func (s *Source) Plan(ctx context.Context) ([]sources.Planned, error) {
 	}
 	return out, nil
 }
+
+// single reports a source that names one dataset or competition: its
+// failure is the source's, never a skip that leaves an empty success.
+func (s *Source) single() bool { return s.dataset != "" || s.competition != "" }
 
 // prepare refreshes an OAuth access token when it is due.
 func (s *Source) prepare(ctx context.Context) error {
@@ -241,6 +262,10 @@ func (s *Source) explain(d set, err error) error {
 			d.competition, err, d.competition, s.creds.Describe())
 	case code == 401 || code == 403:
 		return fmt.Errorf("kaggle: %w\n  the %s was refused; a new API token comes from %s (API > Generate New Token)", err, s.creds.Describe(), SettingsURL)
+	case code == 404 && d.competition == "" && d.ref != "":
+		return fmt.Errorf("kaggle: dataset %s: %w\n  check the name: it is OWNER/DATASET as in https://www.kaggle.com/datasets/OWNER/DATASET", d.ref, err)
+	case d.ref != "":
+		return fmt.Errorf("kaggle: %s: %w", d.ref, err)
 	}
 	return fmt.Errorf("kaggle: %w", err)
 }
@@ -265,14 +290,18 @@ func (s *Source) sets(ctx context.Context) ([]set, error) {
 		}
 		out = append(out, datasetSet(d))
 	}
-	for _, ref := range s.cfg.Datasets {
+	refs := s.cfg.Datasets
+	if s.dataset != "" {
+		refs = []string{s.dataset}
+	}
+	for _, ref := range refs {
 		raw, endpoint, err := s.do(ctx, viewCall(ref))
 		var d Dataset
 		if err == nil {
 			d, err = decodeDataset(endpoint, raw)
 		}
 		if err != nil {
-			if s.stops(err) {
+			if s.stops(err) || s.single() {
 				return nil, s.explain(set{ref: ref}, err)
 			}
 			s.log.Warn("skip dataset", "source", "kaggle", "dataset", ref, "err", err)
@@ -280,6 +309,9 @@ func (s *Source) sets(ctx context.Context) ([]set, error) {
 		}
 		if d.Ref == "" {
 			d.Ref = ref
+		}
+		if s.dataset != "" && !sources.LicenseAllowed(d.LicenseName, s.opts.Licenses) {
+			return nil, fmt.Errorf("kaggle: dataset %s: its license %q is not in the --license list", ref, d.LicenseName)
 		}
 		add(d)
 	}
