@@ -3,6 +3,7 @@ package fetch
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -114,10 +115,25 @@ func (e *StatusError) Error() string {
 	if e.Code != 0 {
 		msg = fmt.Sprintf("%s %s: %d %s", m, e.URL, e.Code, http.StatusText(e.Code))
 	}
-	if b := strings.TrimSpace(e.Body); b != "" {
+	if m := envelopeMessage(e.Raw); m != "" {
+		msg += ": " + m
+	} else if b := strings.TrimSpace(e.Body); b != "" {
 		msg += ": " + b
 	}
 	return msg
+}
+
+// envelopeMessage is the message of a JSON error envelope
+// ({"code": 403, "message": "…"}), as services such as Kaggle send it;
+// "" when the answer is not one.
+func envelopeMessage(raw []byte) string {
+	var e struct {
+		Message string `json:"message"`
+	}
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &e) != nil {
+		return ""
+	}
+	return strings.TrimSpace(e.Message)
 }
 
 // Retry reports whether the request may succeed if repeated: 408, 425,
