@@ -75,7 +75,7 @@ func (a *cliArxiv) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		w.Header().Set("Content-Type", "application/pdf")
-		w.Write(append(b, "\n% "+id+"\n"...)) // each paper's bytes differ
+		w.Write(append(b, "\n% "+id+"\n%%EOF\n"...)) // each paper's bytes differ
 	default:
 		http.NotFound(w, r)
 	}
