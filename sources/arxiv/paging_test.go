@@ -2,6 +2,7 @@ package arxiv
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -221,5 +222,65 @@ func TestLooksLikeTeX(t *testing.T) {
 		if got := looksLikeTeX([]byte(tc.head)); got != tc.want {
 			t.Errorf("looksLikeTeX(%q) = %v", tc.head, got)
 		}
+	}
+}
+
+// TestSharedLicenseCache: with LicenseCache set, a run with another
+// run directory (CacheDir) asks OAI-PMH for none of the papers seen.
+func TestSharedLicenseCache(t *testing.T) {
+	shared := filepath.Join(t.TempDir(), "licenses.json")
+	p := &pagedArxiv{t: t, total: 3}
+	for run := 1; run <= 2; run++ {
+		s, _ := pagedSource(t, p, "agents", sources.ArxivConfig{MaxResults: 3}, Options{LicenseCache: shared, CacheDir: t.TempDir()})
+		if plan, err := s.Plan(context.Background()); err != nil || len(plan) != 3 {
+			t.Fatalf("run %d: %d papers, %v", run, len(plan), err)
+		}
+	}
+	if p.oaiCalls != 3 {
+		t.Errorf("%d OAI calls over two runs, want 3", p.oaiCalls)
+	}
+}
+
+func TestDefaultOAIAddress(t *testing.T) {
+	s, err := New("x", Options{})
+	if err != nil || s.cfg.OAIURL != "https://oaipmh.arxiv.org/oai" {
+		t.Errorf("OAI-PMH at %q, %v; arXiv documents https://oaipmh.arxiv.org/oai", s.cfg.OAIURL, err)
+	}
+}
+
+// TestEPrintTypedByContent: a single-file e-print is kept as .tex only
+// when it is TeX; PostScript, binary bytes and a PDF are not.
+func TestEPrintTypedByContent(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		kept       bool
+	}{
+		{"tex", "\\documentclass{article}\n\\begin{document}Hi.\\end{document}\n", true},
+		{"postscript", "%!PS-Adobe-3.0\n%%Pages: 1\n", false},
+		{"binary", "\x00\x01\x02\x03\xff\xfe binary", false},
+		{"pdf", "%PDF-1.5\n%\xe2\xe3\xcf\xd3\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				gz := gzip.NewWriter(w)
+				io.WriteString(gz, tc.body)
+				gz.Close()
+			}))
+			t.Cleanup(srv.Close)
+			s, err := New("x", Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.setDelay(0)
+			var names []string
+			p := Paper{ID: "2401.00001", Version: "v1", PDFURL: srv.URL + "/pdf/2401.00001v1"}
+			err = s.collectSource(context.Background(), p, func(it sources.Item) error {
+				names = append(names, it.Name)
+				return nil
+			})
+			if err != nil || (len(names) == 1) != tc.kept || tc.kept && names[0] != "2401.00001v1.tex" {
+				t.Errorf("kept %v, %v; want kept=%v", names, err, tc.kept)
+			}
+		})
 	}
 }

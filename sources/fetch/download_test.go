@@ -320,3 +320,17 @@ func TestUserAgent(t *testing.T) {
 		t.Errorf("UserAgent = %q", got)
 	}
 }
+
+// TestStatusErrorShowsTheEnvelopeMessage: a JSON error envelope is shown
+// by its message, decoded, not as escaped JSON.
+func TestStatusErrorShowsTheEnvelopeMessage(t *testing.T) {
+	raw := []byte(`{"code":403,"message":"You must accept this competition\u0027s rules."}`)
+	e := &StatusError{Method: "POST", URL: "http://k/v1/x", Code: 403, Body: string(raw), Raw: raw}
+	if got, want := e.Error(), "POST http://k/v1/x: 403 Forbidden: You must accept this competition's rules."; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	html := []byte("<html>no</html>")
+	if got := (&StatusError{URL: "u", Code: 500, Body: string(html), Raw: html}).Error(); got != "GET u: 500 Internal Server Error: <html>no</html>" {
+		t.Errorf("Error() = %q", got)
+	}
+}

@@ -181,3 +181,39 @@ func TestOAuthRefresh(t *testing.T) {
 		t.Errorf("credentials.json after refresh = %s", b)
 	}
 }
+
+// TestRefusedTokenNeverFallsBack: a token the current API refuses stops
+// the source with the fix; it is not tried on the legacy routes.
+func TestRefusedTokenNeverFallsBack(t *testing.T) {
+	fake, srv := newFakeGen(t, "current")
+	wrong := func(k string) string {
+		if k == "KAGGLE_API_TOKEN" {
+			return "KGAT_revoked"
+		}
+		return ""
+	}
+	s, logs := newTestSource(t, srv.URL, sources.KaggleConfig{}, Options{Getenv: wrong})
+	err := s.Collect(context.Background(), func(sources.Item) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "401") || !strings.Contains(err.Error(), "API token (Bearer) from KAGGLE_API_TOKEN was refused") {
+		t.Fatalf("Collect = %v, want the refused token and the fix", err)
+	}
+	if fake.searches != 1 || strings.Contains(logs.String(), "legacy") {
+		t.Errorf("%d searches (want 1, no legacy route); log:\n%s", fake.searches, logs)
+	}
+}
+
+// TestOneDatasetFailsLoudly: kaggle:OWNER/DATASET names one dataset, so a
+// download that cannot finish fails the source; it is never an empty
+// success.
+func TestOneDatasetFailsLoudly(t *testing.T) {
+	_, srv := newFakeGen(t, "current")
+	s, _ := newQuerySource(t, "bob/store-sales", srv.URL, sources.KaggleConfig{Retries: -1}, Options{Getenv: tokenEnv})
+	err := s.Collect(context.Background(), func(sources.Item) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "bob/store-sales") || !strings.Contains(err.Error(), "500") {
+		t.Fatalf("Collect = %v, want the failed download of bob/store-sales", err)
+	}
+	s, _ = newQuerySource(t, "bob/store-sales", srv.URL, sources.KaggleConfig{}, Options{Getenv: tokenEnv})
+	if items := collect(t, s); len(items) != 1 || items[0].ref != "bob/store-sales/sales.csv" {
+		t.Errorf("with retries: %+v", items)
+	}
+}
