@@ -70,6 +70,12 @@ func newCLIKaggle(ts *testscript.TestScript, gen string, modes []string) *cliKag
 	return k
 }
 
+func (k *cliKaggle) log(line string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.calls = append(k.calls, line)
+}
+
 func (k *cliKaggle) takeCalls() []string {
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -110,9 +116,7 @@ func (k *cliKaggle) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rg := r.Header.Get("Range"); rg != "" {
 		line += " range=" + rg
 	}
-	k.mu.Lock()
-	k.calls = append(k.calls, line)
-	k.mu.Unlock()
+	k.log(line)
 
 	if obj, ok := strings.CutPrefix(r.URL.Path, "/storage/"); ok {
 		k.serveStorage(w, r, obj)
@@ -342,7 +346,9 @@ func (k *cliKaggle) serveStorage(w http.ResponseWriter, r *http.Request, obj str
 		w.(http.Flusher).Flush()
 		select { // stall until the client gives up
 		case <-r.Context().Done():
-		case <-time.After(30 * time.Second):
+			k.log("storage: the client gave up on the stalled body")
+		case <-time.After(10 * time.Second):
+			k.log("storage: the client waited out the stall")
 		}
 	}
 	// Returning short of Content-Length cuts the connection.
