@@ -10,7 +10,7 @@ import (
 // defaults; the command line's --source specs add to Specs.
 type Config struct {
 	// Specs are the sources to collect from: sample, local:PATH,
-	// kaggle:QUERY, arxiv:QUERY.
+	// kaggle:QUERY, kaggle:OWNER/DATASET, kaggle:competition/SLUG, arxiv:QUERY.
 	Specs []string `yaml:"specs" json:"specs"`
 	// MaxFileBytes skips larger files ("512MB", "2GiB", "1000000"; empty:
 	// 1 GiB). MaxFiles stops a source after that many stored files (0: no limit).
