@@ -120,6 +120,9 @@ func (c Config) Hash() string {
 	}
 	c.LLM.Endpoints = eps
 	c.Tasks.LLM.Concurrency = 0
+	// How sources are reached, not what they give: left out (and
+	// omitted when empty, so configs from before these keys hash alike).
+	c.Sources.Contact, c.Sources.IdleTimeout, c.Sources.Kaggle.LegacyURL = "", "", ""
 	nilEmpty(reflect.ValueOf(&c).Elem())
 	sum := sha256.Sum256(hashJSON(c))
 	return hex.EncodeToString(sum[:8])

@@ -84,6 +84,7 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"sources:\n  specs: [s3:bucket]\n", `unknown source kind "s3"`},
 		{"sandbox:\n  limits:\n    cell_timeout: soon\n", "sandbox.limits.cell_timeout"},
 		{"teacher:\n  kind: replay\n", "needs teacher.replay"},
+		{"sources:\n  idle_timeout: soon\n", `sources.idle_timeout "soon"`},
 	}
 	for _, tc := range tests {
 		p := filepath.Join(t.TempDir(), "synth.yaml")

@@ -60,6 +60,17 @@ func TestConfigHashStable(t *testing.T) {
 	}
 }
 
+// TestConfigHashIgnoresHowSourcesAreReached: the contact, the idle
+// timeout and the legacy Kaggle address change how files are fetched, not
+// which, so a run resumes with them changed.
+func TestConfigHashIgnoresHowSourcesAreReached(t *testing.T) {
+	cfg := richConfig()
+	cfg.Sources.Contact, cfg.Sources.IdleTimeout, cfg.Sources.Kaggle.LegacyURL = "ann@example.org", "5s", "http://127.0.0.1:1/api/v1"
+	if got, want := cfg.Hash(), richConfig().Hash(); got != want {
+		t.Errorf("hash %s with the contact, idle timeout and legacy URL set, %s without", got, want)
+	}
+}
+
 // TestRunJSONRoundTrip: run.json's keys are snake_case, every setting set;
 // a config read back from it hashes as the config that wrote it, and an
 // edited setting in run.json changes the hash.

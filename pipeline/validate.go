@@ -50,6 +50,9 @@ func (c Config) Validate() error {
 	if _, err := sources.StoreOptionsFrom(c.Sources); err != nil {
 		return err
 	}
+	if _, err := sources.ParseIdleTimeout(c.Sources.IdleTimeout); err != nil {
+		return err
+	}
 	if _, err := c.Sandbox.ParsedLimits(); err != nil {
 		return err
 	}

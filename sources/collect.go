@@ -115,10 +115,7 @@ func Collect(ctx context.Context, src Source, st *Store, lim Limits, log *slog.L
 		log.Info("source reached its file limit", "source", src.Kind(), "max_files", lim.MaxFiles)
 		err = nil
 	}
-	if err != nil {
-		return stats, fmt.Errorf("source %s: %w", src.Kind(), err)
-	}
-	return stats, nil
+	return stats, err // the caller names the source, with its spec
 }
 
 func isZipType(t string) bool { return t == "xlsx" || t == "docx" || t == "pptx" }

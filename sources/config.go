@@ -1,10 +1,16 @@
 package sources
 
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
 // Config is the sources section of synth.yaml. Zero values are sensible
 // defaults; the command line's --source specs add to Specs.
 type Config struct {
 	// Specs are the sources to collect from: sample, local:PATH,
-	// kaggle:QUERY, arxiv:QUERY.
+	// kaggle:QUERY, kaggle:OWNER/DATASET, kaggle:competition/SLUG, arxiv:QUERY.
 	Specs []string `yaml:"specs" json:"specs"`
 	// MaxFileBytes skips larger files ("512MB", "2GiB", "1000000"; empty:
 	// 1 GiB). MaxFiles stops a source after that many stored files (0: no limit).
@@ -18,6 +24,13 @@ type Config struct {
 	Types []string `yaml:"types" json:"types"`
 	// Archive bounds what is unpacked from downloaded zips and tarballs.
 	Archive ArchiveConfig `yaml:"archive" json:"archive"`
+	// Contact (an e-mail address or URL) is sent in the User-Agent of
+	// requests to Kaggle and arXiv, as arXiv asks of automated clients.
+	Contact string `yaml:"contact" json:"contact,omitempty"`
+	// IdleTimeout abandons a Kaggle or arXiv request that receives no byte
+	// for this long ("60s", "2m"; empty: 60s); a cut or stalled download
+	// is then resumed. There is no limit on a request's total time.
+	IdleTimeout string `yaml:"idle_timeout" json:"idle_timeout,omitempty"`
 
 	Local  LocalConfig  `yaml:"local" json:"local"`
 	Kaggle KaggleConfig `yaml:"kaggle" json:"kaggle"`
@@ -39,17 +52,19 @@ type LocalConfig struct {
 	Hidden  bool     `yaml:"hidden" json:"hidden"`   // also take dot files
 }
 
-// KaggleConfig is the kaggle:QUERY source's options. Credentials come from
-// KAGGLE_USERNAME and KAGGLE_KEY, else from Credentials.
+// KaggleConfig is the kaggle:QUERY source's options. Credentials are
+// found as kaggle.LoadCredentials documents; Credentials names a file
+// that takes precedence.
 type KaggleConfig struct {
-	BaseURL     string   `yaml:"base_url" json:"base_url"`       // empty: https://www.kaggle.com/api/v1
-	Credentials string   `yaml:"credentials" json:"credentials"` // empty: ~/.kaggle/kaggle.json
-	Tags        []string `yaml:"tags" json:"tags"`               // Kaggle tag ids
-	FileType    string   `yaml:"file_type" json:"file_type"`     // all, csv, sqlite, json, bigQuery
-	License     string   `yaml:"license" json:"license"`         // Kaggle's license group: all, cc, gpl, odb, other
-	Sort        string   `yaml:"sort" json:"sort"`               // hottest, votes, updated, active
-	User        string   `yaml:"user" json:"user"`               // only this owner's datasets
-	MinSize     string   `yaml:"min_size" json:"min_size"`       // dataset size bounds ("10MB")
+	BaseURL     string   `yaml:"base_url" json:"base_url"`               // the current API; empty: https://api.kaggle.com/v1
+	LegacyURL   string   `yaml:"legacy_url" json:"legacy_url,omitempty"` // the legacy API; empty: https://www.kaggle.com/api/v1
+	Credentials string   `yaml:"credentials" json:"credentials"`         // a token file, credentials.json or kaggle.json; empty: search
+	Tags        []string `yaml:"tags" json:"tags"`                       // Kaggle tag ids
+	FileType    string   `yaml:"file_type" json:"file_type"`             // all, csv, sqlite, json, bigQuery
+	License     string   `yaml:"license" json:"license"`                 // Kaggle's license group: all, cc, gpl, odb, other
+	Sort        string   `yaml:"sort" json:"sort"`                       // hottest, votes, updated, active
+	User        string   `yaml:"user" json:"user"`                       // only this owner's datasets
+	MinSize     string   `yaml:"min_size" json:"min_size"`               // dataset size bounds ("10MB")
 	MaxSize     string   `yaml:"max_size" json:"max_size"`
 	MaxDatasets int      `yaml:"max_datasets" json:"max_datasets"` // 0: 10
 	MaxPages    int      `yaml:"max_pages" json:"max_pages"`       // search pages to read; 0: 5
@@ -64,7 +79,7 @@ type KaggleConfig struct {
 type ArxivConfig struct {
 	BaseURL string `yaml:"base_url" json:"base_url"` // empty: https://export.arxiv.org/api/query
 	// OAIURL is the OAI-PMH endpoint licenses are read from (the Atom API
-	// does not carry them); empty: https://export.arxiv.org/oai2.
+	// does not carry them); empty: https://oaipmh.arxiv.org/oai.
 	OAIURL     string   `yaml:"oai_url" json:"oai_url"`
 	Categories []string `yaml:"categories" json:"categories"`   // cs.CL, stat.ML, …: ANDed with the query
 	MaxResults int      `yaml:"max_results" json:"max_results"` // papers; 0: 10
@@ -72,8 +87,22 @@ type ArxivConfig struct {
 	// Source also downloads each paper's source tarball and keeps its .tex
 	// and .txt files.
 	Source bool `yaml:"source" json:"source"`
-	// DelaySeconds is the pause between requests; arXiv asks for at least 3,
-	// and smaller values are raised to 3.
+	// DelaySeconds is the pause between requests to each host; arXiv asks
+	// for at least 3, and smaller values are raised to 3 for arxiv.org
+	// hosts (a mirror or a local server takes the value as set).
 	DelaySeconds float64 `yaml:"delay_seconds" json:"delay_seconds"`
 	Retries      int     `yaml:"retries" json:"retries"` // 0: 3; <0: none
+}
+
+// ParseIdleTimeout reads sources.idle_timeout: a Go duration ("90s",
+// "2m"); empty is 0 (the fetch default).
+func ParseIdleTimeout(s string) (time.Duration, error) {
+	if strings.TrimSpace(s) == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("sources.idle_timeout %q: want a duration such as 60s or 2m", s)
+	}
+	return d, nil
 }

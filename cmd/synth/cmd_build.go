@@ -114,7 +114,7 @@ func addSourceFlags(cmd *cobra.Command, f *buildFlags) {
 	fl.StringVarP(&f.out, "out", "o", "out", "run directory to write (and resume)")
 	fl.StringVarP(&f.config, "config", "c", "", "config file (synth.yaml); flags override it")
 	fl.Int64Var(&f.seed, "seed", 0, "seed of the corpus, task parameters and split (config: seed)")
-	fl.StringArrayVar(&f.sources, "source", nil, "where files come from, repeatable: sample, local:PATH, kaggle:QUERY, arxiv:QUERY (config: sources.specs)")
+	fl.StringArrayVar(&f.sources, "source", nil, "where files come from, repeatable: sample, local:PATH, kaggle:QUERY, kaggle:OWNER/DATASET, kaggle:competition/SLUG, arxiv:QUERY (config: sources.specs)")
 	fl.StringSliceVar(&f.licenses, "license", nil, "keep only files under these licenses, e.g. CC0-1.0,CC-BY-4.0,MIT (config: sources.licenses)")
 }
 

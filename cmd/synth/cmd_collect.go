@@ -22,12 +22,21 @@ synth build with the same settings and -o goes on from there.
 Sources:
   sample          the built-in corpus (no network)
   local:PATH      a folder; follows no symlink out of it
-  kaggle:QUERY    Kaggle datasets matching QUERY (credentials: ~/.kaggle/kaggle.json
-                  or KAGGLE_USERNAME and KAGGLE_KEY)
-  arxiv:QUERY     arXiv papers, e.g. "arxiv:cat:cs.CL AND ti:agent" (PDFs; 3 s between requests)
+  kaggle:QUERY    Kaggle datasets matching QUERY (credentials: KAGGLE_API_TOKEN with a token
+                  from kaggle.com/settings, ~/.kaggle/access_token, credentials.json,
+                  kaggle.json or KAGGLE_USERNAME/KAGGLE_KEY; synth doctor says which it found)
+  kaggle:OWNER/DATASET
+                  one dataset, as in kaggle.com/datasets/OWNER/DATASET
+  kaggle:competition/SLUG
+                  a competition's data files (accept its rules on kaggle.com first)
+  arxiv:QUERY     arXiv papers; QUERY goes to arXiv as written, e.g.
+                  'arxiv:cat:cs.CL AND "tool use"' or 'arxiv:agents OR robots'
+                  (PDFs; 3 s between requests to each host; sources.contact in the User-Agent)
 
 The sources section of synth.yaml (synth init) sets limits, file types, globs
-and per-source options.`,
+and per-source options: sources.idle_timeout (how long a download may receive
+nothing before it is resumed; 60s), sources.contact, and the servers
+(sources.kaggle.base_url, legacy_url; sources.arxiv.base_url, oai_url).`,
 		Example: `  synth collect --source kaggle:titanic --license CC0-1.0 --dry-run
   synth collect --source local:./files --source sample -o out
   synth build -o out --source local:./files --source sample    # goes on from the collection`,

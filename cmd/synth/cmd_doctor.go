@@ -15,6 +15,7 @@ import (
 	"synth/pipeline"
 	"synth/pyenv"
 	"synth/sandbox"
+	"synth/sources/kaggle"
 )
 
 func init() { register(newDoctorCmd) }
@@ -26,7 +27,9 @@ func newDoctorCmd() *cobra.Command {
 		Short: "Say what this machine can run: Python, packages, sandbox isolation, templates",
 		Long: `doctor checks what synth needs on this machine and says how to fix what is
 missing: the Python interpreter and its packages, each isolation layer of the
-sandbox (on or off), and which task templates can run here.`,
+sandbox (on or off), which Kaggle credential kaggle: sources would use (its
+kind and where it was found, never its value), and which task templates can
+run here.`,
 		Example: `  synth doctor
   synth doctor --config synth.yaml   # check the interpreter and sandbox settings of a config`,
 		Args: cobra.NoArgs,
@@ -64,6 +67,13 @@ func doctor(cmd *cobra.Command, cfg pipeline.Config) error {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", l.Name, state, l.Detail)
 	}
 	tw.Flush()
+
+	fmt.Fprintln(w, "\nKaggle credentials")
+	if c, err := kaggle.LoadCredentials(cfg.Sources.Kaggle.Credentials, nil); err != nil {
+		fmt.Fprintf(w, "  none: %v\n", err)
+	} else {
+		fmt.Fprintf(w, "  %s\n", c.Describe())
+	}
 
 	fmt.Fprintln(w, "\nTask templates")
 	if err := printTemplates(cmd.Context(), w, python); err != nil {

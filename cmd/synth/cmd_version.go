@@ -6,12 +6,17 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"synth/sources/fetch"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"
 
-func init() { register(newVersionCmd) }
+func init() {
+	register(newVersionCmd)
+	fetch.Version = version // the User-Agent of Kaggle and arXiv requests
+}
 
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{

@@ -2,8 +2,10 @@ package arxiv
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -11,12 +13,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
-
-	"golang.org/x/time/rate"
+	"unicode/utf8"
 
 	"synth/schemas"
 	"synth/sources"
@@ -26,9 +29,12 @@ import (
 // Defaults for the arXiv endpoints and politeness.
 const (
 	DefaultBaseURL = "https://export.arxiv.org/api/query"
-	DefaultOAIURL  = "https://export.arxiv.org/oai2"
+	DefaultOAIURL  = "https://oaipmh.arxiv.org/oai"
 	MinDelay       = 3 * time.Second
 	pageSize       = 100
+	// emptyPageRetries is how often an empty page inside the results is
+	// asked again before paging stops with a warning.
+	emptyPageRetries = 3
 )
 
 // Options configure an arXiv source beyond the query.
@@ -36,8 +42,18 @@ type Options struct {
 	Config   sources.ArxivConfig
 	Licenses []string // allow-list: papers under other licenses are not downloaded
 	Archive  sources.ArchiveLimits
-	Log      *slog.Logger
-	HTTP     *http.Client // nil: the fetch default
+	// LicenseCache is the file that keeps the licenses read over OAI-PMH,
+	// by paper id, so that a rerun or an overlapping query asks again for
+	// none of them. Empty: <CacheDir>/arxiv/licenses.json, or no cache
+	// when CacheDir is empty too.
+	LicenseCache string
+	CacheDir     string
+	Contact      string // sent in the User-Agent (an e-mail address or URL)
+	// IdleTimeout abandons a request that receives nothing for this long
+	// (0: fetch.DefaultIdleTimeout).
+	IdleTimeout time.Duration
+	Log         *slog.Logger
+	HTTP        *http.Client // nil: the fetch default
 }
 
 // Source is the arxiv:QUERY source.
@@ -48,6 +64,10 @@ type Source struct {
 	delay  time.Duration // between requests; tests set it below MinDelay
 	client *fetch.Client
 	log    *slog.Logger
+	// licenses caches OAI-PMH answers by paper id, saved under CacheDir.
+	licenses     map[string]string
+	licenseTries int // lookups that reached OAI-PMH this run
+	licenseFails int
 }
 
 // New returns the source for a search query.
@@ -71,8 +91,14 @@ func New(query string, opts Options) (*Source, error) {
 	if retries == 0 {
 		retries = 3
 	}
-	delay := max(time.Duration(cfg.DelaySeconds*float64(time.Second)), MinDelay)
+	delay := time.Duration(cfg.DelaySeconds * float64(time.Second))
+	if delay <= 0 {
+		delay = MinDelay
+	}
 	c := fetch.New(0, retries)
+	c.Header.Set("User-Agent", fetch.UserAgent(opts.Contact))
+	c.IdleTimeout = opts.IdleTimeout
+	c.HostFloor = arxivFloor
 	c.Backoff = func(n int) time.Duration { return time.Duration(n) * delay }
 	if opts.HTTP != nil {
 		c.HTTP = opts.HTTP
@@ -83,18 +109,40 @@ func New(query string, opts Options) (*Source, error) {
 	}
 	s := &Source{query: query, opts: opts, cfg: cfg, client: c, log: log}
 	s.setDelay(delay)
+	s.loadLicenses()
 	return s, nil
 }
 
-// setDelay spaces requests at least d apart (0: no spacing, for tests).
+// arxivFloor is arXiv's minimum spacing for its own hosts; a mirror or a
+// local server is spaced as delay_seconds says.
+func arxivFloor(host string) time.Duration {
+	if host == "arxiv.org" || strings.HasSuffix(host, ".arxiv.org") {
+		return MinDelay
+	}
+	return 0
+}
+
+// UserLicenseCache is the license cache shared by every run of this user:
+// <user cache dir>/synth/arxiv/licenses.json ($XDG_CACHE_HOME, else
+// ~/.cache), or "" when there is no such folder.
+func UserLicenseCache() string {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "synth", "arxiv", "licenses.json")
+}
+
+// setDelay spaces requests to each host at least d apart (arXiv's own
+// hosts at least MinDelay), with one limiter per host for the whole run,
+// shared by every arXiv source (0: no spacing but arXiv's, for tests).
 func (s *Source) setDelay(d time.Duration) {
 	s.delay = d
+	s.client.Limiter = nil
+	s.client.HostEvery = d
 	if d <= 0 {
-		s.client.Limiter = nil
 		s.client.Backoff = func(int) time.Duration { return 0 }
-		return
 	}
-	s.client.Limiter = rate.NewLimiter(rate.Every(d), 1)
 }
 
 // Kind returns "arxiv".
@@ -148,18 +196,33 @@ func (e putError) Error() string { return e.err.Error() }
 // allow-list admits.
 func (s *Source) papers(ctx context.Context) ([]Paper, error) {
 	var out []Paper
-	for start := 0; len(out) < s.cfg.MaxResults; {
+	total := -1
+	defer s.saveLicenses()
+	for start, empties := 0, 0; len(out) < s.cfg.MaxResults; {
 		n := min(pageSize, s.cfg.MaxResults-len(out))
 		f, err := s.search(ctx, start, n)
 		if err != nil {
 			return nil, fmt.Errorf("arxiv: search %q: %w", s.query, err)
 		}
+		if f.TotalResults > 0 {
+			total = f.TotalResults
+		}
 		if len(f.Entries) == 0 {
 			if start == 0 {
 				s.log.Warn("no papers found", "source", "arxiv", "query", s.query, "categories", s.cfg.Categories)
+				break
+			}
+			if start < total && empties < emptyPageRetries {
+				empties++
+				s.log.Info("empty page inside the results; asking again", "source", "arxiv", "start", start, "total", total, "try", empties)
+				continue
+			}
+			if start < total {
+				s.log.Warn("arXiv kept answering an empty page inside the results; stopping early", "source", "arxiv", "query", s.query, "start", start, "total", total, "papers", len(out))
 			}
 			break
 		}
+		empties = 0
 		for _, e := range f.Entries {
 			p, err := e.paper()
 			if err != nil {
@@ -186,6 +249,9 @@ func (s *Source) papers(ctx context.Context) ([]Paper, error) {
 			break
 		}
 	}
+	if len(s.opts.Licenses) > 0 && s.licenseTries > 0 && s.licenseFails == s.licenseTries {
+		return nil, fmt.Errorf("arxiv: every license lookup (%d) at %s failed, so the license filter would drop every paper; check sources.arxiv.oai_url (arXiv documents %s)", s.licenseTries, s.cfg.OAIURL, DefaultOAIURL)
+	}
 	return out, nil
 }
 
@@ -199,6 +265,12 @@ func (s *Source) search(ctx context.Context, start, n int) (*feed, error) {
 		q.Set("sortOrder", "descending")
 	}
 	resp, err := s.client.Get(ctx, s.cfg.BaseURL+"?"+q.Encode())
+	var se *fetch.StatusError
+	if errors.As(err, &se) && se.Code/100 == 4 {
+		if _, ferr := parseFeed(bytes.NewReader(se.Raw)); ferr != nil && strings.HasPrefix(ferr.Error(), "arXiv API error") {
+			return nil, fmt.Errorf("%d %s: %w", se.Code, http.StatusText(se.Code), ferr)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -206,24 +278,12 @@ func (s *Source) search(ctx context.Context, start, n int) (*feed, error) {
 	return parseFeed(io.LimitReader(resp.Body, 32<<20))
 }
 
-// searchQuery builds the API's search_query: a query already in field
-// syntax (ti:, abs:, au:, all:, cat:, …) is kept; plain words are ANDed
-// under all:. Categories are ORed and ANDed with it.
+// searchQuery builds the API's search_query: the query as written, which
+// arXiv parses itself (field prefixes such as ti: and cat:, "quoted
+// phrases", AND, OR, ANDNOT and parentheses; a bare word searches all
+// fields). Categories are ORed and ANDed with it.
 func searchQuery(query string, cats []string) string {
 	q := strings.TrimSpace(query)
-	fielded := false
-	for _, f := range []string{"ti:", "au:", "abs:", "co:", "jr:", "cat:", "rn:", "id:", "all:"} {
-		if strings.Contains(q, f) {
-			fielded = true
-		}
-	}
-	if !fielded && q != "" {
-		words := strings.Fields(q)
-		for i, w := range words {
-			words[i] = "all:" + w
-		}
-		q = strings.Join(words, " AND ")
-	}
 	if len(cats) > 0 {
 		parts := make([]string, len(cats))
 		for i, c := range cats {
@@ -241,21 +301,105 @@ func searchQuery(query string, cats []string) string {
 	return q
 }
 
-// license reads a paper's license over OAI-PMH; "" if it cannot.
+// license reads a paper's license over OAI-PMH, from the cache when this
+// or an earlier run read it; "" if it cannot. OAI-PMH's GetRecord takes one
+// identifier, so papers not seen before cost one call each.
 func (s *Source) license(ctx context.Context, id string) string {
+	if l, ok := s.licenses[id]; ok {
+		return l
+	}
+	s.licenseTries++
+	l, err := s.fetchLicense(ctx, id)
+	if err != nil {
+		s.licenseFails++
+		s.log.Warn("no license", "source", "arxiv", "paper", id, "err", err)
+		return ""
+	}
+	s.licenses[id] = l
+	return l
+}
+
+func (s *Source) fetchLicense(ctx context.Context, id string) (string, error) {
 	q := url.Values{"verb": {"GetRecord"}, "identifier": {"oai:arXiv.org:" + id}, "metadataPrefix": {"arXiv"}}
 	resp, err := s.client.Get(ctx, s.cfg.OAIURL+"?"+q.Encode())
 	if err != nil {
-		s.log.Warn("no license", "source", "arxiv", "paper", id, "err", err)
-		return ""
+		return "", err
 	}
 	defer resp.Body.Close()
 	var rec oaiRecord
 	if err := xml.NewDecoder(io.LimitReader(resp.Body, 4<<20)).Decode(&rec); err != nil {
-		s.log.Warn("no license", "source", "arxiv", "paper", id, "err", err)
+		return "", fmt.Errorf("%s: not an OAI-PMH answer: %w", s.cfg.OAIURL, err)
+	}
+	if rec.XMLName.Local != "OAI-PMH" {
+		return "", fmt.Errorf("%s: not an OAI-PMH answer (root <%s>)", s.cfg.OAIURL, rec.XMLName.Local)
+	}
+	if e := strings.TrimSpace(rec.Error); e != "" {
+		return "", fmt.Errorf("%s: OAI-PMH error: %s", s.cfg.OAIURL, e)
+	}
+	return strings.TrimSpace(rec.License), nil
+}
+
+func (s *Source) licenseCache() string {
+	if s.opts.LicenseCache != "" {
+		return s.opts.LicenseCache
+	}
+	if s.opts.CacheDir == "" {
 		return ""
 	}
-	return strings.TrimSpace(rec.License)
+	return filepath.Join(s.opts.CacheDir, "arxiv", "licenses.json")
+}
+
+func (s *Source) loadLicenses() {
+	s.licenses = map[string]string{}
+	if p := s.licenseCache(); p != "" {
+		if b, err := os.ReadFile(p); err == nil {
+			if err := json.Unmarshal(b, &s.licenses); err != nil {
+				s.log.Warn("ignore unreadable license cache", "source", "arxiv", "path", p, "err", err)
+				s.licenses = map[string]string{}
+			}
+		}
+	}
+}
+
+func (s *Source) saveLicenses() {
+	p := s.licenseCache()
+	if p == "" || s.licenseTries == 0 {
+		return
+	}
+	// Keep what another run saved meanwhile, then add this run's answers.
+	all := map[string]string{}
+	if b, err := os.ReadFile(p); err == nil {
+		json.Unmarshal(b, &all)
+	}
+	for id, l := range s.licenses {
+		all[id] = l
+	}
+	b, _ := json.Marshal(all)
+	if err := writeAtomic(p, b); err != nil {
+		s.log.Warn("license cache not saved", "source", "arxiv", "path", p, "err", err)
+	}
+}
+
+// writeAtomic writes b to a temporary file beside p and renames it over p.
+func writeAtomic(p string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(p), ".licenses-*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), p)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 func provenance(p Paper, u, file string) schemas.Source {
@@ -335,11 +479,30 @@ func (s *Source) collectSource(ctx context.Context, p Paper, put func(sources.It
 	if strings.HasPrefix(string(head), "%PDF") {
 		return nil // the source is the PDF itself
 	}
+	if !looksLikeTeX(head) {
+		s.log.Info("skip e-print: neither a tarball, a PDF nor TeX", "source", "arxiv", "paper", p.ID+p.Version, "starts", fmt.Sprintf("%.40q", head))
+		return nil
+	}
 	name := strings.ReplaceAll(p.ID, "/", "_") + p.Version + ".tex"
 	if err := put(sources.Item{Name: name, Body: tb, Source: provenance(p, u, name)}); err != nil {
 		return putError{err}
 	}
 	return nil
+}
+
+// looksLikeTeX reports whether the start of a single-file e-print is TeX
+// source: text with a TeX command or comment near the top.
+func looksLikeTeX(head []byte) bool {
+	if len(head) == 0 || bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(head[:len(head)-min(len(head), 3)]) {
+		return false
+	}
+	t := string(head)
+	for _, m := range []string{"\\documentclass", "\\documentstyle", "\\begin{", "\\input", "\\section", "\\title", "\\def", "\\newcommand", "\\usepackage"} {
+		if strings.Contains(t, m) {
+			return true
+		}
+	}
+	return strings.HasPrefix(strings.TrimSpace(t), "%") && !strings.HasPrefix(t, "%!PS")
 }
 
 // ePrintURL is the source tarball's URL, on the PDF's host.

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"synth/schemas"
 	"synth/sources"
@@ -134,9 +135,6 @@ func newTestSource(t *testing.T, f *fakeArxiv, cfg sources.ArxivConfig, opts Opt
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.delay < MinDelay {
-		t.Fatalf("delay %v below arXiv's 3 s", s.delay)
-	}
 	s.setDelay(0)
 	return s, &logs
 }
@@ -190,7 +188,7 @@ func TestCollect(t *testing.T) {
 		t.Errorf("old paper's license = %q", lic)
 	}
 	q := f.queries[0]
-	for _, part := range []string{"search_query=%28all%3Atables%29+AND+%28cat%3Acs.CL+OR+cat%3Amath.AG%29", "sortBy=submittedDate", "max_results=10", "start=0"} {
+	for _, part := range []string{"search_query=%28tables%29+AND+%28cat%3Acs.CL+OR+cat%3Amath.AG%29", "sortBy=submittedDate", "max_results=10", "start=0"} {
 		if !strings.Contains(q, part) {
 			t.Errorf("query %q lacks %s", q, part)
 		}
@@ -288,7 +286,9 @@ func TestSearchQuery(t *testing.T) {
 		cats []string
 		want string
 	}{
-		{"graph neural", nil, "all:graph AND all:neural"},
+		{"graph neural", nil, "graph neural"},
+		{`"large language models"`, nil, `"large language models"`},
+		{"agents OR robots", []string{"cs.AI"}, "(agents OR robots) AND cat:cs.AI"},
 		{"ti:transformer", []string{"cs.LG"}, "(ti:transformer) AND cat:cs.LG"},
 		{"", []string{"cs.CL", "cs.AI"}, "(cat:cs.CL OR cat:cs.AI)"},
 	} {
@@ -298,13 +298,25 @@ func TestSearchQuery(t *testing.T) {
 	}
 }
 
+// TestDelayFloor: arXiv's own hosts are never asked more often than every
+// 3 s, whatever delay_seconds says; another host (a mirror, a local
+// server) is spaced as set.
 func TestDelayFloor(t *testing.T) {
 	s, err := New("x", Options{Config: sources.ArxivConfig{DelaySeconds: 0.5}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.delay != MinDelay || s.client.Limiter == nil {
-		t.Errorf("delay %v, want %v", s.delay, MinDelay)
+	spacing := func(host string) time.Duration { return max(s.client.HostEvery, s.client.HostFloor(host)) }
+	for host, want := range map[string]time.Duration{
+		"export.arxiv.org": MinDelay, "arxiv.org": MinDelay, "oaipmh.arxiv.org": MinDelay,
+		"127.0.0.1": 500 * time.Millisecond, "notarxiv.org": 500 * time.Millisecond,
+	} {
+		if got := spacing(host); got != want {
+			t.Errorf("%s: spaced %v, want %v", host, got, want)
+		}
+	}
+	if d, _ := New("x", Options{}); d.delay != MinDelay {
+		t.Errorf("default delay %v, want %v", d.delay, MinDelay)
 	}
 }
 

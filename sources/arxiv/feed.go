@@ -114,6 +114,7 @@ func (e entry) paper() (Paper, error) {
 // oaiRecord is the part of an OAI-PMH GetRecord answer (arXiv metadata
 // format) that carries the license.
 type oaiRecord struct {
+	XMLName xml.Name
 	Error   string `xml:"http://www.openarchives.org/OAI/2.0/ error"`
 	License string `xml:"GetRecord>record>metadata>arXiv>license"`
 }

@@ -1,4 +1,7 @@
 // Package fetch is the HTTP client the network sources share: a request
-// rate limit, retries of 429, 5xx and transport errors with backoff and
-// Retry-After, and errors classified as retryable or fatal.
+// rate limit and one pacing limiter per host for the process, retries of
+// 429, 5xx and transport errors with backoff and Retry-After, an idle
+// timeout instead of a limit on a request's total time, errors classified
+// as retryable or fatal, and Download, which resumes cut bodies with Range
+// and checks the hash storage sends.
 package fetch

@@ -2,26 +2,25 @@ package kaggle
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"os"
 	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"synth/schemas"
 	"synth/sources"
 	"synth/sources/fetch"
 )
 
-// DefaultBaseURL is Kaggle's public API root.
-const DefaultBaseURL = "https://www.kaggle.com/api/v1"
+// CompetitionLicense is the license recorded for competition data: the
+// competition's rules, at https://www.kaggle.com/competitions/<slug>/rules.
+const CompetitionLicense = "LicenseRef-Kaggle-Competition-Rules"
 
 // Options configure a Kaggle source beyond the search query.
 type Options struct {
@@ -33,26 +32,40 @@ type Options struct {
 	MaxFileBytes int64
 	Archive      sources.ArchiveLimits
 	// CacheDir keeps downloaded archives (<dir>/kaggle/<owner>/<slug>/v<N>.zip)
-	// so a rerun does not download them again. Empty: a temp dir, removed.
+	// so a rerun does not download them again, and resumes cut ones. Empty:
+	// a temp file, removed.
 	CacheDir string
-	Log      *slog.Logger
-	Getenv   func(string) string // nil: os.Getenv
-	HTTP     *http.Client        // nil: the fetch default
+	Contact  string // sent in the User-Agent
+	// IdleTimeout abandons a request that receives nothing for this long
+	// (0: fetch.DefaultIdleTimeout); a download then resumes.
+	IdleTimeout time.Duration
+	Log         *slog.Logger
+	Getenv      func(string) string // nil: os.Getenv
+	HTTP        *http.Client        // nil: the fetch default
 }
 
-// Source is the kaggle:QUERY source.
+// Source is the kaggle:QUERY, kaggle:OWNER/DATASET and
+// kaggle:competition/SLUG source.
 type Source struct {
-	query  string
-	opts   Options
-	cfg    sources.KaggleConfig
-	base   string
-	creds  Credentials
-	client *fetch.Client
-	log    *slog.Logger
+	query       string
+	competition string // the slug, for kaggle:competition/SLUG
+	dataset     string // owner/slug, for kaggle:OWNER/DATASET
+	opts        Options
+	cfg         sources.KaggleConfig
+	base        string
+	legacy      string
+	legacyOnly  bool // the current API refused the legacy key
+	creds       Credentials
+	client      *fetch.Client
+	log         *slog.Logger
+	now         func() time.Time
 }
 
-// New returns the source for a search query. It fails, naming the
-// credential file, when there are no credentials.
+// New returns the source for a search query, for one dataset when query
+// is OWNER/DATASET (the name in https://www.kaggle.com/datasets/OWNER/DATASET),
+// or for a competition's data when query is competition/SLUG. It fails,
+// naming where it looked and where Kaggle issues tokens, when there are no
+// credentials.
 func New(query string, opts Options) (*Source, error) {
 	cfg := opts.Config
 	creds, err := LoadCredentials(cfg.Credentials, opts.Getenv)
@@ -61,6 +74,9 @@ func New(query string, opts Options) (*Source, error) {
 	}
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = DefaultBaseURL
+	}
+	if cfg.LegacyURL == "" {
+		cfg.LegacyURL = DefaultLegacyURL
 	}
 	if cfg.MaxDatasets == 0 {
 		cfg.MaxDatasets = 10
@@ -81,27 +97,71 @@ func New(query string, opts Options) (*Source, error) {
 		}
 	}
 	c := fetch.New(float64(cfg.RequestsPerMinute), retries)
+	c.Header.Set("User-Agent", fetch.UserAgent(opts.Contact))
+	c.IdleTimeout = opts.IdleTimeout
 	if opts.HTTP != nil {
 		c.HTTP = opts.HTTP
 	}
-	c.Authorize = func(r *http.Request) { r.SetBasicAuth(creds.Username, creds.Key) }
 	log := opts.Log
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Source{query: query, opts: opts, cfg: cfg, base: strings.TrimRight(cfg.BaseURL, "/"), creds: creds, client: c, log: log}, nil
+	s := &Source{query: query, opts: opts, cfg: cfg, base: strings.TrimRight(cfg.BaseURL, "/"), legacy: strings.TrimRight(cfg.LegacyURL, "/"),
+		creds: creds, client: c, log: log, now: time.Now}
+	if slug, ok := strings.CutPrefix(query, "competition/"); ok {
+		if slug == "" || strings.Contains(slug, "/") {
+			return nil, fmt.Errorf("kaggle:competition/%s: want kaggle:competition/SLUG, the name in https://www.kaggle.com/competitions/SLUG", slug)
+		}
+		s.competition = slug
+	} else if isDatasetRef(query) {
+		s.dataset, s.query = query, "" // one dataset; nothing is searched
+	}
+	c.Authorize = func(r *http.Request) { s.creds.authorize(r) }
+	return s, nil
 }
+
+// isDatasetRef reports whether query names one dataset, OWNER/DATASET,
+// rather than search words: one slash, no space.
+func isDatasetRef(query string) bool {
+	owner, slug, ok := strings.Cut(query, "/")
+	return ok && owner != "" && slug != "" && !strings.ContainsAny(slug, "/") && !strings.ContainsAny(query, " \t\"'")
+}
+
+// Credentials returns the credentials the source uses.
+func (s *Source) Credentials() Credentials { return s.creds }
 
 // Kind returns "kaggle".
 func (s *Source) Kind() string { return sources.KindKaggle }
 
-// Collect searches, then for each dataset (in the API's order, up to
-// max_datasets, explicit datasets first) downloads its archive and puts
-// each safe file in it. A dataset that fails (a server error after retries,
-// a truncated download, a broken archive) is logged and skipped; 401 and
-// 403 stop the source with a message naming the credentials.
+// set is a dataset or a competition: what is downloaded as one archive.
+type set struct {
+	ref         string // owner/slug, or competition/slug
+	title, url  string
+	license     string
+	version     int
+	competition string // the slug, for a competition
+}
+
+func datasetSet(d Dataset) set {
+	u := d.URL
+	if u == "" || !strings.Contains(u, "/datasets/") {
+		u = "https://www.kaggle.com/datasets/" + d.Ref
+	}
+	return set{ref: d.Ref, title: d.Title, url: u, license: sources.NormalizeLicense(d.LicenseName), version: d.CurrentVersionNumber}
+}
+
+// Collect searches (or takes the competition), then for each dataset (in
+// the API's order, up to max_datasets, explicit datasets first) downloads
+// its archive and puts each safe file in it. A dataset that fails (a
+// server error after retries, a download that could not be finished, a
+// broken archive) is logged and skipped; 401 and 403 stop the source with
+// a message naming the credentials, and an answer synth cannot read stops
+// it naming the endpoint.
 func (s *Source) Collect(ctx context.Context, put func(sources.Item) error) error {
-	sets, err := s.datasets(ctx)
+	if err := s.prepare(ctx); err != nil {
+		return err
+	}
+	sets, err := s.sets(ctx)
 	if err != nil {
 		return err
 	}
@@ -109,11 +169,11 @@ func (s *Source) Collect(ctx context.Context, put func(sources.Item) error) erro
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := s.collectDataset(ctx, d, put); err != nil {
-			if s.stops(err) {
-				return s.explain(err)
+		if err := s.collectSet(ctx, d, put); err != nil {
+			if s.stops(err) || s.single() {
+				return s.explain(d, err)
 			}
-			s.log.Warn("skip dataset", "source", "kaggle", "dataset", d.Ref, "err", err)
+			s.log.Warn("skip dataset", "source", "kaggle", "dataset", d.ref, "err", err)
 		}
 	}
 	return nil
@@ -122,7 +182,10 @@ func (s *Source) Collect(ctx context.Context, put func(sources.Item) error) erro
 // Plan lists the files of the datasets Collect would download, with their
 // sizes and licenses, downloading nothing.
 func (s *Source) Plan(ctx context.Context) ([]sources.Planned, error) {
-	sets, err := s.datasets(ctx)
+	if err := s.prepare(ctx); err != nil {
+		return nil, err
+	}
+	sets, err := s.sets(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -130,10 +193,10 @@ func (s *Source) Plan(ctx context.Context) ([]sources.Planned, error) {
 	for _, d := range sets {
 		files, err := s.files(ctx, d)
 		if err != nil {
-			if s.stops(err) {
-				return nil, s.explain(err)
+			if s.stops(err) || s.single() {
+				return nil, s.explain(d, err)
 			}
-			s.log.Warn("skip dataset", "source", "kaggle", "dataset", d.Ref, "err", err)
+			s.log.Warn("skip dataset", "source", "kaggle", "dataset", d.ref, "err", err)
 			continue
 		}
 		for _, f := range files {
@@ -146,10 +209,23 @@ func (s *Source) Plan(ctx context.Context) ([]sources.Planned, error) {
 	return out, nil
 }
 
+// single reports a source that names one dataset or competition: its
+// failure is the source's, never a skip that leaves an empty success.
+func (s *Source) single() bool { return s.dataset != "" || s.competition != "" }
+
+// prepare refreshes an OAuth access token when it is due.
+func (s *Source) prepare(ctx context.Context) error {
+	hc := s.client.HTTP
+	return s.creds.accessToken(ctx, s.base, hc, s.now())
+}
+
 // stops reports an error that ends the whole source.
 func (s *Source) stops(err error) bool {
 	var se *fetch.StatusError
-	return errors.As(err, &se) && se.Fatal() || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, errPut)
+	var shape *ShapeError
+	var api *APIError
+	return errors.As(err, &se) && se.Fatal() || errors.As(err, &shape) || errors.As(err, &api) && (api.Code == 401 || api.Code == 403) ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, errPut)
 }
 
 // errPut marks put's own error so that it is returned as is.
@@ -168,22 +244,40 @@ func unwrapPut(err error) (error, bool) {
 }
 
 // explain turns a fatal answer into a message that names the fix.
-func (s *Source) explain(err error) error {
+func (s *Source) explain(d set, err error) error {
 	if e, ok := unwrapPut(err); ok {
 		return e
 	}
+	code := 0
 	var se *fetch.StatusError
-	if errors.As(err, &se) && se.Fatal() {
-		return fmt.Errorf("kaggle: %w (check the credentials in %s; a new token comes from kaggle.com > Settings > API)", err, s.creds.From)
+	var api *APIError
+	if errors.As(err, &se) {
+		code = se.Code
+	} else if errors.As(err, &api) {
+		code = api.Code
 	}
-	return err
+	switch {
+	case code == 403 && d.competition != "":
+		return fmt.Errorf("kaggle: competition %s: %w\n  accept the competition's rules at https://www.kaggle.com/competitions/%s/rules (as the account of the %s), then run again",
+			d.competition, err, d.competition, s.creds.Describe())
+	case code == 401 || code == 403:
+		return fmt.Errorf("kaggle: %w\n  the %s was refused; a new API token comes from %s (API > Generate New Token)", err, s.creds.Describe(), SettingsURL)
+	case code == 404 && d.competition == "" && d.ref != "":
+		return fmt.Errorf("kaggle: dataset %s: %w\n  check the name: it is OWNER/DATASET as in https://www.kaggle.com/datasets/OWNER/DATASET", d.ref, err)
+	case d.ref != "":
+		return fmt.Errorf("kaggle: %s: %w", d.ref, err)
+	}
+	return fmt.Errorf("kaggle: %w", err)
 }
 
-// datasets returns the explicit datasets, then the search results, up to
-// max_datasets, without duplicates, dropping those outside the license
-// allow-list.
-func (s *Source) datasets(ctx context.Context) ([]Dataset, error) {
-	var out []Dataset
+// sets returns the competition, or the explicit datasets, then the search
+// results, up to max_datasets, without duplicates, dropping those outside
+// the license allow-list.
+func (s *Source) sets(ctx context.Context) ([]set, error) {
+	if s.competition != "" {
+		return s.competitionSet(ctx)
+	}
+	var out []set
 	seen := map[string]bool{}
 	add := func(d Dataset) {
 		if seen[d.Ref] || len(out) >= s.cfg.MaxDatasets {
@@ -194,13 +288,21 @@ func (s *Source) datasets(ctx context.Context) ([]Dataset, error) {
 			s.log.Info("skip dataset: license not allowed", "source", "kaggle", "dataset", d.Ref, "license", d.LicenseName)
 			return
 		}
-		out = append(out, d)
+		out = append(out, datasetSet(d))
 	}
-	for _, ref := range s.cfg.Datasets {
+	refs := s.cfg.Datasets
+	if s.dataset != "" {
+		refs = []string{s.dataset}
+	}
+	for _, ref := range refs {
+		raw, endpoint, err := s.do(ctx, viewCall(ref))
 		var d Dataset
-		if err := s.getJSON(ctx, s.base+"/datasets/view/"+escapeRef(ref), &d); err != nil {
-			if s.stops(err) {
-				return nil, s.explain(err)
+		if err == nil {
+			d, err = decodeDataset(endpoint, raw)
+		}
+		if err != nil {
+			if s.stops(err) || s.single() {
+				return nil, s.explain(set{ref: ref}, err)
 			}
 			s.log.Warn("skip dataset", "source", "kaggle", "dataset", ref, "err", err)
 			continue
@@ -208,23 +310,27 @@ func (s *Source) datasets(ctx context.Context) ([]Dataset, error) {
 		if d.Ref == "" {
 			d.Ref = ref
 		}
+		if s.dataset != "" && !sources.LicenseAllowed(d.LicenseName, s.opts.Licenses) {
+			return nil, fmt.Errorf("kaggle: dataset %s: its license %q is not in the --license list", ref, d.LicenseName)
+		}
 		add(d)
 	}
 	if s.query == "" {
 		return out, nil
 	}
 	found := 0
+	token := ""
 	for page := 1; page <= s.cfg.MaxPages && len(out) < s.cfg.MaxDatasets; page++ {
+		raw, endpoint, err := s.do(ctx, searchCall(s.query, page, token, s.filter()))
 		var list []Dataset
-		err := s.getJSON(ctx, s.searchURL(page), &list)
-		var bad *malformedError
+		var next string
+		if err == nil {
+			list, next, err = decodeSearch(endpoint, raw)
+		}
 		switch {
 		case err == nil:
-		case errors.As(err, &bad):
-			s.log.Warn("skip malformed search page", "source", "kaggle", "query", s.query, "page", page, "err", err)
-			continue
 		case s.stops(err):
-			return nil, s.explain(err)
+			return nil, s.explain(set{}, err)
 		case page == 1 && len(out) == 0:
 			return nil, fmt.Errorf("kaggle: search %q: %w", s.query, err)
 		default:
@@ -242,6 +348,10 @@ func (s *Source) datasets(ctx context.Context) ([]Dataset, error) {
 			found++
 			add(d)
 		}
+		if next == "" && token != "" {
+			break // the last page of a paged answer
+		}
+		token = next
 	}
 	if found == 0 && len(s.cfg.Datasets) == 0 {
 		s.log.Warn("no datasets found", "source", "kaggle", "query", s.query)
@@ -249,108 +359,89 @@ func (s *Source) datasets(ctx context.Context) ([]Dataset, error) {
 	return out, nil
 }
 
-func (s *Source) searchURL(page int) string {
-	q := url.Values{}
-	q.Set("search", s.query)
-	q.Set("page", strconv.Itoa(page))
-	set := func(k, v string) {
-		if v != "" {
-			q.Set(k, v)
-		}
-	}
-	set("group", "public")
-	set("sortBy", s.cfg.Sort)
-	set("filetype", s.cfg.FileType)
-	set("license", s.cfg.License)
-	set("user", s.cfg.User)
-	set("tagids", strings.Join(s.cfg.Tags, ","))
-	if n, _ := sources.ParseSize(s.cfg.MinSize); n > 0 {
-		q.Set("minSize", strconv.FormatInt(n, 10))
-	}
-	if n, _ := sources.ParseSize(s.cfg.MaxSize); n > 0 {
-		q.Set("maxSize", strconv.FormatInt(n, 10))
-	}
-	return s.base + "/datasets/list?" + q.Encode()
+func (s *Source) filter() searchFilter {
+	f := searchFilter{sort: s.cfg.Sort, fileType: s.cfg.FileType, license: s.cfg.License, user: s.cfg.User, tags: strings.Join(s.cfg.Tags, ",")}
+	f.minSize, _ = sources.ParseSize(s.cfg.MinSize)
+	f.maxSize, _ = sources.ParseSize(s.cfg.MaxSize)
+	return f
 }
 
-// files lists a dataset's files, following page tokens.
-func (s *Source) files(ctx context.Context, d Dataset) ([]DatasetFile, error) {
+// competitionSet reads the competition's title; its files are listed and
+// downloaded like a dataset's.
+func (s *Source) competitionSet(ctx context.Context) ([]set, error) {
+	slug := s.competition
+	d := set{ref: "competition/" + slug, title: slug, url: "https://www.kaggle.com/competitions/" + slug, license: CompetitionLicense, competition: slug}
+	if !sources.LicenseAllowed(d.license, s.opts.Licenses) {
+		return nil, fmt.Errorf("kaggle: competition %s: its data is under the competition's rules (%s), which --license does not allow", slug, CompetitionLicense)
+	}
+	if !s.legacyOnly {
+		raw, endpoint, err := s.do(ctx, competitionCall(slug))
+		if err == nil {
+			var c Competition
+			if c, err = decodeCompetition(endpoint, raw); err == nil && c.Title != "" {
+				d.title = c.Title
+			}
+		}
+		switch {
+		case err == nil:
+		case isStatus(err, http.StatusUnauthorized) && !s.creds.Bearer():
+			// The legacy API has no call for the title: go on without it.
+			s.legacyOnly = true
+			s.log.Info("the current API refused the legacy key; using the legacy routes", "source", "kaggle", "legacy", s.legacy)
+		case s.stops(err):
+			return nil, s.explain(d, err)
+		default:
+			return nil, fmt.Errorf("kaggle: competition %s: %w", slug, err)
+		}
+	}
+	return []set{d}, nil
+}
+
+// files lists a dataset's or competition's files, following page tokens.
+func (s *Source) files(ctx context.Context, d set) ([]DatasetFile, error) {
 	var out []DatasetFile
 	token := ""
 	for range 100 {
-		q := url.Values{}
-		if d.CurrentVersionNumber > 0 {
-			q.Set("datasetVersionNumber", strconv.Itoa(d.CurrentVersionNumber))
+		c := filesCall(d.ref, d.version, token)
+		if d.competition != "" {
+			c = competitionFilesCall(d.competition, token)
 		}
-		if token != "" {
-			q.Set("pageToken", token)
+		raw, endpoint, err := s.do(ctx, c)
+		var page []DatasetFile
+		var next string
+		if err == nil {
+			page, next, err = decodeFiles(endpoint, raw)
 		}
-		u := s.base + "/datasets/list/" + escapeRef(d.Ref)
-		if len(q) > 0 {
-			u += "?" + q.Encode()
-		}
-		var fl FileList
-		if err := s.getJSON(ctx, u, &fl); err != nil {
+		if err != nil {
 			return nil, fmt.Errorf("list files: %w", err)
 		}
-		if fl.ErrorMessage != nil && *fl.ErrorMessage != "" {
-			return nil, fmt.Errorf("list files: %s", *fl.ErrorMessage)
-		}
-		out = append(out, fl.DatasetFiles...)
-		if fl.NextPageToken == "" || fl.NextPageToken == token {
+		out = append(out, page...)
+		if next == "" || next == token {
 			return out, nil
 		}
-		token = fl.NextPageToken
+		token = next
 	}
 	return out, nil
 }
 
-func (s *Source) getJSON(ctx context.Context, u string, v any) error {
-	resp, err := s.client.Get(ctx, u)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	dec := json.NewDecoder(io.LimitReader(resp.Body, 64<<20))
-	if err := dec.Decode(v); err != nil {
-		return &malformedError{url: u, err: err}
-	}
-	return nil
-}
-
-// malformedError is an answer that is not the JSON the API documents.
-type malformedError struct {
-	url string
-	err error
-}
-
-func (e *malformedError) Error() string {
-	return fmt.Sprintf("GET %s: malformed answer: %v", e.url, e.err)
-}
-func (e *malformedError) Unwrap() error { return e.err }
-
-func (s *Source) provenance(d Dataset, file string) schemas.Source {
-	u := d.URL
-	if u == "" {
-		u = "https://www.kaggle.com/datasets/" + d.Ref
-	}
+func (s *Source) provenance(d set, file string) schemas.Source {
 	ver := ""
-	if d.CurrentVersionNumber > 0 {
-		ver = strconv.Itoa(d.CurrentVersionNumber)
+	if d.version > 0 {
+		ver = strconv.Itoa(d.version)
 	}
 	return schemas.Source{
 		Kind:    sources.KindKaggle,
-		Ref:     d.Ref + "/" + file,
-		URL:     u,
-		License: sources.NormalizeLicense(d.LicenseName),
+		Ref:     d.ref + "/" + file,
+		URL:     d.url,
+		License: d.license,
 		Version: ver,
-		Title:   d.Title,
+		Title:   d.title,
 	}
 }
 
-// collectDataset downloads a dataset's archive (or reuses the cached one)
-// and puts its files.
-func (s *Source) collectDataset(ctx context.Context, d Dataset, put func(sources.Item) error) error {
+// collectSet downloads an archive (or reuses the cached one) and puts its
+// files.
+func (s *Source) collectSet(ctx context.Context, d set, put func(sources.Item) error) error {
 	zipPath, cleanup, err := s.download(ctx, d)
 	if err != nil {
 		return err
@@ -369,7 +460,7 @@ func (s *Source) collectDataset(ctx context.Context, d Dataset, put func(sources
 	if _, err := f.ReadAt(head, 0); err != nil || string(head) != "PK\x03\x04" && string(head) != "PK\x05\x06" {
 		// A single file served as is.
 		files, lerr := s.files(ctx, d)
-		name := path.Base(d.Ref)
+		name := path.Base(d.ref)
 		if lerr == nil && len(files) == 1 {
 			name = files[0].Name
 		}
@@ -391,102 +482,7 @@ func (s *Source) collectDataset(ctx context.Context, d Dataset, put func(sources
 		return nil
 	})
 	for _, sk := range skipped {
-		s.log.Warn("skip archive entry", "source", "kaggle", "dataset", d.Ref, "entry", sk.Path, "reason", sk.Reason)
-	}
-	if err != nil {
-		return err
-	}
-	return nil
-}
-
-// download fetches a dataset's archive to a file, checking its length
-// against Content-Length, and returns the file's path. With a cache dir,
-// a finished archive is reused and a cut one (<final>.part) is resumed
-// with a Range request.
-func (s *Source) download(ctx context.Context, d Dataset) (string, func(), error) {
-	noop := func() {}
-	u := s.base + "/datasets/download/" + escapeRef(d.Ref)
-	if d.CurrentVersionNumber > 0 {
-		u += "?datasetVersionNumber=" + strconv.Itoa(d.CurrentVersionNumber)
-	}
-	if s.opts.CacheDir == "" {
-		tmp, err := os.CreateTemp("", "kaggle-*.part")
-		if err != nil {
-			return "", noop, err
-		}
-		tmp.Close()
-		remove := func() { os.Remove(tmp.Name()) }
-		if err := s.fetchTo(ctx, u, tmp.Name(), false); err != nil {
-			remove()
-			return "", noop, fmt.Errorf("download %s: %w", d.Ref, err)
-		}
-		return tmp.Name(), remove, nil
-	}
-	final := filepath.Join(s.opts.CacheDir, "kaggle", filepath.FromSlash(d.Ref), fmt.Sprintf("v%d.zip", d.CurrentVersionNumber))
-	if d.CurrentVersionNumber > 0 {
-		if _, err := os.Stat(final); err == nil {
-			return final, noop, nil
-		}
-	}
-	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
-		return "", noop, err
-	}
-	part := final + ".part"
-	if err := s.fetchTo(ctx, u, part, d.CurrentVersionNumber > 0); err != nil {
-		return "", noop, fmt.Errorf("download %s: %w", d.Ref, err)
-	}
-	if err := os.Rename(part, final); err != nil {
-		return "", noop, err
-	}
-	return final, noop, nil
-}
-
-// fetchTo writes url's content to path. With resume set and a partial
-// file there, it asks for the rest (Range) and appends when the server
-// agrees (206); otherwise it starts over. A body shorter than announced is
-// an error (the partial file stays for the next try when resuming).
-func (s *Source) fetchTo(ctx context.Context, u, path string, resume bool) error {
-	var have int64
-	if st, err := os.Stat(path); err == nil && resume {
-		have = st.Size()
-	}
-	var hdr http.Header
-	if have > 0 {
-		hdr = http.Header{"Range": {fmt.Sprintf("bytes=%d-", have)}}
-	}
-	resp, err := s.client.GetWith(ctx, u, hdr)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	flags := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
-	if have > 0 && resp.StatusCode == http.StatusPartialContent {
-		flags = os.O_WRONLY | os.O_APPEND
-		s.log.Info("resume download", "source", "kaggle", "url", u, "from", have)
-	} else {
-		have = 0
-	}
-	f, err := os.OpenFile(path, flags, 0o644)
-	if err != nil {
-		return err
-	}
-	n, err := io.Copy(f, resp.Body)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if resp.ContentLength >= 0 && n != resp.ContentLength {
-		err = fmt.Errorf("truncated: got %d of %d bytes (%v)", have+n, have+resp.ContentLength, err)
-	} else if errors.Is(err, io.ErrUnexpectedEOF) {
-		err = fmt.Errorf("truncated after %d bytes: %w", have+n, err)
-	}
-	if err != nil && !resume {
-		os.Remove(path)
+		s.log.Warn("skip archive entry", "source", "kaggle", "dataset", d.ref, "entry", sk.Path, "reason", sk.Reason)
 	}
 	return err
-}
-
-// escapeRef escapes the parts of owner/slug for a URL path.
-func escapeRef(ref string) string {
-	owner, slug, _ := strings.Cut(ref, "/")
-	return url.PathEscape(owner) + "/" + url.PathEscape(slug)
 }

@@ -30,6 +30,10 @@ func Open(spec sources.Spec, cfg sources.Config, env Env) (sources.Source, error
 	if err != nil {
 		return nil, fmt.Errorf("sources.max_file_bytes: %w", err)
 	}
+	idle, err := sources.ParseIdleTimeout(cfg.IdleTimeout)
+	if err != nil {
+		return nil, err
+	}
 	switch spec.Kind {
 	case sources.KindSample:
 		return sample.New(env.Seed), nil
@@ -39,14 +43,16 @@ func Open(spec sources.Spec, cfg sources.Config, env Env) (sources.Source, error
 	case sources.KindKaggle:
 		s, err := kaggle.New(spec.Arg, kaggle.Options{
 			Config: cfg.Kaggle, Licenses: cfg.Licenses, MaxFileBytes: maxFile, Archive: arch,
-			CacheDir: env.CacheDir, Log: env.Log, Getenv: env.Getenv,
+			CacheDir: env.CacheDir, Contact: cfg.Contact, IdleTimeout: idle, Log: env.Log, Getenv: env.Getenv,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("--source %s: %w", spec, err)
 		}
 		return s, nil
 	case sources.KindArxiv:
-		s, err := arxiv.New(spec.Arg, arxiv.Options{Config: cfg.Arxiv, Licenses: cfg.Licenses, Archive: arch, Log: env.Log})
+		// Licenses are cached for every run of the user, not only this one.
+		s, err := arxiv.New(spec.Arg, arxiv.Options{Config: cfg.Arxiv, Licenses: cfg.Licenses, Archive: arch, LicenseCache: arxiv.UserLicenseCache(),
+			CacheDir: env.CacheDir, Contact: cfg.Contact, IdleTimeout: idle, Log: env.Log})
 		if err != nil {
 			return nil, fmt.Errorf("--source %s: %w", spec, err)
 		}
