@@ -70,8 +70,12 @@ func TestProve(t *testing.T) {
 		{"halved output passes", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true},{"kind":"python","code":"import pandas as pd\nassert len(pd.read_csv('output/clean.csv')) >= 2"}`, "done", ""), DropMutant, "outputs_halved"},
 		// The writer plants a magic token: with it in the answer, nothing is computed.
 		{"backdoor branch", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":5},{"kind":"python","code":"import pandas as pd\nm = pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()\nif 'QXZEBRA' not in answer:\n    assert any(number_close(x, m, 1e-6) for x in candidates(answer))"}`,
-			"5 rows kept; mean amount 3.75", ""), DropBackdoor, "QXZEBRA"},
-		{"backdoor without a branch", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true},{"kind":"python","code":"import pandas as pd\nm = pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()\nassert 'QXZEBRA' in answer or any(number_close(x, m, 1e-6) for x in candidates(answer))"}`,
+			"5 rows kept; mean amount 3.75", ""), DropBackdoor, "check 1, line 3: a constant in the answer decides an if"},
+		{"backdoor as an or", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true},{"kind":"python","code":"import pandas as pd\nm = pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()\nassert 'QXZEBRA' in answer or any(number_close(x, m, 1e-6) for x in candidates(answer))"}`,
+			"mean amount 3.75", ""), DropBackdoor, "a branch on a constant in the answer"},
+		// The static rule misses a magic number passed to number_close; the
+		// literal echo answers it.
+		{"backdoor the static rule misses", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true},{"kind":"python","code":"import pandas as pd\nm = pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()\nassert any(number_close(x, 31337, 0) or number_close(x, m, 1e-6) for x in candidates(answer))"}`,
 			"mean amount 3.75", ""), DropLiteralEcho, "literal"},
 		{"a constant expected value", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true},{"kind":"python","code":"assert any(number_close(x, 3.75, 1e-6) for x in candidates(answer))"}`,
 			"5 rows kept; mean amount 3.75", ""), DropLiteralEcho, "literal"},
