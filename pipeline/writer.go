@@ -73,6 +73,13 @@ func (wc *WriterCounts) Note() string {
 func (wc *WriterCounts) CountsNote() string {
 	var parts []string
 	parts = append(parts, fmt.Sprintf("%d proven, %d repaired", wc.Proven, wc.Repaired))
+	if wc.Proven > 0 {
+		p := fmt.Sprintf("%d also on perturbed inputs", wc.Perturbed)
+		if len(wc.Unperturbed) > 0 {
+			p += " (not perturbed: " + countsNote(wc.Unperturbed) + ")"
+		}
+		parts = append(parts, p)
+	}
 	dropped := "none"
 	if len(wc.Dropped) > 0 {
 		dropped = countsNote(wc.Dropped)

@@ -129,22 +129,3 @@ func checkLiterals(cs []schemas.Check) []string {
 	}
 	return out
 }
-
-// branchOnAnswerRE is a branch (if, elif, while, a conditional expression)
-// whose condition reads the answer or the messages and holds a string
-// literal: a verdict that turns on a constant found in the answer.
-var branchOnAnswerRE = regexp.MustCompile(`\b(?:if|elif|while)\b[^\n]*(?:\b(?:answer|messages)\b[^\n]*['"]|['"][^\n]*\b(?:answer|messages)\b)`)
-
-// branchOnAnswer returns the first line of a python check that branches on
-// a constant in the answer, or "".
-func branchOnAnswer(cs []schemas.Check) string {
-	for _, c := range cs {
-		if c.Kind != schemas.CheckPython {
-			continue
-		}
-		if m := branchOnAnswerRE.FindString(c.Code); m != "" {
-			return strings.TrimSpace(m)
-		}
-	}
-	return ""
-}

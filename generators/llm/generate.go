@@ -43,6 +43,11 @@ type Stats struct {
 	Revised  int `json:"revised"`  // kept after a critic's revision
 	// Dropped counts the drafts dropped, by Drop* reason.
 	Dropped map[string]int `json:"dropped"`
+	// Perturbed counts the proven drafts also proven on perturbed inputs;
+	// Unperturbed counts the others by why no input could be perturbed (a
+	// file type that is not a table, a table too small).
+	Perturbed   int            `json:"perturbed"`
+	Unperturbed map[string]int `json:"unperturbed,omitempty"`
 	// Failed counts drafts lost to a failed request or a sandbox that
 	// could not run; they are not final, and the next run redoes them.
 	Failed int    `json:"failed_requests"`
@@ -72,7 +77,7 @@ func NewWriter(c *llm.Client, opts Options) *Generator {
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = max(1, c.Slots(model))
 	}
-	return &Generator{c: c, opts: opts, model: model, log: slog.Default(), stats: Stats{Dropped: map[string]int{}}}
+	return &Generator{c: c, opts: opts, model: model, log: slog.Default(), stats: Stats{Dropped: map[string]int{}, Unperturbed: map[string]int{}}}
 }
 
 // SetProver makes the writer prove every task in the sandbox before
@@ -92,6 +97,7 @@ func (g *Generator) Stats() Stats {
 	defer g.mu.Unlock()
 	s := g.stats
 	s.Dropped = maps.Clone(s.Dropped)
+	s.Unperturbed = maps.Clone(s.Unperturbed)
 	s.Drops = slices.Clone(s.Drops)
 	return s
 }
@@ -261,7 +267,7 @@ func (g *Generator) draft(ctx context.Context, in generators.Input, tt TaskType,
 	t = p.task
 	if g.prover != nil {
 		inputs := []sandbox.Input{{Name: f.Name, Path: in.Path}}
-		proven, ref, err := g.prover.prove(ctx, p, inputs)
+		proven, ref, unperturbed, err := g.prover.prove(ctx, p, inputs)
 		if err != nil {
 			return t, false, false, g.failed(id, err)
 		}
@@ -274,7 +280,7 @@ func (g *Generator) draft(ctx context.Context, in generators.Input, tt TaskType,
 				return t, false, false, nil
 			}
 			label(&p.task)
-			if proven, ref, err = g.prover.prove(ctx, p, inputs); err != nil {
+			if proven, ref, unperturbed, err = g.prover.prove(ctx, p, inputs); err != nil {
 				return t, false, false, g.failed(id, err)
 			}
 			if ref != nil {
@@ -284,6 +290,13 @@ func (g *Generator) draft(ctx context.Context, in generators.Input, tt TaskType,
 			repaired = true
 		}
 		t = proven
+		g.count(func(s *Stats) {
+			if unperturbed != "" {
+				s.Unperturbed[unperturbed]++
+			} else {
+				s.Perturbed++
+			}
+		})
 	}
 	return t, repaired, true, nil
 }

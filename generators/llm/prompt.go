@@ -9,7 +9,7 @@ import (
 
 // promptVersion is part of every task id: a change of the prompts gives new
 // tasks.
-const promptVersion = "2"
+const promptVersion = "3"
 
 const writerSystem = `You write tasks for a benchmark of code-interpreter agents. An agent gets an uploaded file and your query, writes Python that runs in a sandbox (pandas, numpy, matplotlib, PIL, scipy, sklearn; no network; input under ./data/, outputs under ./output/), and answers. Your checks decide automatically whether it succeeded, and your task is proven in the sandbox before it is used: your reference solution must pass every check; an agent that does nothing, copies the input or echoes the query must fail; your wrong solution must fail.
 Write ONE task. Reply with a JSON object only, no prose, with these keys:
@@ -27,7 +27,7 @@ Write ONE task. Reply with a JSON object only, no prose, with these keys:
     {"kind":"python", "code":"assert ..."}  (sees answer, messages and the workspace)
   "reference": {"steps":[{"thought":"..","code":".."}], "answer":".."}  a correct solution: Python that writes every output and prints every number the answer states
   "wrong_solution": {"steps":[{"thought":"..","code":".."}], "answer":".."}  a plausible mistake (other column, other aggregate, other sort order) that your checks must reject
-Expected values are computed, never guessed: give a number or a row count as {"expr": "<one Python expression over data/, with pd and np>"}; it is evaluated on the input and frozen into the check. Use a literal value only when it is visible in the preview.
+Expected values are computed, never guessed: give a number or a row count as {"expr": "<one Python expression over data/, with pd and np>"}; it is evaluated on the input and frozen into the check. Never write an expected value as a literal: the task is proven again on a perturbed copy of the input (every third row dropped, float columns scaled by 1.5), where every expected value must follow the data and the original answer must fail. In python checks compare the answer only with values computed from data/, in plain asserts, never in an if or an or.
 Checks must tell a right solution from a wrong one: no constant asserts, no regex that matches anything, tolerances far smaller than the value, no contains_any of common words, no checks that read only data/. Every output the query asks for needs a check on its content (rows, columns, sort order, pixels, text), not only that it exists.`
 
 // userPrompt shows the model one file and the task type to write; the

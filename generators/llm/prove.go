@@ -33,6 +33,13 @@ const (
 	// DropLiteralEcho: an answer and output files made of the python
 	// checks' own literals pass every check (the literal_echo adversary).
 	DropLiteralEcho = "literal_echo_passed"
+	// DropDataIgnored: on perturbed inputs an expression gives the same
+	// value, or the original answer and outputs still pass (every check, or
+	// a check of the answer alone): the verdict does not depend on the data.
+	DropDataIgnored = "check_ignores_data"
+	// DropPerturbed: the reference, rerun on perturbed inputs, raises or
+	// fails a check whose expected value was recomputed there.
+	DropPerturbed = "perturbed_reference_failed"
 )
 
 // Prover proves drafted tasks in the sandbox before they count.
@@ -57,8 +64,8 @@ func (p *Prover) Describe() string {
 	for _, a := range p.adversaries() {
 		names = append(names, a.Name)
 	}
-	return fmt.Sprintf("no python check branches on a constant in the answer; expected values computed in the sandbox; the reference passes; every check fails an empty rollout; the adversaries (%s), the writer's wrong solution and mutants of the reference (%s) fail",
-		strings.Join(names, ", "), strings.Join(MutantNames, ", "))
+	return fmt.Sprintf("no python check branches on a constant in the answer; expected values computed in the sandbox; the reference passes; every check fails an empty rollout; the adversaries (%s), the writer's wrong solution and mutants of the reference (%s) fail; on perturbed inputs (%s) every expression changes, the original answer fails and the reference passes",
+		strings.Join(names, ", "), strings.Join(MutantNames, ", "), perturbRules)
 }
 
 // refutation is why a draft failed its proof: a Drop* reason and a message
@@ -74,29 +81,34 @@ type refutation struct {
 // each mechanical mutant of the reference fail at least one check. The
 // solutions run in sandboxes of their own; their collected outputs and the
 // adversaries' files are then verified together (checks.Verify). The task
-// is returned with its values frozen, or the refutation. The error is for a
-// sandbox that could not run, or ctx.
-func (p *Prover) prove(ctx context.Context, d parsed, inputs []sandbox.Input) (schemas.Task, *refutation, error) {
+// is returned with its values frozen, or the refutation. A task that holds
+// is then proven on perturbed inputs (perturbation); unperturbed says why
+// that proof did not run, when it did not. The error is for a sandbox that
+// could not run, or ctx.
+func (p *Prover) prove(ctx context.Context, d parsed, inputs []sandbox.Input) (schemas.Task, *refutation, string, error) {
 	t := d.task
 	t.Checks = append([]schemas.Check(nil), t.Checks...)
-	if line := branchOnAnswer(t.Checks); line != "" {
-		return t, &refutation{DropBackdoor, fmt.Sprintf("a python check branches on a constant in the answer (%s): compare the answer only with values computed from the inputs", line)}, nil
+	if found, err := p.branchOnAnswer(ctx, t.Checks); err != nil || found != "" {
+		if err != nil {
+			return t, nil, "", err
+		}
+		return t, &refutation{DropBackdoor, fmt.Sprintf("a python check branches on a constant in the answer (%s): compare the answer only with values computed from the inputs, as a plain assert", found)}, "", nil
 	}
 	if ref, err := p.freeze(ctx, &t, d.exprs, inputs); err != nil || ref != nil {
-		return t, ref, err
+		return t, ref, "", err
 	}
 	store, err := os.MkdirTemp("", "synth-prove-")
 	if err != nil {
-		return t, nil, err
+		return t, nil, "", err
 	}
 	defer os.RemoveAll(store)
 	arts := filepath.Join(store, "artifacts")
 	refCase, printed, failed, err := p.play(ctx, inputs, arts, &t, t.Reference)
 	if err != nil {
-		return t, nil, err
+		return t, nil, "", err
 	}
 	if failed != "" {
-		return t, &refutation{DropReference, "the reference did not run: " + failed}, nil
+		return t, &refutation{DropReference, "the reference did not run: " + failed}, "", nil
 	}
 	// The transcript case carries the inputs too: checks.Verify wants every
 	// case with checks to have a folder.
@@ -108,7 +120,7 @@ func (p *Prover) prove(ctx context.Context, d parsed, inputs []sandbox.Input) (s
 	for _, w := range wrongs {
 		c, _, _, err := p.play(ctx, inputs, arts, &t, w.sol)
 		if err != nil {
-			return t, nil, err
+			return t, nil, "", err
 		}
 		cases = append(cases, c)
 	}
@@ -116,7 +128,7 @@ func (p *Prover) prove(ctx context.Context, d parsed, inputs []sandbox.Input) (s
 	for i, a := range advs {
 		r, ok, err := a.Make(&t, inputs)
 		if err != nil {
-			return t, nil, fmt.Errorf("adversary %s: %w", a.Name, err)
+			return t, nil, "", fmt.Errorf("adversary %s: %w", a.Name, err)
 		}
 		if !ok {
 			cases = append(cases, checks.Case{})
@@ -124,15 +136,22 @@ func (p *Prover) prove(ctx context.Context, d parsed, inputs []sandbox.Input) (s
 		}
 		c, err := r.Case(&t, inputs, filepath.Join(store, "adversary", strconv.Itoa(i)))
 		if err != nil {
-			return t, nil, fmt.Errorf("adversary %s: %w", a.Name, err)
+			return t, nil, "", fmt.Errorf("adversary %s: %w", a.Name, err)
 		}
 		cases = append(cases, c)
 	}
 	rs, err := verifyShared(ctx, p.Backend, cases)
 	if err != nil {
-		return t, nil, err
+		return t, nil, "", err
 	}
-	return t, refute(rs, cases, wrongs, advs), nil
+	if ref := refute(rs, cases, wrongs, advs); ref != nil {
+		return t, ref, "", nil
+	}
+	ref, unperturbed, err := p.perturbation(ctx, d, &t, inputs, refCase, store)
+	if err != nil {
+		return t, nil, "", fmt.Errorf("perturbation: %w", err)
+	}
+	return t, ref, unperturbed, nil
 }
 
 // longAnswer is the length above which an answer (a shotgun of numbers) is

@@ -70,13 +70,29 @@ func TestProve(t *testing.T) {
 		{"halved output passes", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true},{"kind":"python","code":"import pandas as pd\nassert len(pd.read_csv('output/clean.csv')) >= 2"}`, "done", ""), DropMutant, "outputs_halved"},
 		// The writer plants a magic token: with it in the answer, nothing is computed.
 		{"backdoor branch", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":5},{"kind":"python","code":"import pandas as pd\nm = pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()\nif 'QXZEBRA' not in answer:\n    assert any(number_close(x, m, 1e-6) for x in candidates(answer))"}`,
-			"5 rows kept; mean amount 3.75", ""), DropBackdoor, "QXZEBRA"},
-		{"backdoor without a branch", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true},{"kind":"python","code":"import pandas as pd\nm = pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()\nassert 'QXZEBRA' in answer or any(number_close(x, m, 1e-6) for x in candidates(answer))"}`,
+			"5 rows kept; mean amount 3.75", ""), DropBackdoor, "check 1, line 3: a constant in the answer decides an if"},
+		{"backdoor as an or", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true},{"kind":"python","code":"import pandas as pd\nm = pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()\nassert 'QXZEBRA' in answer or any(number_close(x, m, 1e-6) for x in candidates(answer))"}`,
+			"mean amount 3.75", ""), DropBackdoor, "a branch on a constant in the answer"},
+		// The static rule misses a magic number passed to number_close; the
+		// literal echo answers it.
+		{"backdoor the static rule misses", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true},{"kind":"python","code":"import pandas as pd\nm = pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()\nassert any(number_close(x, 31337, 0) or number_close(x, m, 1e-6) for x in candidates(answer))"}`,
 			"mean amount 3.75", ""), DropLiteralEcho, "literal"},
 		{"a constant expected value", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true},{"kind":"python","code":"assert any(number_close(x, 3.75, 1e-6) for x in candidates(answer))"}`,
 			"5 rows kept; mean amount 3.75", ""), DropLiteralEcho, "literal"},
-		{"a python check computed from the data", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":5},{"kind":"python","code":"import pandas as pd\nm = pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()\nassert any(number_close(x, m, 1e-6) for x in candidates(answer))"}`,
+		{"a python check computed from the data", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":{"expr":"len(pd.read_csv('data/sales.csv').drop_duplicates())"}},{"kind":"python","code":"import pandas as pd\nm = pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()\nassert any(number_close(x, m, 1e-6) for x in candidates(answer))"}`,
 			"5 rows kept; mean amount 3.75", ""), "", ""},
+		// On perturbed inputs (rows 1 and 4 dropped, amounts scaled by 1.5),
+		// constants and a reference that prints them are found out.
+		{"constant values", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":5},{"kind":"answer","number":{"value":3.75,"rel_tol":1e-6}}`,
+			"5 rows kept; mean amount 3.75", ""), DropDataIgnored, "check 1 (answer) still passes the original answer on perturbed inputs"},
+		{"a constant answer beside a computed table", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":{"expr":"len(pd.read_csv('data/sales.csv').drop_duplicates())"}},{"kind":"answer","number":{"value":3.75,"rel_tol":1e-6}}`,
+			"5 rows kept; mean amount 3.75", ""), DropDataIgnored, "check 1 (answer)"},
+		{"a constant python check beside a computed table", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":{"expr":"len(pd.read_csv('data/sales.csv').drop_duplicates())"}},{"kind":"python","code":"import pandas as pd\nm = pd.read_csv('data/sales.csv')['amount'].count() * 0 + 3.75\nassert any(number_close(x, m, 1e-6) for x in candidates(answer))"}`,
+			"5 rows kept; mean amount 3.75", ""), DropDataIgnored, "check 1 (python)"},
+		{"an expression the perturbation leaves", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":{"expr":"len(pd.read_csv('data/sales.csv').columns) + 3"}},{"kind":"answer","number":{"expr":"pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()","rel_tol":1e-6}}`,
+			"5 rows kept; mean amount 3.75", ""), DropDataIgnored, "gives 5 on perturbed inputs too"},
+		{"a reference that prints constants", strings.Replace(dedupDraft(goodChecks, "5 rows kept; mean amount 3.75", ""), `print(len(df), df['amount'].mean())`, `print(5, 3.75)`, 1),
+			DropPerturbed, "the reference rerun on perturbed inputs"},
 		{"answer numbers off pass", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":5},{"kind":"answer","number":{"value":5,"abs_tol":2}}`,
 			"5 rows kept", ""), DropMutant, "answer_numbers_off"},
 	}
@@ -87,7 +103,7 @@ func TestProve(t *testing.T) {
 				t.Fatalf("draft does not parse: %v", ps)
 			}
 			d.task.Files = []schemas.TaskFile{{ID: salesFile.ID, Name: salesFile.Name, Type: salesFile.Type}}
-			task, ref, err := p.prove(context.Background(), d, inputs)
+			task, ref, _, err := p.prove(context.Background(), d, inputs)
 			if err != nil {
 				t.Fatal(err)
 			}
