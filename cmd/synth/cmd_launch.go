@@ -142,14 +142,38 @@ func writeLaunchConfig(dir string, cfg pipeline.Config) (string, error) {
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		return "", fmt.Errorf("launch: %w", err)
 	}
-	back, err := pipeline.Load(p)
-	if err != nil {
-		return "", fmt.Errorf("launch: the config written to %s does not read back: %w (this is a bug in synth)", p, err)
-	}
-	if back.Hash() != cfg.Hash() {
-		return "", fmt.Errorf("launch: the config written to %s reads back as another config (hash %s, want %s): this is a bug in synth", p, back.Hash(), cfg.Hash())
+	if err := readsBack(p, cfg); err != nil {
+		return "", err
 	}
 	return p, nil
+}
+
+// readsBack checks that the config file p, written from cfg, reads back as
+// the same config: the jobs must build what this command resolved.
+func readsBack(p string, cfg pipeline.Config) error {
+	back, err := pipeline.Load(p)
+	if err != nil {
+		return fmt.Errorf("launch: the config written to %s does not read back: %w (this is a bug in synth)", p, err)
+	}
+	if back.Hash() != cfg.Hash() {
+		return fmt.Errorf("launch: the config written to %s reads back as another config (hash %s, want %s): this is a bug in synth", p, back.Hash(), cfg.Hash())
+	}
+	return nil
+}
+
+// textReadsBack is readsBack for a config that travels as text (the
+// Kubernetes ConfigMap).
+func textReadsBack(text string, cfg pipeline.Config) error {
+	dir, err := os.MkdirTemp("", "synth-launch-")
+	if err != nil {
+		return fmt.Errorf("launch: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	p := filepath.Join(dir, "synth.yaml")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		return fmt.Errorf("launch: %w", err)
+	}
+	return readsBack(p, cfg)
 }
 
 func newLaunchK8sCmd() *cobra.Command {
@@ -185,6 +209,9 @@ submits nothing: run run.sh, or apply the files yourself.`,
 				return err
 			}
 			k.Config = cfg.YAML()
+			if err := textReadsBack(k.Config, cfg); err != nil {
+				return err
+			}
 			if k.Run == "" {
 				k.Run = k.Mount + "/run"
 			}
