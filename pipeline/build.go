@@ -218,6 +218,7 @@ func (r *run) open(ctx context.Context) error {
 	info.Config = r.cfg // the latest settings; those outside the hash may change between resumes
 	info.Version = r.opts.Version
 	info.Python = ProbePython(ctx, pythonOf(r.cfg))
+	info.Reproduction = reproductionOf(r.cfg, info.Python)
 	r.info = info
 	return info.save(r.dir)
 }

@@ -49,6 +49,9 @@ type RunInfo struct {
 	StageTimes []schemas.StageTime `json:"stage_times,omitempty"`
 	// Writer is the LLM writer's counts, from the run that wrote the tasks.
 	Writer *WriterCounts `json:"writer,omitempty"`
+	// Reproduction is what the rows depend on to come out byte for byte
+	// the same in another build.
+	Reproduction *Reproduction `json:"reproduction,omitempty"`
 }
 
 // PythonInfo is the sandbox interpreter's version and packages.
@@ -56,6 +59,10 @@ type PythonInfo struct {
 	Executable string            `json:"executable"`
 	Version    string            `json:"version"`
 	Packages   map[string]string `json:"packages"`
+	// FixedAddresses: this machine lets an interpreter turn off its
+	// address-space randomisation (personality ADDR_NO_RANDOMIZE), as the
+	// sandbox's zygote does.
+	FixedAddresses bool `json:"fixed_addresses"`
 }
 
 func readRunInfo(dir string) (*RunInfo, error) {
