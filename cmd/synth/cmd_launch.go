@@ -56,7 +56,13 @@ after the rest of the first array:
   sbatch --dependency=afterok:NEWJOB,afterany:ARRAYJOB RUN/slurm/merge.sbatch
 (the first merge job waits forever on a dependency that can no longer
 succeed: scancel it). A merge that still finds a shard unfinished refuses
-and names it.`,
+and names it.
+
+Every teacher works here; with --teacher openai the jobs read the API key
+from the variable key_env names (OPENAI_API_KEY by default), which sbatch
+passes on from this shell. A value with a control character (a newline...)
+in any flag, or a space in an #SBATCH value (--partition, --time, --mem,
+the paths), is refused; the paths in the scripts' commands are quoted.`,
 		Example: `  synth launch slurm -o /shared/run1 --shards 8 --partition cpu --time 04:00:00 \
       --cpus-per-task 16 --mem 32G --sbatch=--account=myproj --config synth.yaml
   synth launch slurm -o /shared/run1 --shards 8 --dry-run     # write the scripts, print the commands`,
@@ -196,7 +202,9 @@ Every pod mounts the claim --pvc at --mount and works in --run under it; pods on
 several nodes need a ReadWriteMany volume. The image must hold synth and the
 sandbox's Python (Debian's python3 with the packages synth doctor lists, and
 bubblewrap). A rollout pod that fails restarts and resumes its shard. It
-submits nothing: run run.sh, or apply the files yourself.`,
+submits nothing: run run.sh, or apply the files yourself. A value with a
+control character in any flag is refused, and --name must be a Kubernetes
+name (lower-case letters, digits and '-').`,
 		Example: `  synth launch k8s -o k8s/ --shards 8 --image registry.example/synth:1 --pvc synth-data --config synth.yaml
   sh k8s/run.sh`,
 		Args: cobra.NoArgs,
