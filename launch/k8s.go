@@ -53,6 +53,9 @@ func WriteK8s(dir string, k K8s) ([]string, error) {
 	if k.Parallel < 1 {
 		k.Parallel = k.Shards
 	}
+	if err := k.check(); err != nil {
+		return nil, err
+	}
 	if !strings.HasPrefix(k.Run, k.Mount+"/") {
 		return nil, fmt.Errorf("k8s: run directory %s is not under the volume's mount %s", k.Run, k.Mount)
 	}
@@ -97,13 +100,36 @@ func WriteK8s(dir string, k K8s) ([]string, error) {
 	sh.WriteString("#!/bin/sh\n# Written by synth launch k8s: plan, then the rollout shards, then merge, each after the last completed.\n")
 	sh.WriteString("# A failed rollout pod is retried and resumes its shard; rerun this script to go on after a failure.\nset -eu\ncd \"$(dirname \"$0\")\"\n")
 	for _, st := range []struct{ file, job string }{{K8sPlan, "plan"}, {K8sRollout, "rollout"}, {K8sMerge, "merge"}} {
-		fmt.Fprintf(&sh, "kubectl apply -f %s\nkubectl wait --for=condition=complete --timeout=-1s job/%s-%s\n", st.file, k.Name, st.job)
+		fmt.Fprintf(&sh, "kubectl apply -f %s\nkubectl wait --for=condition=complete --timeout=-1s %s\n", st.file, shellQuote("job/"+k.Name+"-"+st.job))
 	}
 	p := filepath.Join(dir, K8sRun)
 	if err := os.WriteFile(p, []byte(sh.String()), 0o755); err != nil {
 		return nil, fmt.Errorf("k8s: %w", err)
 	}
 	return append(paths, p), nil
+}
+
+// check refuses a value that could change what the manifests or run.sh
+// do: a control character in any value, a name that is not a Kubernetes
+// name, a mount or run directory that is not an absolute path. The config
+// text is multi-line by nature: it goes into the ConfigMap as a YAML string.
+func (k K8s) check() error {
+	if err := noControl("k8s", value{"--name", k.Name}, value{"--image", k.Image}, value{"--pvc", k.PVC}, value{"--mount", k.Mount},
+		value{"--run", k.Run}, value{"--synth", k.Synth}, value{"--cpu", k.CPU}, value{"--memory", k.Memory}); err != nil {
+		return err
+	}
+	if len(k.Name) > 50 || !dnsLabel.MatchString(k.Name) {
+		return fmt.Errorf("k8s: --name %q: want a Kubernetes name: lower-case letters, digits and '-', starting and ending with a letter or digit, at most 50 characters", k.Name)
+	}
+	if len(k.PVC) > 253 || !dnsSubdomain.MatchString(k.PVC) {
+		return fmt.Errorf("k8s: --pvc %q: want a Kubernetes claim name: lower-case letters, digits, '-' and '.', starting and ending with a letter or digit", k.PVC)
+	}
+	for _, x := range []value{{"--mount", k.Mount}, {"--run", k.Run}} {
+		if !strings.HasPrefix(x.v, "/") {
+			return fmt.Errorf("k8s: %s %q: want an absolute path in the pods", x.flag, x.v)
+		}
+	}
+	return nil
 }
 
 // job is a batch/v1 Job running synth with args; extra goes into its spec.

@@ -2,6 +2,7 @@ package launch
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -177,4 +178,85 @@ func keys(m map[string]map[string]any) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// TestLaunchRefusesControlCharacters puts a newline (and other control
+// characters) into every value that reaches an sbatch script, a manifest
+// or run.sh: each is refused with an error naming the flag, and nothing
+// is written.
+func TestLaunchRefusesControlCharacters(t *testing.T) {
+	base := func(run string) Slurm {
+		return Slurm{Run: run, Synth: "/opt/synth", Config: run + "/slurm/synth.yaml", Shards: 2, Workdir: "/home/u"}
+	}
+	slurm := map[string]func(*Slurm, string){
+		"-o":                    func(s *Slurm, v string) { s.Run += v },
+		"--synth":               func(s *Slurm, v string) { s.Synth += v },
+		"--config":              func(s *Slurm, v string) { s.Config += v },
+		"the working directory": func(s *Slurm, v string) { s.Workdir += v },
+		"--partition":           func(s *Slurm, v string) { s.Partition = "cpu" + v },
+		"--time":                func(s *Slurm, v string) { s.Time = "10" + v },
+		"--mem":                 func(s *Slurm, v string) { s.Mem = "8G" + v },
+		"--sbatch":              func(s *Slurm, v string) { s.Extra = []string{"--account=a" + v} },
+	}
+	for flag, set := range slurm {
+		for _, bad := range []string{"\necho pwned", "\r", "\x00", "\u2028x"} {
+			t.Run("slurm "+flag+fmt.Sprintf(" %q", bad), func(t *testing.T) {
+				run := filepath.Join(t.TempDir(), "run")
+				s := base(run)
+				set(&s, bad)
+				_, err := WriteSlurm(s)
+				if err == nil || !strings.Contains(err.Error(), flag) || !strings.Contains(err.Error(), "control character") {
+					t.Fatalf("WriteSlurm with %s %q: %v, want an error naming %s and the control character", flag, bad, err, flag)
+				}
+				if _, err := os.Stat(Dir(run)); err == nil {
+					t.Errorf("scripts were written for a refused value")
+				}
+			})
+		}
+	}
+	k8s := map[string]func(*K8s, string){
+		"--name":   func(k *K8s, v string) { k.Name += v },
+		"--image":  func(k *K8s, v string) { k.Image += v },
+		"--pvc":    func(k *K8s, v string) { k.PVC += v },
+		"--mount":  func(k *K8s, v string) { k.Mount += v; k.Run = k.Mount + "/run" },
+		"--run":    func(k *K8s, v string) { k.Run += v },
+		"--synth":  func(k *K8s, v string) { k.Synth += v },
+		"--cpu":    func(k *K8s, v string) { k.CPU = "4" + v },
+		"--memory": func(k *K8s, v string) { k.Memory = "8Gi" + v },
+	}
+	for flag, set := range k8s {
+		t.Run("k8s "+flag, func(t *testing.T) {
+			k := K8s{Name: "syn", Image: "reg/synth:1", PVC: "data", Mount: "/data", Run: "/data/run1", Synth: "synth", Config: "seed: 7\n", Shards: 2}
+			set(&k, "\necho pwned")
+			dir := filepath.Join(t.TempDir(), "k8s")
+			_, err := WriteK8s(dir, k)
+			if err == nil || !strings.Contains(err.Error(), flag) {
+				t.Fatalf("WriteK8s with a newline in %s: %v, want an error naming it", flag, err)
+			}
+			if _, err := os.Stat(dir); err == nil {
+				t.Errorf("manifests were written for a refused value")
+			}
+		})
+	}
+	for _, name := range []string{"Syn", "syn;id", "-syn", "syn$(id)"} {
+		if _, err := WriteK8s(t.TempDir(), K8s{Name: name, Image: "i", PVC: "data", Mount: "/data", Run: "/data/r", Shards: 1}); err == nil || !strings.Contains(err.Error(), "--name") {
+			t.Errorf("--name %q: %v, want refused", name, err)
+		}
+	}
+	// A space in an #SBATCH value is refused too; a quote in a path is quoted.
+	s := base(filepath.Join(t.TempDir(), "run"))
+	s.Partition = "cpu --wrap=id"
+	if _, err := WriteSlurm(s); err == nil || !strings.Contains(err.Error(), "--partition") {
+		t.Errorf("--partition with a space: %v", err)
+	}
+	s = base(filepath.Join(t.TempDir(), "run"))
+	s.Synth = "/opt/it's $(id)/synth"
+	scripts, err := WriteSlurm(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(scripts[0])
+	if !strings.Contains(string(b), `exec '/opt/it'\''s $(id)/synth' plan`) {
+		t.Errorf("--synth with a quote and $( is not quoted:\n%s", b)
+	}
 }

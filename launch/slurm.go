@@ -39,15 +39,8 @@ func WriteSlurm(s Slurm) ([]string, error) {
 	if s.Shards < 1 {
 		return nil, fmt.Errorf("slurm: --shards %d: want at least 1", s.Shards)
 	}
-	for _, a := range s.Extra {
-		if !strings.HasPrefix(a, "-") || strings.ContainsAny(a, "\n\r") {
-			return nil, fmt.Errorf("slurm: --sbatch %q: want one sbatch option, e.g. --account=abc or --qos=high", a)
-		}
-	}
-	for _, p := range []string{s.Run, s.Workdir} {
-		if strings.ContainsAny(p, " \t\n\r") {
-			return nil, fmt.Errorf("slurm: %q has a space, which #SBATCH lines cannot carry: use a path without one", p)
-		}
+	if err := s.check(); err != nil {
+		return nil, err
 	}
 	dir := Dir(s.Run)
 	if err := os.MkdirAll(filepath.Join(dir, "logs"), 0o755); err != nil {
@@ -91,6 +84,30 @@ func WriteSlurm(s Slurm) ([]string, error) {
 		paths = append(paths, p)
 	}
 	return paths, nil
+}
+
+// check refuses a value that could change what the scripts run: a control
+// character anywhere (a newline would start a command), a space in an
+// #SBATCH value, an --sbatch that is not one option.
+func (s Slurm) check() error {
+	vals := []value{{"-o", s.Run}, {"--synth", s.Synth}, {"--config", s.Config}, {"the working directory", s.Workdir},
+		{"--partition", s.Partition}, {"--time", s.Time}, {"--mem", s.Mem}}
+	for _, a := range s.Extra {
+		vals = append(vals, value{"--sbatch", a})
+	}
+	if err := noControl("slurm", vals...); err != nil {
+		return err
+	}
+	if err := noSpace("slurm", value{"-o", s.Run}, value{"the working directory", s.Workdir},
+		value{"--partition", s.Partition}, value{"--time", s.Time}, value{"--mem", s.Mem}); err != nil {
+		return err
+	}
+	for _, a := range s.Extra {
+		if !strings.HasPrefix(a, "-") {
+			return fmt.Errorf("slurm: --sbatch %q: want one sbatch option, e.g. --account=abc or --qos=high", a)
+		}
+	}
+	return nil
 }
 
 // shellQuote quotes s for a POSIX shell.

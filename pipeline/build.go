@@ -223,6 +223,7 @@ func (r *run) open(ctx context.Context) error {
 		return err
 	}
 	info.Python = py
+	info.Reproduction = reproductionOf(r.cfg, info.Python)
 	r.info = info
 	return info.save(r.dir)
 }

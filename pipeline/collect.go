@@ -42,8 +42,7 @@ func (r *run) collect(ctx context.Context) (*fileSet, error) {
 	for i, src := range srcs {
 		spec := r.cfg.Sources.Specs[i]
 		st, err := sources.Collect(ctx, src, store, sources.LimitsFrom(r.cfg.Sources), logger(r.log), func(f schemas.File) error {
-			fs.set(f, store.Path(f))
-			return j.Append(f) // a duplicate's record, with its new provenance, replaces the earlier one
+			return fs.record(j, f, store.Path(f))
 		})
 		if err != nil {
 			return nil, fmt.Errorf("collect: source %s: %w", spec, err)
@@ -78,7 +77,11 @@ func (r *run) knownFiles() (*sources.Store, *fileSet, error) {
 	}
 	for _, f := range known {
 		store.Seed(f) // later duplicates add their provenance to it
-		fs.set(f, store.Path(f))
+		if f.DuplicateOf != "" {
+			fs.addSource(f.DuplicateOf, f.Source)
+			continue
+		}
+		fs.set(f, store.Path(f)) // a manifest from before reference records repeats a file with more provenance
 	}
 	return store, fs, nil
 }
@@ -99,6 +102,36 @@ func skippedNote(skipped map[string]int) string {
 		return ""
 	}
 	return ", skipped: " + countsNote(skipped)
+}
+
+// record adds a collected file's record to the set and the manifest j: a
+// new file's record whole, a new provenance of a known file as a reference
+// record (one short line, never the provenance so far), and nothing for a
+// file the set holds already (a rerun of the collection).
+func (fs *fileSet) record(j *Journal, f schemas.File, path string) error {
+	if f.DuplicateOf != "" {
+		fs.addSource(f.DuplicateOf, f.Source)
+		return j.Append(schemas.File{DuplicateOf: f.DuplicateOf, Source: f.Source})
+	}
+	if _, ok := fs.byID[f.ID]; ok {
+		return nil
+	}
+	fs.set(f, path)
+	return j.Append(f)
+}
+
+// addSource appends a provenance to the file with id (its first Source
+// stays first in Sources); a reference to a file the set lacks is ignored.
+func (fs *fileSet) addSource(id string, src schemas.Source) {
+	f, ok := fs.byID[id]
+	if !ok {
+		return
+	}
+	if len(f.Sources) == 0 {
+		f.Sources = []schemas.Source{f.Source}
+	}
+	f.Sources = append(f.Sources, src)
+	fs.byID[id] = f
 }
 
 // set records a file; a later record of the same content replaces the

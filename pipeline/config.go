@@ -116,7 +116,10 @@ func (c Config) Hash() string {
 	c.LLM.BreakerFailures, c.LLM.BreakerPause = 0, 0
 	eps := make([]llm.Endpoint, len(c.LLM.Endpoints))
 	for i, e := range c.LLM.Endpoints {
-		eps[i] = llm.Endpoint{Model: e.Model, Extra: e.Extra}
+		eps[i] = llm.Endpoint{Model: e.Model}
+		if len(e.Extra) > 0 { // "extra: {}" read back from YAML hashes as no extra
+			eps[i].Extra = e.Extra
+		}
 	}
 	c.LLM.Endpoints = eps
 	c.Tasks.LLM.Concurrency = 0

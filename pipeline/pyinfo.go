@@ -24,7 +24,17 @@ for d in metadata.distributions():
     name = d.metadata["Name"]
     if name:
         dists[name] = d.version
-print(json.dumps({"version": sys.version.split()[0], "distributions": dists}))
+fixed = False
+try:
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.personality.restype = ctypes.c_int
+    libc.personality.argtypes = [ctypes.c_ulong]
+    cur = libc.personality(0xFFFFFFFF)
+    fixed = cur >= 0 and libc.personality(cur | 0x0040000) >= 0 and bool(libc.personality(0xFFFFFFFF) & 0x0040000)
+except Exception:
+    pass
+print(json.dumps({"version": sys.version.split()[0], "distributions": dists, "fixed_addresses": fixed}))
 `
 
 // mainPackages are the distributions run.json and the dataset card name,
@@ -45,13 +55,14 @@ func ProbePython(ctx context.Context, python string) PythonInfo {
 		return info
 	}
 	var raw struct {
-		Version       string            `json:"version"`
-		Distributions map[string]string `json:"distributions"`
+		Version        string            `json:"version"`
+		Distributions  map[string]string `json:"distributions"`
+		FixedAddresses bool              `json:"fixed_addresses"`
 	}
 	if json.Unmarshal(out, &raw) != nil || raw.Version == "" {
 		return info
 	}
-	info.Version = raw.Version
+	info.Version, info.FixedAddresses = raw.Version, raw.FixedAddresses
 	info.Distributions = make(map[string]string, len(raw.Distributions))
 	for name, v := range raw.Distributions {
 		info.Distributions[pyenv.Normalize(name)] = v

@@ -49,6 +49,9 @@ type RunInfo struct {
 	StageTimes []schemas.StageTime `json:"stage_times,omitempty"`
 	// Writer is the LLM writer's counts, from the run that wrote the tasks.
 	Writer *WriterCounts `json:"writer,omitempty"`
+	// Reproduction is what the rows depend on to come out byte for byte
+	// the same in another build.
+	Reproduction *Reproduction `json:"reproduction,omitempty"`
 }
 
 // PythonInfo is the sandbox interpreter: its version, the main packages
@@ -64,6 +67,10 @@ type PythonInfo struct {
 	// distribution with its version; a resume under another refuses.
 	Fingerprint   string            `json:"fingerprint,omitempty"`
 	Distributions map[string]string `json:"distributions,omitempty"`
+	// FixedAddresses: this machine lets an interpreter turn off its
+	// address-space randomisation (personality ADDR_NO_RANDOMIZE), as the
+	// sandbox's zygote does.
+	FixedAddresses bool `json:"fixed_addresses"`
 }
 
 func readRunInfo(dir string) (*RunInfo, error) {

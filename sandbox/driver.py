@@ -40,6 +40,7 @@ import warnings
 
 ZYGOTE_FD = 3
 RESIDENT_FD = 4
+FIXED_ADDRESSES = False  # set by fixed_addresses() when the zygote starts
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
@@ -1077,6 +1078,7 @@ def zygote(cfg):
         "uid": os.getuid() == 0 and probe(0, 65534),
         "userns_all": os.getuid() != 0 and probe(
             CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWPID, 0, True),
+        "fixed_addresses": FIXED_ADDRESSES,
     }
     if layers["pid"] and os.getuid() == 0:
         try:
@@ -1134,10 +1136,44 @@ def reap(zsock):
                 os._exit(0)
 
 
+ADDR_NO_RANDOMIZE = 0x0040000
+PERSONALITY_QUERY = 0xFFFFFFFF
+
+
+def fixed_addresses():
+    """Turns off address-space randomisation for the zygote and so for every
+    interpreter forked from it, so that what a cell prints with an object's
+    address (<PIL.Image.Image ... at 0x7FFF...>, <object at 0x...>) is the
+    same in every build: the personality flag takes effect at exec, so the
+    zygote re-executes itself once with it set, before it reads anything
+    from its launcher. Returns whether addresses are fixed; False where the
+    kernel or a container's system call filter refuses the flag (the
+    zygote then runs on, randomised). Isolation does not rest on it: a cell
+    may read its own memory through ctypes anyway; the sandbox's boundary
+    is its namespaces, uid, system call filter and limits."""
+    libc.personality.restype = ctypes.c_int
+    libc.personality.argtypes = [ctypes.c_ulong]
+    cur = libc.personality(PERSONALITY_QUERY)
+    if cur < 0:
+        return False
+    if cur & ADDR_NO_RANDOMIZE:
+        return True
+    if libc.personality(cur | ADDR_NO_RANDOMIZE) < 0:
+        return False
+    if libc.personality(PERSONALITY_QUERY) & ADDR_NO_RANDOMIZE == 0:
+        return False
+    try:
+        os.execv(sys.executable, sys.orig_argv)
+    except (OSError, AttributeError):
+        libc.personality(cur)
+        return False
+
+
 if __name__ == "__main__":
     # Started as python3 -c BOOTSTRAP SOURCE zygote CONFIG, the bootstrap
     # compiling SOURCE under DRIVER_FILE.
     if len(sys.argv) >= 4 and sys.argv[2] == "zygote":
+        FIXED_ADDRESSES = fixed_addresses()
         zygote(json.loads(sys.argv[3]))
     else:
         sys.stderr.write("usage: driver zygote CONFIG_JSON\n")

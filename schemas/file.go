@@ -3,16 +3,26 @@ package schemas
 import "time"
 
 // File is one collected input file, stored content-addressed by its sha256.
+//
+// In files.jsonl a file's first arrival is a full record; each later
+// arrival of the same content from another place is a reference record
+// holding only DuplicateOf and that Source, so the manifest grows by one
+// short line per duplicate. Readers fold a reference into Sources of the
+// record it names. Manifests written before reference records repeat the
+// whole record with every provenance so far in Sources; the last one wins.
 type File struct {
-	ID     string `json:"id"` // hex sha256 of the content
-	Name   string `json:"name"`
-	Type   string `json:"type"` // by content: csv, tsv, xlsx, json, txt, png, wav, …
-	Size   int64  `json:"size"`
-	Source Source `json:"source"` // where it first came from
+	ID     string `json:"id,omitempty"` // hex sha256 of the content; empty in a reference record
+	Name   string `json:"name,omitempty"`
+	Type   string `json:"type,omitempty"` // by content: csv, tsv, xlsx, json, txt, png, wav, …
+	Size   int64  `json:"size,omitempty"`
+	Source Source `json:"source"` // where it first came from (a reference record: where it came from again)
 	// Sources lists every provenance of this content, first first, when
 	// identical content arrived from more than one place.
 	Sources []Source `json:"sources,omitempty"`
-	Preview *Preview `json:"preview,omitempty"`
+	// DuplicateOf, in a reference record, is the id of the content that
+	// arrived again.
+	DuplicateOf string   `json:"duplicate_of,omitempty"`
+	Preview     *Preview `json:"preview,omitempty"`
 }
 
 // Source records where a file came from and under what terms.

@@ -49,8 +49,9 @@ func (s *Stats) skip(reason string) {
 var errEnough = errors.New("enough files")
 
 // Collect runs src, streaming each item into st as it arrives, and calls
-// emit with each stored file's record (new content and duplicates alike;
-// File.Sources tells a duplicate). It applies lim: an item under a license
+// emit with each stored file's record (see Store.Put: new content and
+// duplicates alike; File.DuplicateOf tells a new provenance of content
+// stored before, and a record without it may be one the store knew). It applies lim: an item under a license
 // outside the allow-list is dropped before its body is read, an item of
 // another type after its head is read, and the source is stopped once
 // MaxFiles files are stored. A file the store rejects (empty, too large,
@@ -97,7 +98,7 @@ func Collect(ctx context.Context, src Source, st *Store, lim Limits, log *slog.L
 			stats.skip("type")
 			return nil
 		}
-		if len(f.Sources) > 1 || seen[f.ID] {
+		if f.DuplicateOf != "" || seen[f.ID] {
 			stats.Duplicates++
 		} else {
 			stats.Stored++

@@ -48,8 +48,8 @@ func TestCollect(t *testing.T) {
 		stats   Stats
 		logWant string
 	}{
-		{"all", Limits{}, "a.csv b.png c.csv a.csv f.txt", Stats{Stored: 4, Duplicates: 1, Skipped: map[string]int{"empty": 1}}, "empty file"},
-		{"licenses", Limits{Licenses: []string{"CC0-1.0", "MIT"}}, "a.csv b.png a.csv", Stats{Stored: 2, Duplicates: 1, Skipped: map[string]int{"license": 3}}, "GPL 2"},
+		{"all", Limits{}, "a.csv b.png c.csv d.csv f.txt", Stats{Stored: 4, Duplicates: 1, Skipped: map[string]int{"empty": 1}}, "empty file"},
+		{"licenses", Limits{Licenses: []string{"CC0-1.0", "MIT"}}, "a.csv b.png d.csv", Stats{Stored: 2, Duplicates: 1, Skipped: map[string]int{"license": 3}}, "GPL 2"},
 		{"types", Limits{Types: []string{"png"}}, "b.png", Stats{Stored: 1, Skipped: map[string]int{"type": 5}}, "type not wanted"},
 		{"max files", Limits{MaxFiles: 2}, "a.csv b.png", Stats{Stored: 2}, "file limit"},
 	}

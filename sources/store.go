@@ -36,15 +36,23 @@ type StoreOptions struct {
 // Store keeps collected files content-addressed under its root:
 // <root>/<aa>/<sha256>/<name>, where aa is the hash's first two hex digits.
 // Identical content is stored once, under the first name it arrived with;
-// every provenance is kept. A Store is safe for concurrent use; several
-// processes may share a root (a rename is atomic, and a second copy of the
-// same content is dropped).
+// every provenance is kept, each once. A Store is safe for concurrent use;
+// several processes may share a root (a rename is atomic, and a second copy
+// of the same content is dropped).
 type Store struct {
 	root string
 	opt  StoreOptions
 
 	mu    sync.Mutex
-	files map[string]*schemas.File // by id: first name, first source, all sources
+	files map[string]*entry // by id
+}
+
+// entry is what the store knows of one content: its first record and every
+// provenance, first first, each once.
+type entry struct {
+	first schemas.File // Sources nil
+	srcs  []schemas.Source
+	seen  map[schemas.Source]bool // provenances without their retrieval time
 }
 
 // OpenStore opens (creating it if needed) the store rooted at dir, the run's
@@ -64,7 +72,7 @@ func OpenStoreWith(dir string, opt StoreOptions) (*Store, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	return &Store{root: dir, opt: opt, files: map[string]*schemas.File{}}, nil
+	return &Store{root: dir, opt: opt, files: map[string]*entry{}}, nil
 }
 
 // Root returns the directory the store was opened at.
@@ -78,20 +86,30 @@ func (s *Store) Path(f schemas.File) string {
 	return filepath.Join(s.root, f.ID[:2], f.ID, f.Name)
 }
 
-// Seed tells the store about a file recorded earlier (a manifest line read
-// on resume), so that later duplicates add to its provenance.
+// Seed tells the store about a manifest line read on resume: a file's
+// record (with the provenances it lists, as manifests written before
+// reference records did) or a reference record (DuplicateOf) adding one
+// provenance to content recorded earlier. Later duplicates add to it.
 func (s *Store) Seed(f schemas.File) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if cur, ok := s.files[f.ID]; ok {
-		for _, src := range append([]schemas.Source{f.Source}, f.Sources...) {
-			addSource(cur, src)
+	if f.DuplicateOf != "" {
+		if cur, ok := s.files[f.DuplicateOf]; ok {
+			cur.add(f.Source)
 		}
 		return
 	}
-	c := f
-	c.Sources = append([]schemas.Source(nil), f.Sources...)
-	s.files[f.ID] = &c
+	cur, ok := s.files[f.ID]
+	if !ok {
+		first := f
+		first.Sources = nil
+		cur = &entry{first: first, seen: map[schemas.Source]bool{}}
+		s.files[f.ID] = cur
+	}
+	cur.add(f.Source)
+	for _, src := range f.Sources {
+		cur.add(src)
+	}
 }
 
 // Provenance returns every source the content with id arrived from, first first.
@@ -102,20 +120,20 @@ func (s *Store) Provenance(id string) []schemas.Source {
 	if !ok {
 		return nil
 	}
-	if len(f.Sources) == 0 {
-		return []schemas.Source{f.Source}
-	}
-	return append([]schemas.Source(nil), f.Sources...)
+	return append([]schemas.Source(nil), f.srcs...)
 }
 
 // Put reads it.Body to its end, storing the content under its sha256, and
 // returns the file's record: its type (by content), size, preview and
 // provenance. For content seen before (in this process or recorded with
-// Seed) nothing is rewritten: the record keeps the first name and first
-// Source, and Sources lists every provenance (first first) once there is
-// more than one. Put fails, storing nothing, for an empty file (ErrEmpty),
-// a file over the size limit (ErrTooLarge), a read error (a truncated
-// download) and content whose preview shows it unreadable; such an error
+// Seed) nothing is rewritten. If the item's provenance is new, the record
+// is a duplicate's: the first record's name, type, size and preview, this
+// item's Source, and DuplicateOf set to the id. If that provenance was
+// recorded before too (a rerun), the record is the first record as stored,
+// without DuplicateOf. Put never copies the provenance list, so n
+// duplicates cost O(n). Put fails, storing nothing, for an empty file
+// (ErrEmpty), a file over the size limit (ErrTooLarge), a read error (a
+// truncated download) and content whose preview shows it unreadable; such an error
 // names the file and is meant to skip that file only.
 func (s *Store) Put(it Item) (schemas.File, error) {
 	name := SanitizeName(it.Name)
@@ -204,7 +222,8 @@ func (s *Store) spool(r io.Reader, label string) (tmp, id string, size int64, er
 	return f.Name(), hex.EncodeToString(h.Sum(nil)), n, nil
 }
 
-// known returns the record of content already put, adding src to it.
+// known returns the record of content already put (see Put), adding src
+// to its provenance.
 func (s *Store) known(id string, src schemas.Source) (schemas.File, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -212,22 +231,21 @@ func (s *Store) known(id string, src schemas.Source) (schemas.File, bool) {
 	if !ok {
 		return schemas.File{}, false
 	}
-	addSource(cur, src)
-	return copyFile(cur), true
+	return cur.again(src), true
 }
 
 // record adds f to the index, or, if another Put of the same content won
-// the race, adds f's source to that one.
+// the race, adds f's source to that one (see Put).
 func (s *Store) record(f schemas.File) schemas.File {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if cur, ok := s.files[f.ID]; ok {
-		addSource(cur, f.Source)
-		return copyFile(cur)
+		return cur.again(f.Source)
 	}
-	c := f
-	s.files[f.ID] = &c
-	return copyFile(&c)
+	cur := &entry{first: f, seen: map[schemas.Source]bool{}}
+	cur.add(f.Source)
+	s.files[f.ID] = cur
+	return f
 }
 
 // onDisk returns the name content id is stored under, or "".
@@ -263,29 +281,25 @@ func (s *Store) place(tmp, id, name string) (string, error) {
 	return name, os.Rename(tmp, filepath.Join(dir, name))
 }
 
-func addSource(f *schemas.File, src schemas.Source) {
-	if len(f.Sources) == 0 {
-		f.Sources = []schemas.Source{f.Source}
+// add records src once (retrieval times aside) and says whether it was new.
+func (e *entry) add(src schemas.Source) bool {
+	key := src
+	key.RetrievedAt = time.Time{}
+	if e.seen[key] {
+		return false
 	}
-	for _, have := range f.Sources {
-		if sameSource(have, src) {
-			return
-		}
-	}
-	f.Sources = append(f.Sources, src)
+	e.seen[key] = true
+	e.srcs = append(e.srcs, src)
+	return true
 }
 
-func sameSource(a, b schemas.Source) bool {
-	a.RetrievedAt, b.RetrievedAt = time.Time{}, time.Time{}
-	return a == b
-}
-
-func copyFile(f *schemas.File) schemas.File {
-	c := *f
-	if len(c.Sources) <= 1 {
-		c.Sources = nil
-	} else {
-		c.Sources = append([]schemas.Source(nil), c.Sources...)
+// again records content arriving again from src and returns its record: a
+// duplicate's for a new provenance, else the first record.
+func (e *entry) again(src schemas.Source) schemas.File {
+	f := e.first
+	if e.add(src) {
+		f.Source = src
+		f.DuplicateOf = f.ID
 	}
-	return c
+	return f
 }

@@ -62,14 +62,22 @@ func TestStorePut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.ID != f.ID || g.Name != "scores.png" || g.Source.Ref != src.Ref {
+	if g.ID != f.ID || g.Name != "scores.png" || g.Type != "csv" || g.Preview == nil {
 		t.Errorf("duplicate = %+v", g)
 	}
-	if len(g.Sources) != 2 || g.Sources[1].Ref != "owner/ds" {
-		t.Errorf("duplicate sources = %+v", g.Sources)
+	if g.DuplicateOf != id || g.Source.Ref != "owner/ds" || g.Sources != nil {
+		t.Errorf("duplicate's provenance = %+v (of %q), sources %v; want owner/ds alone, of %s", g.Source, g.DuplicateOf, g.Sources, id)
 	}
-	if got := st.Provenance(id); len(got) != 2 {
+	if got := st.Provenance(id); len(got) != 2 || got[0].Ref != src.Ref || got[1].Ref != "owner/ds" {
 		t.Errorf("Provenance = %+v", got)
+	}
+	// The same provenance again adds nothing: the first record comes back.
+	again, err := st.Put(Item{Name: "other.csv", Body: bytes.NewReader(body), Source: src2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.DuplicateOf != "" || again.Source.Ref != src.Ref || len(st.Provenance(id)) != 2 {
+		t.Errorf("a known provenance again: %+v, provenance %d", again, len(st.Provenance(id)))
 	}
 	ents, _ := os.ReadDir(filepath.Join(root, id[:2], id))
 	if len(ents) != 1 {

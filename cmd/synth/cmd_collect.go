@@ -16,8 +16,10 @@ func newCollectCmd() *cobra.Command {
 		Short: "Collect files from sources into a run directory, or list what would be collected",
 		Long: `collect runs only the first stage of synth build: it fetches files from each
 source into the run directory's content-addressed store and its manifest
-(files.jsonl), with where each came from and under what license. A later
-synth build with the same settings and -o goes on from there.
+(files.jsonl), with where each came from and under what license. Identical
+content is stored once; each later arrival adds one short line to the
+manifest ({"duplicate_of": ID, "source": ...}). A later synth build with the
+same settings and -o goes on from there.
 
 Sources:
   sample          the built-in corpus (no network)

@@ -56,7 +56,13 @@ after the rest of the first array:
   sbatch --dependency=afterok:NEWJOB,afterany:ARRAYJOB RUN/slurm/merge.sbatch
 (the first merge job waits forever on a dependency that can no longer
 succeed: scancel it). A merge that still finds a shard unfinished refuses
-and names it.`,
+and names it.
+
+Every teacher works here; with --teacher openai the jobs read the API key
+from the variable key_env names (OPENAI_API_KEY by default), which sbatch
+passes on from this shell. A value with a control character (a newline...)
+in any flag, or a space in an #SBATCH value (--partition, --time, --mem,
+the paths), is refused; the paths in the scripts' commands are quoted.`,
 		Example: `  synth launch slurm -o /shared/run1 --shards 8 --partition cpu --time 04:00:00 \
       --cpus-per-task 16 --mem 32G --sbatch=--account=myproj --config synth.yaml
   synth launch slurm -o /shared/run1 --shards 8 --dry-run     # write the scripts, print the commands`,
@@ -142,14 +148,38 @@ func writeLaunchConfig(dir string, cfg pipeline.Config) (string, error) {
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		return "", fmt.Errorf("launch: %w", err)
 	}
-	back, err := pipeline.Load(p)
-	if err != nil {
-		return "", fmt.Errorf("launch: the config written to %s does not read back: %w (this is a bug in synth)", p, err)
-	}
-	if back.Hash() != cfg.Hash() {
-		return "", fmt.Errorf("launch: the config written to %s reads back as another config (hash %s, want %s): this is a bug in synth", p, back.Hash(), cfg.Hash())
+	if err := readsBack(p, cfg); err != nil {
+		return "", err
 	}
 	return p, nil
+}
+
+// readsBack checks that the config file p, written from cfg, reads back as
+// the same config: the jobs must build what this command resolved.
+func readsBack(p string, cfg pipeline.Config) error {
+	back, err := pipeline.Load(p)
+	if err != nil {
+		return fmt.Errorf("launch: the config written to %s does not read back: %w (this is a bug in synth)", p, err)
+	}
+	if back.Hash() != cfg.Hash() {
+		return fmt.Errorf("launch: the config written to %s reads back as another config (hash %s, want %s): this is a bug in synth", p, back.Hash(), cfg.Hash())
+	}
+	return nil
+}
+
+// textReadsBack is readsBack for a config that travels as text (the
+// Kubernetes ConfigMap).
+func textReadsBack(text string, cfg pipeline.Config) error {
+	dir, err := os.MkdirTemp("", "synth-launch-")
+	if err != nil {
+		return fmt.Errorf("launch: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	p := filepath.Join(dir, "synth.yaml")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		return fmt.Errorf("launch: %w", err)
+	}
+	return readsBack(p, cfg)
 }
 
 func newLaunchK8sCmd() *cobra.Command {
@@ -172,7 +202,9 @@ Every pod mounts the claim --pvc at --mount and works in --run under it; pods on
 several nodes need a ReadWriteMany volume. The image must hold synth and the
 sandbox's Python (Debian's python3 with the packages synth doctor lists, and
 bubblewrap). A rollout pod that fails restarts and resumes its shard. It
-submits nothing: run run.sh, or apply the files yourself.`,
+submits nothing: run run.sh, or apply the files yourself. A value with a
+control character in any flag is refused, and --name must be a Kubernetes
+name (lower-case letters, digits and '-').`,
 		Example: `  synth launch k8s -o k8s/ --shards 8 --image registry.example/synth:1 --pvc synth-data --config synth.yaml
   sh k8s/run.sh`,
 		Args: cobra.NoArgs,
@@ -185,6 +217,9 @@ submits nothing: run run.sh, or apply the files yourself.`,
 				return err
 			}
 			k.Config = cfg.YAML()
+			if err := textReadsBack(k.Config, cfg); err != nil {
+				return err
+			}
 			if k.Run == "" {
 				k.Run = k.Mount + "/run"
 			}

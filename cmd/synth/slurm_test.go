@@ -9,18 +9,21 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"synth/agent"
+	"synth/llm/llmtest"
 	"synth/pyenv"
+	"synth/schemas"
 )
 
-// TestSlurm runs a build on a real one-node Slurm cluster that
-// scripts/slurm-local.sh starts on this machine: synth launch slurm submits
-// plan, a 3-task rollout array and merge; shard 2 is cancelled with scancel
-// mid-run and resubmitted, resumes and completes; the merged dataset and
-// benchmark are byte for byte those of one synth build of the same config.
-func TestSlurm(t *testing.T) {
+// startSlurm starts (or finds) the one-node Slurm cluster of
+// scripts/slurm-local.sh, points SLURM_CONF at it and builds synth into a
+// fresh folder; it skips when a tool is missing (needs root).
+func startSlurm(t *testing.T) (synth, dir string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: the Slurm cluster test takes minutes")
 	}
@@ -51,12 +54,22 @@ func TestSlurm(t *testing.T) {
 	t.Setenv("SLURM_CONF", conf[1])
 	t.Setenv("CI", "true")
 
-	dir := t.TempDir()
-	synth := filepath.Join(dir, "synth")
+	dir = t.TempDir()
+	synth = filepath.Join(dir, "synth")
 	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
 	if b, err := exec.Command(goCmd, "build", "-o", synth, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, b)
 	}
+	return synth, dir
+}
+
+// TestSlurm runs a build on a real one-node Slurm cluster that
+// scripts/slurm-local.sh starts on this machine: synth launch slurm submits
+// plan, a 3-task rollout array and merge; shard 2 is cancelled with scancel
+// mid-run and resubmitted, resumes and completes; the merged dataset and
+// benchmark are byte for byte those of one synth build of the same config.
+func TestSlurm(t *testing.T) {
+	synth, dir := startSlurm(t)
 	config := []string{"--templates", "table.sort,text.", "--bench-fraction", "0.1", "--concurrency", "1"}
 	built := filepath.Join(dir, "built")
 	sh(t, synth, append([]string{"build", "-o", built}, config...)...)
@@ -130,6 +143,102 @@ func TestSlurm(t *testing.T) {
 			t.Errorf("%s differs between synth build and the Slurm run", f)
 		}
 	}
+}
+
+// TestSlurmOpenAITeacher launches a build whose teacher is an OpenAI
+// endpoint (an httptest server on loopback that plays each task's
+// reference solution) on the real Slurm cluster: the jobs read back the
+// config launch wrote, call the endpoint, and the merged dataset is byte
+// for byte the one synth build makes with the same teacher.
+func TestSlurmOpenAITeacher(t *testing.T) {
+	synth, dir := startSlurm(t)
+	built := filepath.Join(dir, "built")
+	run := filepath.Join(dir, "run")
+	var mu sync.Mutex
+	current := built // the run whose tasks the server answers from
+	srv := llmtest.NewServer(t, func(c llmtest.Call) llmtest.Reply {
+		mu.Lock()
+		d := current
+		mu.Unlock()
+		return solveFrom(t, d, c)
+	})
+	config := []string{"--templates", "table.sort", "--bench-fraction", "0", "--concurrency", "1",
+		"--teacher", "openai", "--model", "teacher-1", "--base-url", srv.URL, "--api-key-env", "SYNTH_TEST_NO_KEY"}
+	sh(t, synth, append([]string{"build", "-o", built}, config...)...)
+	builtCalls := len(srv.Calls())
+	if builtCalls == 0 {
+		t.Fatal("synth build made no call to the teacher")
+	}
+	mu.Lock()
+	current = run
+	mu.Unlock()
+
+	launched := sh(t, synth, append([]string{"launch", "slurm", "-o", run, "--shards", "2", "--time", "20", "--cpus-per-task", "1", "--synth", synth}, config...)...)
+	ids := map[string]string{}
+	for _, m := range regexp.MustCompile(`(?m)^(plan|rollout|merge)\s+job (\d+)`).FindAllStringSubmatch(launched, -1) {
+		ids[m[1]] = m[2]
+	}
+	if len(ids) != 3 {
+		t.Fatalf("launch slurm printed job ids %v:\n%s", ids, launched)
+	}
+	t.Cleanup(func() { exec.Command("scancel", ids["plan"], ids["rollout"], ids["merge"]).Run() })
+	waitFor(t, 10*time.Minute, "the merge job", func() bool {
+		switch st := jobState(ids["merge"]); st {
+		case "COMPLETED":
+			return true
+		case "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "DEPENDENCY_NEVER_SATISFIED":
+			t.Fatalf("merge job %s %s:\n%s", ids["merge"], st, slurmLogs(run))
+		}
+		if st := jobState(ids["plan"]); st == "FAILED" {
+			t.Fatalf("plan job failed:\n%s", slurmLogs(run))
+		}
+		return false
+	})
+	if n := len(srv.Calls()) - builtCalls; n == 0 {
+		t.Error("the Slurm jobs made no call to the teacher")
+	}
+	a, err := os.ReadFile(filepath.Join(built, "dataset/data/train-00000-of-00001.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(run, "dataset/data/train-00000-of-00001.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Error("the dataset differs between synth build and the Slurm run with the openai teacher")
+	}
+}
+
+// solveFrom answers a teacher call by playing the reference solution of the
+// task with the call's query, read from the run directory dir.
+func solveFrom(t *testing.T, dir string, c llmtest.Call) llmtest.Reply {
+	b, err := os.ReadFile(filepath.Join(dir, "tasks.jsonl"))
+	if err != nil {
+		return llmtest.Reply{Content: "Finished: no tasks yet."}
+	}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		var task schemas.Task
+		if json.Unmarshal(line, &task) != nil || task.Query != c.Query() || task.Reference == nil {
+			continue
+		}
+		if k := c.Turn(); k < len(task.Reference.Steps) {
+			st := task.Reference.Steps[k]
+			return llmtest.Reply{Content: agent.NewPyBench().Render(agent.Action{Code: st.Code}, st.Thought).Content, PromptTokens: 100, CompletionTokens: 50}
+		}
+		return llmtest.Reply{Content: "Finished: " + task.Reference.Answer, PromptTokens: 100, CompletionTokens: 20}
+	}
+	return llmtest.Reply{Content: "Finished: I do not know."}
+}
+
+func slurmLogs(run string) string {
+	logs, _ := filepath.Glob(filepath.Join(run, "slurm", "logs", "*"))
+	var all strings.Builder
+	for _, l := range logs {
+		b, _ := os.ReadFile(l)
+		all.WriteString("== " + l + "\n" + string(b))
+	}
+	return all.String()
 }
 
 func sh(t *testing.T, name string, args ...string) string {

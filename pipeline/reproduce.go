@@ -1,0 +1,54 @@
+package pipeline
+
+import "golang.org/x/sys/unix"
+
+// Reproduction records what a run's rows depend on to come out byte for
+// byte the same in another build with the same config (run.json's
+// "reproduction"). The config hash, synth's version and the sandbox's
+// Python and packages are recorded beside it in run.json.
+type Reproduction struct {
+	// PythonHashSeed is the sandbox's PYTHONHASHSEED: str and bytes hashes,
+	// and so set and dict orders built from them, are the same in every
+	// build.
+	PythonHashSeed string `json:"python_hash_seed"`
+	// Seeds is how each rollout's random, numpy and PYTHONHASHSEED of its
+	// subprocesses are seeded: from its id, so a rollout redone after an
+	// interruption draws what it drew the first time.
+	Seeds string `json:"seeds"`
+	// FixedAddresses: address-space randomisation is off in the sandbox's
+	// interpreters, so object addresses in printed reprs repeat. False
+	// where the kernel or a container refuses it; those rows may differ.
+	FixedAddresses bool `json:"fixed_addresses"`
+	// Threads is the thread count of numpy's BLAS and OpenMP in the
+	// sandbox: one, so sums reduce in one order.
+	Threads int `json:"threads"`
+	// Kernel is the machine's kernel release: a different kernel may lay
+	// out memory differently.
+	Kernel string `json:"kernel"`
+	// Teacher says whether the teacher's turns reproduce: the reference
+	// teacher's do; an LLM's come from its response cache (cache/llm) and
+	// are the same only while that cache is kept.
+	Teacher string `json:"teacher"`
+}
+
+func reproductionOf(cfg Config, py PythonInfo) *Reproduction {
+	rep := &Reproduction{
+		PythonHashSeed: "0",
+		Seeds:          "per rollout: the first 63 bits of the sha256 of its id",
+		FixedAddresses: py.FixedAddresses,
+		Threads:        1,
+	}
+	switch kind := cfg.Teacher.Kind; kind {
+	case "openai":
+		rep.Teacher = "openai: the same turns only from the same response cache (cache/llm)"
+	case "":
+		rep.Teacher = "reference: the same turns from the same tasks"
+	default:
+		rep.Teacher = kind + ": the same turns from the same tasks"
+	}
+	var u unix.Utsname
+	if unix.Uname(&u) == nil {
+		rep.Kernel = unix.ByteSliceToString(u.Release[:])
+	}
+	return rep
+}
