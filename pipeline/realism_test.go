@@ -200,10 +200,17 @@ func TestDefaultBuildLooksReal(t *testing.T) {
 }
 
 // mistakeKind names the mistake behind an interpreter message with a
-// traceback, by its last error line.
+// traceback, by its last error line: the last line naming an exception
+// (pandas 2's date error goes on for lines of advice after it).
 func mistakeKind(obs string) string {
 	lines := strings.Split(strings.TrimSpace(obs), "\n")
 	last := lines[len(lines)-1]
+	for i := len(lines) - 1; i >= 0; i-- {
+		if errorLine.MatchString(lines[i]) {
+			last = lines[i]
+			break
+		}
+	}
 	switch {
 	case strings.HasPrefix(last, "FileNotFoundError") && strings.Contains(last, "'./output/"),
 		strings.HasPrefix(last, "OSError: Cannot save file into a non-existent directory"): // pandas' to_csv
@@ -219,6 +226,8 @@ func mistakeKind(obs string) string {
 	}
 	return "other"
 }
+
+var errorLine = regexp.MustCompile(`^[A-Za-z_][\w.]*(Error|Exception): `)
 
 var analyseRe = regexp.MustCompile(`(?s)^Analyse: (.*?)\nThis Step Todo: (.*?)\nAction:`)
 

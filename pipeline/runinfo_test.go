@@ -123,7 +123,7 @@ var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 // they hold.
 var dataKeys = map[string]bool{
 	"config.llm.prices": true, "config.llm.extra": true, "config.llm.endpoints.extra": true,
-	"config.tasks.llm.dictionary": true, "stages": true, "counts": true, "python.packages": true,
+	"config.tasks.llm.dictionary": true, "stages": true, "counts": true, "python.packages": true, "python.distributions": true,
 	"writer.dropped": true,
 }
 
