@@ -15,17 +15,18 @@ import (
 	"synth/bench"
 	"synth/internal/duckdbtest"
 	"synth/pyenv"
+	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 	"synth/schemas"
 )
 
 var python = pyenv.Sandbox.Python()
 
+// needPython stops the test (see pyenvtest) when the locked environment is
+// not built.
 func needPython(t *testing.T) {
 	t.Helper()
-	if err := exec.Command(python, "-c", "import pandas, numpy, matplotlib").Run(); err != nil {
-		t.Skipf("needs %s with pandas, numpy and matplotlib (make deps): %v", python, err)
-	}
+	pyenvtest.Python(t)
 }
 
 // quickConfig is the quickstart, smaller: fewer files' worth of templates.
@@ -73,6 +74,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestBuildParquetReadsBackInDuckDB(t *testing.T) {
+	duckdbtest.Need(t)
 	dir, sum := buildOnce(t)
 	if len(sum.Shards) == 0 {
 		t.Fatalf("no Parquet shard written; stages: %+v", sum.Stages)
