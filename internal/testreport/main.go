@@ -7,6 +7,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"time"
+
+	"synth/internal/proccpu"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -20,6 +23,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	events := fs.String("events", "", "also write go test's JSON events to this file (for timings: go run ./internal/testreport -in FILE)")
 	in := fs.String("in", "", "read go test -json events from this file (- for stdin) instead of running go test")
 	slowest := fs.Int("slowest", 10, "list the N slowest top-level tests (0: none)")
+	cpu := fs.Bool("cpu", false, "measure each top-level test's CPU time (go test's process tree, sandboxes included); exact with go test -p 1 and no parallel tests")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: go run ./internal/testreport [flags] -- [go test flags and packages]")
 		fmt.Fprintln(stderr, "Runs go test -json with the remaining arguments and prints go test's usual ok / FAIL lines,")
@@ -85,7 +89,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		src = io.TeeReader(src, f)
 	}
 
-	sum, err := report(src, stdout, allow, ci)
+	var cpuOf func() time.Duration
+	if *cpu {
+		if *in != "" {
+			fmt.Fprintln(stderr, "testreport: -cpu measures a run of go test; it cannot be used with -in")
+			return 2
+		}
+		cpuOf = proccpu.Tree
+	}
+	sum, err := report(src, stdout, allow, ci, cpuOf)
 	if err != nil {
 		fmt.Fprintf(stderr, "testreport: reading go test's events: %v\n", err)
 		sum.Failed++
@@ -102,7 +114,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			sum.Failed++
 		}
 	}
-	writeEnd(stdout, sum, *slowest, ci, allowName)
+	writeEnd(stdout, sum, *slowest, ci, *cpu, allowName)
 	if sum.Failed > 0 {
 		return 1
 	}

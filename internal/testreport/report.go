@@ -28,10 +28,11 @@ type skip struct {
 	Allowed               bool
 }
 
-// A timing is how long one test ran.
+// A timing is how long one test ran, and the CPU its process tree used
+// meanwhile (when measured).
 type timing struct {
 	Package, Test string
-	Elapsed       time.Duration
+	Elapsed, CPU  time.Duration
 }
 
 // summary is what a run proved.
@@ -43,9 +44,10 @@ type summary struct {
 
 // testState is one test's output until it ends.
 type testState struct {
-	name   string
-	output []string
-	failed bool
+	name     string
+	output   []string
+	failed   bool
+	cpuStart time.Duration
 }
 
 // pkgState is one package's tests until it ends.
@@ -64,13 +66,18 @@ type reporter struct {
 	pkgs   map[string]*pkgState
 	builds map[string][]string // build output by import path
 	sum    summary
+	// cpu, when set, reads the CPU time used so far by go test and every
+	// process below it; a top-level test's CPU is its difference from the
+	// test's start to its end (exact only when one test runs at a time:
+	// go test -p 1, no t.Parallel).
+	cpu func() time.Duration
 }
 
 // report reads the events of r, writes the per-package lines and failing
 // output to w as packages end, and returns the summary. Lines of r that are
 // not JSON (go test's own messages) are copied to w.
-func report(r io.Reader, w io.Writer, allow allowList, ci bool) (summary, error) {
-	rp := &reporter{w: w, allow: allow, ci: ci, pkgs: map[string]*pkgState{}, builds: map[string][]string{}}
+func report(r io.Reader, w io.Writer, allow allowList, ci bool, cpu func() time.Duration) (summary, error) {
+	rp := &reporter{w: w, allow: allow, ci: ci, pkgs: map[string]*pkgState{}, builds: map[string][]string{}, cpu: cpu}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
@@ -123,16 +130,20 @@ func (rp *reporter) event(ev event) {
 		p.order = append(p.order, ts)
 	}
 	switch ev.Action {
+	case "run":
+		if rp.cpu != nil && !strings.Contains(ev.Test, "/") {
+			ts.cpuStart = rp.cpu()
+		}
 	case "output":
 		ts.output = append(ts.output, ev.Output)
 	case "pass":
 		rp.sum.Passed++
-		rp.time(ev)
+		rp.time(ev, ts)
 	case "fail":
 		ts.failed = true
 		p.failed++
 		rp.sum.Failed++
-		rp.time(ev)
+		rp.time(ev, ts)
 	case "skip":
 		s := skip{Package: ev.Package, Test: ev.Test, Reason: reason(ts.output)}
 		s.Allowed = rp.allow.allows(s.Package, s.Test)
@@ -144,11 +155,15 @@ func (rp *reporter) event(ev event) {
 }
 
 // time records a top-level test's wall time (a subtest's is in its parent's).
-func (rp *reporter) time(ev event) {
+func (rp *reporter) time(ev event, ts *testState) {
 	if strings.Contains(ev.Test, "/") {
 		return
 	}
-	rp.sum.Slowest = append(rp.sum.Slowest, timing{ev.Package, ev.Test, time.Duration(ev.Elapsed * float64(time.Second))})
+	tm := timing{Package: ev.Package, Test: ev.Test, Elapsed: time.Duration(ev.Elapsed * float64(time.Second))}
+	if rp.cpu != nil {
+		tm.CPU = rp.cpu() - ts.cpuStart
+	}
+	rp.sum.Slowest = append(rp.sum.Slowest, tm)
 }
 
 // packageEvent handles a package's own output and its end.
@@ -229,7 +244,7 @@ func reason(output []string) string {
 }
 
 // writeEnd writes the skip list, the n slowest tests and the closing line.
-func writeEnd(w io.Writer, s summary, n int, ci bool, allowName string) {
+func writeEnd(w io.Writer, s summary, n int, ci, cpu bool, allowName string) {
 	if len(s.Skips) > 0 {
 		fmt.Fprintf(w, "\n%d skipped:\n", len(s.Skips))
 		for _, sk := range s.Skips {
@@ -247,9 +262,17 @@ func writeEnd(w io.Writer, s summary, n int, ci bool, allowName string) {
 		t := slices.Clone(s.Slowest)
 		slices.SortStableFunc(t, func(a, b timing) int { return cmp.Compare(b.Elapsed, a.Elapsed) })
 		t = t[:min(n, len(t))]
-		fmt.Fprintf(w, "\nslowest %d tests (wall time):\n", len(t))
+		if cpu {
+			fmt.Fprintf(w, "\nslowest %d tests (wall time, CPU time of go test's process tree):\n", len(t))
+		} else {
+			fmt.Fprintf(w, "\nslowest %d tests (wall time):\n", len(t))
+		}
 		for _, x := range t {
-			fmt.Fprintf(w, "  %8.1fs  %s %s\n", x.Elapsed.Seconds(), x.Package, x.Test)
+			if cpu {
+				fmt.Fprintf(w, "  %8.1fs %8.1fs CPU  %s %s\n", x.Elapsed.Seconds(), x.CPU.Seconds(), x.Package, x.Test)
+			} else {
+				fmt.Fprintf(w, "  %8.1fs  %s %s\n", x.Elapsed.Seconds(), x.Package, x.Test)
+			}
 		}
 	}
 	skipped := len(s.Skips)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -83,11 +84,11 @@ func TestReportRealGoTest(t *testing.T) {
 	}
 	for _, ci := range []bool{false, true} {
 		var out bytes.Buffer
-		sum, err := report(bytes.NewReader(events), &out, allow, ci)
+		sum, err := report(bytes.NewReader(events), &out, allow, ci, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		writeEnd(&out, sum, 3, ci, "skips.txt")
+		writeEnd(&out, sum, 3, ci, false, "skips.txt")
 		got := out.String()
 		// Passed: TestPass, TestSub/good, TestFine. Failed: TestFail,
 		// TestSub/bad, TestSub, and fake/c's build; under CI the unlisted
@@ -183,7 +184,7 @@ func TestCutOffStream(t *testing.T) {
 {"Action":"output","Package":"p","Test":"TestB","Output":"panic: test timed out after 1s\n"}
 `
 	var out bytes.Buffer
-	sum, err := report(strings.NewReader(events), &out, nil, false)
+	sum, err := report(strings.NewReader(events), &out, nil, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,5 +228,56 @@ func TestRepositoryAllowList(t *testing.T) {
 		if _, err := os.Stat(dir); !strings.HasPrefix(e.Package, "synth/") || err != nil {
 			t.Errorf(".ci/skips.txt: %s is not a package of synth", e.Package)
 		}
+	}
+}
+
+// TestCPU: -cpu charges each top-level test with the CPU its process tree
+// used, children included, and an idle test with next to none.
+func TestCPU(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module burn\n\ngo 1.21\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "burn_test.go"), []byte(`package burn
+
+import (
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// cpu is the CPU time this process and its reaped children used.
+func cpu() time.Duration {
+	var self, kids syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
+	return time.Duration(self.Utime.Nano() + self.Stime.Nano() + kids.Utime.Nano() + kids.Stime.Nano())
+}
+
+func TestBurn(t *testing.T) {
+	for start := cpu(); cpu()-start < 400*time.Millisecond; {
+	}
+}
+
+func TestChild(t *testing.T) {
+	for start := cpu(); cpu()-start < 400*time.Millisecond; {
+		exec.Command("sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done").Run()
+	}
+}
+
+func TestIdle(t *testing.T) { time.Sleep(300 * time.Millisecond) }
+`), 0o644)
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-cpu", "--", "-count=1", "-p", "1", "."}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	cpuOf := map[string]float64{}
+	for _, m := range regexp.MustCompile(`(?m)^\s+[\d.]+s\s+([\d.]+)s CPU  burn (\w+)$`).FindAllStringSubmatch(stdout.String(), -1) {
+		var f float64
+		fmt.Sscan(m[1], &f)
+		cpuOf[m[2]] = f
+	}
+	if len(cpuOf) != 3 || cpuOf["TestBurn"] < 0.35 || cpuOf["TestChild"] < 0.35 || cpuOf["TestIdle"] > 0.2 {
+		t.Errorf("CPU per test %v: want TestBurn and TestChild >= 0.35 s, TestIdle < 0.2 s\n%s", cpuOf, stdout.String())
 	}
 }
