@@ -23,7 +23,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	events := fs.String("events", "", "also write go test's JSON events to this file (for timings: go run ./internal/testreport -in FILE)")
 	in := fs.String("in", "", "read go test -json events from this file (- for stdin) instead of running go test")
 	slowest := fs.Int("slowest", 10, "list the N slowest top-level tests (0: none)")
-	cpu := fs.Bool("cpu", false, "measure each top-level test's CPU time (go test's process tree, sandboxes included); exact with go test -p 1 and no parallel tests")
+	cpu := fs.Bool("cpu", false, "measure each top-level test's CPU time as go test's process tree shows it: exact for one test at a time (go test -p 1, no parallel tests); processes that leave the tree before they are reaped (a closed sandbox's interpreters) are not counted")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: go run ./internal/testreport [flags] -- [go test flags and packages]")
 		fmt.Fprintln(stderr, "Runs go test -json with the remaining arguments and prints go test's usual ok / FAIL lines,")

@@ -69,7 +69,8 @@ type reporter struct {
 	// cpu, when set, reads the CPU time used so far by go test and every
 	// process below it; a top-level test's CPU is its difference from the
 	// test's start to its end (exact only when one test runs at a time:
-	// go test -p 1, no t.Parallel).
+	// go test -p 1, no t.Parallel). A process reparented away from the
+	// tree before it is reaped takes its CPU with it.
 	cpu func() time.Duration
 }
 
