@@ -196,11 +196,18 @@ func (rp *reporter) packageEvent(ev event, p *pkgState) {
 // rest of what it printed).
 func (rp *reporter) flush(name string, p *pkgState) {
 	for _, ts := range p.order {
-		if ts.failed {
-			for _, l := range ts.output {
-				if !progress(l) {
-					io.WriteString(rp.w, l)
-				}
+		if !ts.failed {
+			continue
+		}
+		// go test prints a failed test's --- FAIL line, then what it logged.
+		for _, l := range ts.output {
+			if strings.HasPrefix(strings.TrimLeft(l, " "), "--- FAIL") {
+				io.WriteString(rp.w, l)
+			}
+		}
+		for _, l := range ts.output {
+			if !progress(l) && !strings.HasPrefix(strings.TrimLeft(l, " "), "--- FAIL") {
+				io.WriteString(rp.w, l)
 			}
 		}
 	}

@@ -112,6 +112,9 @@ func TestReportRealGoTest(t *testing.T) {
 				t.Errorf("CI=%v: output lacks %q:\n%s", ci, want, got)
 			}
 		}
+		if i, j := strings.Index(got, "--- FAIL: TestFail"), strings.Index(got, "boom: the answer was 41"); i < 0 || j < i {
+			t.Errorf("CI=%v: the --- FAIL line does not come before what the test logged:\n%s", ci, got)
+		}
 		for _, never := range []string{"=== RUN", "--- PASS", "quiet", `{"Time"`} {
 			if strings.Contains(got, never) {
 				t.Errorf("CI=%v: output has %q, which go test without -v does not print:\n%s", ci, never, got)
