@@ -14,6 +14,7 @@ import (
 	"synth/agent"
 	"synth/llm"
 	"synth/llm/llmtest"
+	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -333,9 +334,10 @@ func TestTeacherConformance(t *testing.T) {
 // TestOpenAIRealSandbox runs a scripted teacher's code in the real Python
 // sandbox: broken code, its fix, and the answer.
 func TestOpenAIRealSandbox(t *testing.T) {
+	pyenvtest.Python(t)
 	be, err := sandbox.New(sandbox.Config{Slots: 1})
 	if err != nil {
-		t.Skipf("needs the Python sandbox: %v", err)
+		t.Fatalf("sandbox: %v", err)
 	}
 	defer be.Close()
 	csv := filepath.Join(t.TempDir(), "a.csv")
@@ -344,7 +346,7 @@ func TestOpenAIRealSandbox(t *testing.T) {
 	}
 	sb, err := be.Open(context.Background(), sandbox.Spec{Inputs: []sandbox.Input{{Name: "a.csv", Path: csv}}})
 	if err != nil {
-		t.Skipf("needs the Python sandbox (the locked environment, make deps): %v", err)
+		t.Fatalf("opening a sandbox: %v", err)
 	}
 	defer sb.Close()
 	srv := llmtest.NewServer(t, llmtest.Texts(

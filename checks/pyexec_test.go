@@ -9,23 +9,25 @@ import (
 	"testing"
 
 	"synth/pyenv"
+	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 )
 
 var python = pyenv.Sandbox.Python()
 
-// openBackend starts the real sandbox backend; the test skips when none
-// can start here.
+// openBackend starts the real sandbox backend; the test stops as
+// pyenvtest.Python does when the locked environment is not built.
 func openBackend(t testing.TB) sandbox.Backend {
 	t.Helper()
+	pyenvtest.Python(t)
 	b, err := sandbox.New(sandbox.Config{})
 	if err != nil {
-		t.Skipf("no sandbox backend: %v", err)
+		t.Fatalf("sandbox: %v", err)
 	}
 	t.Cleanup(func() { b.Close() })
 	sb, err := b.Open(context.Background(), sandbox.Spec{})
 	if err != nil {
-		t.Skipf("sandbox does not open: %v", err)
+		t.Fatalf("sandbox does not open: %v", err)
 	}
 	sb.Close()
 	return b
@@ -52,12 +54,11 @@ func dirFiles(t testing.TB, dir string) []sandbox.Input {
 	return out
 }
 
-// needPython skips when the core Python stack is missing.
+// needPython stops the test (see pyenvtest) when the locked environment,
+// with pandas, numpy, PIL and sklearn, is not built.
 func needPython(t testing.TB) {
 	t.Helper()
-	if err := exec.Command(python, "-c", "import pandas, numpy, PIL, sklearn").Run(); err != nil {
-		t.Skipf("needs %s with pandas, numpy, PIL and sklearn: %v", python, err)
-	}
+	pyenvtest.Python(t)
 }
 
 // workspace builds the fixture workspace of testdata/workspace.py.

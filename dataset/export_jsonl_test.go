@@ -8,6 +8,7 @@ import (
 )
 
 func TestExportJSONL(t *testing.T) {
+	duckdbtest.Need(t)
 	root := t.TempDir()
 	writeRows(t, filepath.Join(root, "dataset", "data"), Config{ShardRows: 4}, 10)
 	shards, err := FindShards(root)

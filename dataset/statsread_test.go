@@ -84,6 +84,7 @@ func TestReadStatsOtherLayouts(t *testing.T) {
 }
 
 func TestReadStatsForeignParquet(t *testing.T) {
+	duckdbtest.Need(t)
 	dir := t.TempDir()
 	sharegpt := filepath.Join(dir, "codeact.parquet")
 	pyinstruct := filepath.Join(dir, "pyinstruct.parquet")

@@ -12,7 +12,7 @@ import (
 
 	"synth/agent"
 	"synth/internal/duckdbtest"
-	"synth/pyenv"
+	"synth/pyenv/pyenvtest"
 	"synth/schemas"
 )
 
@@ -62,6 +62,7 @@ func writeToolsRows(t *testing.T, dir string, jsonl bool) []string {
 // code is the code the call ran, tool messages name their tool, and tools
 // is a list of JSON-schema definitions.
 func TestOpenAIToolsDuckDB(t *testing.T) {
+	duckdbtest.Need(t)
 	dir := t.TempDir()
 	writeToolsRows(t, dir, false)
 	src := "read_parquet(" + duckdbtest.Quote(filepath.Join(dir, "*.parquet")) + ")"
@@ -156,10 +157,7 @@ print(n)
 
 func runToolsJSONPy(t *testing.T, paths []string) {
 	t.Helper()
-	var python = pyenv.Sandbox.Python()
-	if _, err := os.Stat(python); err != nil {
-		t.Skip("needs " + python)
-	}
+	python := pyenvtest.Python(t)
 	out, err := exec.Command(python, append([]string{"-c", checkToolsJSONPy}, paths...)...).CombinedOutput()
 	if err != nil || strings.TrimSpace(string(out)) != "3" {
 		t.Errorf("python: %v\n%s", err, out)

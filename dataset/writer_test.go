@@ -54,6 +54,7 @@ func writeRows(t *testing.T, dir string, cfg Config, n int) []string {
 }
 
 func TestWriterShardsAndDuckDB(t *testing.T) {
+	duckdbtest.Need(t)
 	dir := t.TempDir()
 	paths := writeRows(t, dir, Config{ShardRows: 40, RowGroupRows: 7}, 100)
 	var names []string
@@ -173,6 +174,7 @@ func TestWriterShardBytes(t *testing.T) {
 }
 
 func TestWriterRowGroupBytes(t *testing.T) {
+	duckdbtest.Need(t)
 	dir := t.TempDir()
 	one := rowBytes(new(testRow(0)))
 	paths := writeRows(t, dir, Config{RowGroupBytes: 4 * one}, 10)
@@ -183,6 +185,7 @@ func TestWriterRowGroupBytes(t *testing.T) {
 }
 
 func TestWriterJSONL(t *testing.T) {
+	duckdbtest.Need(t)
 	dir := t.TempDir()
 	paths := writeRows(t, dir, Config{ShardRows: 5, JSONL: true}, 7)
 	if len(paths) != 4 || !strings.HasSuffix(paths[2], "train-00000-of-00002.jsonl") {

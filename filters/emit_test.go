@@ -22,6 +22,7 @@ import (
 // with DuckDB: the planted tasks are gone, each drop says what it matched,
 // and the row count is the funnel's final count.
 func TestContaminationRemovedAndRecorded(t *testing.T) {
+	duckdbtest.Need(t)
 	bench := []schemas.Task{
 		{ID: "bench-1", Query: "Compute the median price per region and save a bar chart of it to ./output/median.png", Files: []schemas.TaskFile{{ID: "sha-bench-sales", Name: "sales.csv"}}},
 	}

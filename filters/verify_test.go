@@ -3,12 +3,11 @@ package filters
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"synth/pyenv"
+	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -73,12 +72,10 @@ func TestVerifyFailures(t *testing.T) {
 // and output/; the test skips where no backend can start.
 func testBackend(t *testing.T) (sandbox.Backend, string) {
 	t.Helper()
-	if err := exec.Command(pyenv.Sandbox.Python(), "-c", "import pandas").Run(); err != nil {
-		t.Skipf("needs the locked sandbox environment with pandas (make deps): %v", err)
-	}
+	pyenvtest.Python(t)
 	b, err := sandbox.New(sandbox.Config{})
 	if err != nil {
-		t.Skipf("no sandbox backend: %v", err)
+		t.Fatalf("sandbox: %v", err)
 	}
 	t.Cleanup(func() { b.Close() })
 	ws := t.TempDir()

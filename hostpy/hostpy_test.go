@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"synth/internal/testenv"
 )
 
 const python = "/usr/bin/python3"
@@ -29,7 +31,7 @@ func stringLit(s string) string { return "'" + strings.ReplaceAll(s, "'", "\\'")
 // PYTHONPATH / PYTHONSTARTUP are never imported by host Python.
 func TestPlantedModulesNeverRun(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
-		t.Skipf("needs %s", python)
+		testenv.Missing(t, "needs Debian's %s: apt-get install python3 (make deps)", python)
 	}
 	dir := t.TempDir()
 	marker := plantModules(t, dir)

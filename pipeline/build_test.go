@@ -10,22 +10,24 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"synth/agent"
 	"synth/bench"
 	"synth/internal/duckdbtest"
 	"synth/pyenv"
+	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 	"synth/schemas"
 )
 
 var python = pyenv.Sandbox.Python()
 
+// needPython stops the test (see pyenvtest) when the locked environment is
+// not built.
 func needPython(t *testing.T) {
 	t.Helper()
-	if err := exec.Command(python, "-c", "import pandas, numpy, matplotlib").Run(); err != nil {
-		t.Skipf("needs %s with pandas, numpy and matplotlib (make deps): %v", python, err)
-	}
+	pyenvtest.Python(t)
 }
 
 // quickConfig is the quickstart, smaller: fewer files' worth of templates.
@@ -73,6 +75,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestBuildParquetReadsBackInDuckDB(t *testing.T) {
+	duckdbtest.Need(t)
 	dir, sum := buildOnce(t)
 	if len(sum.Shards) == 0 {
 		t.Fatalf("no Parquet shard written; stages: %+v", sum.Stages)
@@ -275,16 +278,25 @@ func TestBuildResumesAfterInterrupt(t *testing.T) {
 	cfg.Concurrency = 1
 	cfg.Tasks.Templates = []string{"table.sort", "table.dedup", "text."}
 
-	// Interrupt as soon as the first training trajectory is journaled.
+	// Interrupt as soon as the first training trajectory is journaled,
+	// looking every few milliseconds (a loop without a pause spent a core,
+	// a quarter of the package's CPU, reading the journal).
 	ctx, cancel := context.WithCancel(context.Background())
 	stop := make(chan struct{})
 	go func() {
 		defer close(stop)
 		p := filepath.Join(dir, trajJournal)
-		for ctx.Err() == nil {
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
 			if b, err := os.ReadFile(p); err == nil && strings.Count(string(b), "\n") >= 1 {
 				cancel()
 				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
 			}
 		}
 	}()

@@ -147,6 +147,7 @@ func toolsSolver(t *testing.T, dir string) llmtest.Script {
 // non-empty dataset whose rows keep the tool calls and the tool messages
 // answering them, as DuckDB reads them back.
 func TestBuildOpenAITools(t *testing.T) {
+	duckdbtest.Need(t)
 	needPython(t)
 	dir := filepath.Join(t.TempDir(), "out")
 	srv := llmtest.NewServer(t, toolsSolver(t, dir))

@@ -112,6 +112,7 @@ func shardConfig() Config {
 // build goes on from a copy of the plan, to spare the test a second plan;
 // cmd/synth's script and Slurm tests compare with a build from scratch.)
 func TestShardsMergeToBuildsDataset(t *testing.T) {
+	duckdbtest.Need(t)
 	needPython(t)
 	ctx := context.Background()
 	cfg := shardConfig()

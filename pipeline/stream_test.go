@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"synth/internal/duckdbtest"
 	"synth/schemas"
 )
 
@@ -122,6 +123,7 @@ func TestJournalIndexTakesTheLastRecordOfAnID(t *testing.T) {
 // every task whole, each shard tallies its own rollouts, and both write the
 // same rows and funnel.
 func TestGeneratedPlanBuildsAndMergesAlike(t *testing.T) {
+	duckdbtest.Need(t)
 	needPython(t)
 	ctx := context.Background()
 	const n = 300

@@ -117,7 +117,7 @@ func realSandbox(t *testing.T) sandbox.Backend {
 	t.Helper()
 	b, err := sandbox.New(sandbox.Config{Slots: 2})
 	if err != nil {
-		t.Skipf("no sandbox: %v", err)
+		t.Fatalf("sandbox: %v", err)
 	}
 	t.Cleanup(func() { b.Close() })
 	return b

@@ -1,10 +1,10 @@
 package sandbox_test
 
 import (
-	"os"
 	"testing"
 
 	"synth/pyenv"
+	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 	"synth/sandbox/sandboxtest"
 )
@@ -12,9 +12,7 @@ import (
 func TestLocalConformance(t *testing.T) {
 	for _, iso := range []string{sandbox.IsolationAuto, sandbox.IsolationOff} {
 		t.Run(iso, func(t *testing.T) {
-			if _, err := os.Stat(pyenv.Sandbox.Python()); err != nil {
-				t.Skip("needs the locked sandbox environment " + pyenv.Sandbox.Python() + " (scripts/pyenv.sh sandbox)")
-			}
+			pyenvtest.Python(t)
 			if iso == sandbox.IsolationOff && testing.Short() {
 				t.Skip("starts a second zygote")
 			}

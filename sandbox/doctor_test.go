@@ -4,12 +4,12 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+
+	"synth/pyenv/pyenvtest"
 )
 
 func TestDoctor(t *testing.T) {
-	if _, err := os.Stat(testPython); err != nil {
-		t.Skipf("needs %s", testPython)
-	}
+	pyenvtest.Python(t)
 	layers := Doctor(Config{Python: testPython})
 	got := map[string]Layer{}
 	for _, l := range layers {

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"synth/internal/testenv"
 	"synth/schemas"
 )
 
@@ -20,7 +21,7 @@ import (
 func needIsolation(t *testing.T, b *backend) {
 	t.Helper()
 	if !b.isolated() {
-		t.Skip("needs namespaces (root, or user namespaces); see synth doctor")
+		testenv.Missing(t, "needs namespaces (root, or user namespaces); see synth doctor")
 	}
 }
 
@@ -29,7 +30,7 @@ func needIsolation(t *testing.T, b *backend) {
 func needOwnUID(t *testing.T, b *backend) {
 	t.Helper()
 	if !b.ownUIDs() {
-		t.Skip("needs a uid per sandbox (run as root); see synth doctor")
+		testenv.Missing(t, "needs a uid per sandbox (run as root); see synth doctor")
 	}
 }
 

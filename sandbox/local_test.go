@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"synth/pyenv"
+	"synth/pyenv/pyenvtest"
 )
 
 var testPython = pyenv.Sandbox.Python()
@@ -25,9 +26,7 @@ var (
 // with short limits so that hostile cells end quickly.
 func testBackend(t *testing.T) *backend {
 	t.Helper()
-	if _, err := os.Stat(testPython); err != nil {
-		t.Skipf("needs %s: %v", testPython, err)
-	}
+	pyenvtest.Python(t)
 	sharedOnce.Do(func() {
 		sharedB, sharedErr = newBackend(Config{
 			Python: testPython,

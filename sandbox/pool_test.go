@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
 
+	"synth/internal/testenv"
 	"synth/schemas"
 )
 
@@ -102,9 +102,8 @@ func TestStrictRunsWhereLayersExist(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts its own zygote")
 	}
-	if _, err := exec.LookPath("bwrap"); err != nil || os.Geteuid() != 0 {
-		t.Skip("needs root and bubblewrap (apt-get install bubblewrap)")
-	}
+	testenv.LookPath(t, "bwrap", "apt-get install bubblewrap (make deps)")
+	testenv.Root(t, "strict isolation mounts a root of its own")
 	b, err := New(Config{Python: testPython, Isolation: IsolationStrict, Preload: []string{"json"}})
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +126,7 @@ func TestWithoutOpenTree(t *testing.T) {
 	defer b.Close()
 	b.tree = false
 	if !b.ns {
-		t.Skip("needs namespaces (root)")
+		testenv.Missing(t, "needs namespaces (root); see synth doctor")
 	}
 	s := open(t, b, Spec{})
 	want(t, run(t, s, "open('output/x.txt', 'w').write('abc')"), schemas.StatusOK, "3")

@@ -11,20 +11,21 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"synth/internal/testenv"
 	"synth/schemas"
 )
 
 func needQuota(t *testing.T, b *backend) {
 	t.Helper()
 	if !b.quota || !b.treeHandoff() {
-		t.Skip("needs a tmpfs per workspace (root); see synth doctor")
+		testenv.Missing(t, "needs a tmpfs per workspace (root); see synth doctor")
 	}
 }
 
 func needCgroup(t *testing.T, b *backend) {
 	t.Helper()
 	if b.cg == nil || b.cg.version == 0 {
-		t.Skip("needs a cgroup per sandbox (root or delegation); see synth doctor")
+		testenv.Missing(t, "needs a cgroup per sandbox (root or delegation); see synth doctor")
 	}
 }
 
@@ -100,7 +101,7 @@ func TestTmpfsCountsAsMemory(t *testing.T) {
 func TestSweepLeftovers(t *testing.T) {
 	cmd := exec.Command("true")
 	if err := cmd.Run(); err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	dead := cmd.Process.Pid
 	gone := filepath.Join(os.TempDir(), wsPrefix+strconv.Itoa(dead)+"-leftover")

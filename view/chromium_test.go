@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"synth/internal/testenv"
 )
 
 // chromium finds a headless browser, or skips the test saying what to
@@ -23,7 +25,7 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
-	t.Skip("chromium not found: install Debian's chromium (make test does) to run the browser tests")
+	testenv.Missing(t, "chromium not found: install Debian's chromium (make test does) to run the browser tests")
 	return ""
 }
 

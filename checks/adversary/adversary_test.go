@@ -11,6 +11,7 @@ import (
 
 	"synth/checks"
 	"synth/pyenv"
+	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -21,9 +22,7 @@ func intp(n int) *int { return &n }
 // adds a produced module; it returns the directory.
 func fixture(t *testing.T) string {
 	t.Helper()
-	if err := exec.Command(pyenv.Sandbox.Python(), "-c", "import pandas, numpy, PIL, sklearn").Run(); err != nil {
-		t.Skipf("needs the locked sandbox environment with pandas, numpy, PIL and sklearn (make deps): %v", err)
-	}
+	pyenvtest.Python(t)
 	dir := t.TempDir()
 	script, _ := filepath.Abs("../testdata/workspace.py")
 	cmd := exec.Command(pyenv.Sandbox.Python(), script)
@@ -40,9 +39,10 @@ func fixture(t *testing.T) string {
 
 func backend(t *testing.T) sandbox.Backend {
 	t.Helper()
+	pyenvtest.Python(t)
 	b, err := sandbox.New(sandbox.Config{})
 	if err != nil {
-		t.Skipf("no sandbox backend: %v", err)
+		t.Fatalf("sandbox: %v", err)
 	}
 	t.Cleanup(func() { b.Close() })
 	return b

@@ -8,14 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"synth/pyenv"
+	"synth/pyenv/pyenvtest"
 )
 
 func runSynth(t *testing.T, stdin string, args ...string) (string, error) {
 	t.Helper()
-	if _, err := os.Stat(pyenv.Sandbox.Python()); err != nil {
-		t.Skip("needs the locked sandbox environment " + pyenv.Sandbox.Python() + " (scripts/pyenv.sh sandbox)")
-	}
+	pyenvtest.Python(t)
 	root := newRoot()
 	var out bytes.Buffer
 	root.SetOut(&out)

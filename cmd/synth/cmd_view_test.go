@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"synth/internal/testenv"
 )
 
 // headless finds Chromium, or skips the test saying what to install.
@@ -20,7 +22,7 @@ func headless(t *testing.T) string {
 			return p
 		}
 	}
-	t.Skip("chromium not found: install Debian's chromium (make test does) to open synth view's pages")
+	testenv.Missing(t, "chromium not found: install Debian's chromium (make test does) to open synth view's pages")
 	return ""
 }
 

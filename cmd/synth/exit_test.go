@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"synth/llm/llmtest"
+	"synth/pyenv/pyenvtest"
 )
 
 func TestExitCodes(t *testing.T) {
@@ -37,28 +39,59 @@ func TestExitCodes(t *testing.T) {
 	}
 }
 
+// synthStatus runs synth as main does and returns what it printed (stdout
+// then stderr) and the status it exits with.
+func synthStatus(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := runIO(args, &stdout, &stderr)
+	return stdout.String() + stderr.String(), code
+}
+
 // TestExitCodeEmptyResults: a build that wrote no dataset row and an eval
 // that scored no task did not produce what was asked, so they exit 1 and
 // say why.
 func TestExitCodeEmptyResults(t *testing.T) {
+	pyenvtest.Python(t)
 	dir := t.TempDir()
-	out, err := runSynth(t, "", "build", "-o", filepath.Join(dir, "run"), "--teacher", "empty", "--templates", "table.sort")
-	if err == nil || !strings.Contains(err.Error(), "the dataset has no rows") || !strings.Contains(err.Error(), "failed rollouts") {
-		t.Errorf("build with the empty teacher: %v, want an error saying the dataset has no rows\n%s", err, out)
+	out, code := synthStatus(t, "build", "-o", filepath.Join(dir, "run"), "--teacher", "empty", "--templates", "table.sort")
+	if code != exitError || !strings.Contains(out, "the dataset has no rows") || !strings.Contains(out, "failed rollouts") {
+		t.Errorf("build with the empty teacher: exit %d, want %d with an error saying the dataset has no rows\n%s", code, exitError, out)
 	}
 
 	srv := llmtest.NewServer(t, llmtest.Status(http.StatusInternalServerError, 0))
 	cfg := filepath.Join(dir, "synth.yaml")
 	os.WriteFile(cfg, []byte("llm:\n  max_retries: -1\n"), 0o644)
 	res := filepath.Join(dir, "res")
-	out, err = runSynth(t, "", "eval", "--bench", evalFixture, "--model", "m", "--base-url", srv.URL, "--api-key-env", "SYNTH_TEST_NO_KEY",
+	out, code = synthStatus(t, "eval", "--bench", evalFixture, "--model", "m", "--base-url", srv.URL, "--api-key-env", "SYNTH_TEST_NO_KEY",
 		"--config", cfg, "--infra-retries", "-1", "-o", res, "--tasks", "1,4")
-	if err == nil || !strings.Contains(err.Error(), "no task of 2 could be scored") {
-		t.Errorf("eval against a failing server: %v, want an error saying no task could be scored\n%s", err, out)
+	if code != exitError || !strings.Contains(out, "no task of 2 could be scored") {
+		t.Errorf("eval against a failing server: exit %d, want %d with an error saying no task could be scored\n%s", code, exitError, out)
 	}
-	out, err = runSynth(t, "", "eval", "compare", res)
-	if err != nil || !strings.Contains(out, "2 of 2 tasks unscored") {
-		t.Errorf("compare does not mark the unscored run: %v\n%s", err, out)
+	out, code = synthStatus(t, "eval", "compare", res)
+	if code != exitOK || !strings.Contains(out, "2 of 2 tasks unscored") {
+		t.Errorf("compare does not mark the unscored run: exit %d\n%s", code, out)
+	}
+}
+
+// TestBuildAgainUpToDate: a second synth build of the same run has nothing
+// to do, says so, and exits 0.
+func TestBuildAgainUpToDate(t *testing.T) {
+	pyenvtest.Python(t)
+	out := filepath.Join(t.TempDir(), "run")
+	args := []string{"build", "-o", out, "--templates", "table.sort"}
+	if got, code := synthStatus(t, args...); code != exitOK || strings.Contains(got, "up to date") || !strings.Contains(got, "done in") {
+		t.Fatalf("first build: exit %d, want %d and a build that ran\n%s", code, exitOK, got)
+	}
+	got, code := synthStatus(t, args...)
+	if code != exitOK {
+		t.Errorf("second build: exit %d, want %d\n%s", code, exitOK, got)
+	}
+	if want := out + " is up to date: nothing to do.\n"; !strings.HasPrefix(got, want) {
+		t.Errorf("second build does not start with %q:\n%s", want, got)
+	}
+	if strings.Contains(got, "done in") {
+		t.Errorf("second build reports work done:\n%s", got)
 	}
 }
 

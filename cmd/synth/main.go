@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -86,18 +87,26 @@ func collectSooner() {
 	}
 }
 
-func run(args []string) int {
+// run runs synth with args on the process's stdout and stderr and returns
+// its exit status.
+func run(args []string) int { return runIO(args, os.Stdout, os.Stderr) }
+
+// runIO is run with the command's output on stdout and its messages and
+// errors on stderr; tests call it to see the status main exits with.
+func runIO(args []string, stdout, stderr io.Writer) int {
 	// Libraries log skipped inputs with slog; show them as plain lines.
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{ReplaceAttr: dropTime})))
+	slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{ReplaceAttr: dropTime})))
 	ctx, stop := interruptContext()
 	defer stop()
 	root := newRoot()
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(os.Stderr, "synth:", err)
+	fmt.Fprintln(stderr, "synth:", err)
 	var ue usageError
 	switch {
 	case errors.As(err, &ue) || isCobraUsage(err):

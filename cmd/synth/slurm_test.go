@@ -14,8 +14,9 @@ import (
 	"time"
 
 	"synth/agent"
+	"synth/internal/testenv"
 	"synth/llm/llmtest"
-	"synth/pyenv"
+	"synth/pyenv/pyenvtest"
 	"synth/schemas"
 )
 
@@ -27,25 +28,29 @@ func startSlurm(t *testing.T) (synth, dir string) {
 	if testing.Short() {
 		t.Skip("-short: the Slurm cluster test takes minutes")
 	}
-	if os.Getuid() != 0 {
-		t.Skip("needs root: scripts/slurm-local.sh starts munged, slurmctld and slurmd (run make test as root)")
-	}
 	os.Setenv("PATH", os.Getenv("PATH")+":/usr/sbin")
 	for _, b := range []string{"sbatch", "scancel", "scontrol", "slurmctld", "slurmd", "munged"} {
-		if _, err := exec.LookPath(b); err != nil {
-			t.Skipf("needs Debian's slurm-wlm and munge (make test installs them): %s not found", b)
+		testenv.LookPath(t, b, "install Debian's slurm-wlm and munge (make test does)")
+	}
+	// The daemons need root: as root the script runs as it is, otherwise
+	// under sudo (as make test installs Slurm under sudo).
+	start := []string{"scripts/slurm-local.sh"}
+	if os.Getuid() != 0 {
+		if err := exec.Command("sudo", "-n", "true").Run(); err != nil {
+			testenv.Missing(t, "needs root or sudo without a password: scripts/slurm-local.sh starts munged, slurmctld and slurmd (sudo -n true: %v)", err)
 		}
+		start = append([]string{"sudo", "-n"}, start...)
 	}
-	if err := exec.Command(pyenv.Sandbox.Python(), "-c", "import pandas, numpy, matplotlib").Run(); err != nil {
-		t.Skipf("needs the locked sandbox environment with pandas, numpy and matplotlib (make deps): %v", err)
-	}
+	pyenvtest.Python(t)
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(filepath.Join(repo, "scripts", "slurm-local.sh")).CombinedOutput()
+	cmd := exec.Command(start[0], start[1:]...)
+	cmd.Dir = repo
+	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("scripts/slurm-local.sh: %v\n%s", err, out)
+		t.Fatalf("%s: %v\n%s", strings.Join(start, " "), err, out)
 	}
 	conf := regexp.MustCompile(`SLURM_CONF=(\S+)`).FindStringSubmatch(string(out))
 	if conf == nil {

@@ -4,17 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"synth/generators"
 	genllm "synth/generators/llm"
+
+	"synth/generators"
 	"synth/llm"
 	"synth/llm/llmtest"
-	"synth/pyenv"
+	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -198,9 +198,7 @@ func provedDraft(want string) string {
 }
 
 func TestGenerateProvesWithOneRepair(t *testing.T) {
-	if err := exec.Command(pyenv.Sandbox.Python(), "-c", "import pandas").Run(); err != nil {
-		t.Skipf("needs the locked sandbox environment with pandas (make deps): %v", err)
-	}
+	pyenvtest.Python(t)
 	b, err := sandbox.New(sandbox.Config{})
 	if err != nil {
 		t.Fatal(err)

@@ -2,12 +2,11 @@ package llm
 
 import (
 	"context"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"synth/pyenv"
+	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -15,9 +14,7 @@ import (
 // newProver starts a real sandbox, skipping when Python lacks pandas.
 func newProver(t *testing.T) *Prover {
 	t.Helper()
-	if err := exec.Command(pyenv.Sandbox.Python(), "-c", "import pandas").Run(); err != nil {
-		t.Skipf("needs the locked sandbox environment with pandas (make deps): %v", err)
-	}
+	pyenvtest.Python(t)
 	b, err := sandbox.New(sandbox.Config{})
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 
 	"synth/checks"
 	"synth/pyenv"
+	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -24,13 +25,13 @@ func TestBenchTestsPy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs references in the sandbox")
 	}
-	have, err := ProbeModules(context.Background(), pyenv.Sandbox.Python(), Modules())
+	have, err := ProbeModules(context.Background(), pyenvtest.Python(t), Modules())
 	if err != nil {
-		t.Skipf("no python: %v", err)
+		t.Fatalf("probing the sandbox's modules: %v", err)
 	}
 	b, err := sandbox.New(sandbox.Config{})
 	if err != nil {
-		t.Skipf("no sandbox: %v", err)
+		t.Fatalf("sandbox: %v", err)
 	}
 	defer b.Close()
 	ins, _ := corpus(t)

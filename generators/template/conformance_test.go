@@ -32,7 +32,7 @@ func TestConformance(t *testing.T) {
 	python := pyenvtest.Python(t)
 	b, err := sandbox.New(sandbox.Config{Slots: 4})
 	if err != nil {
-		t.Skipf("no sandbox: %v", err)
+		t.Fatalf("sandbox: %v", err)
 	}
 	defer b.Close()
 	have, err := ProbeModules(context.Background(), python, Modules())

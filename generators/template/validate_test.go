@@ -3,12 +3,11 @@ package template
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"synth/checks/adversary"
-	"synth/pyenv"
+	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -16,12 +15,10 @@ import (
 // TestValidateDrops proves that each guard of ValidateTask drops the task
 // it is for: removing a guard turns its case green where it must be red.
 func TestValidateDrops(t *testing.T) {
-	if err := exec.Command(pyenv.Sandbox.Python(), "-c", "import pandas").Run(); err != nil {
-		t.Skipf("needs the locked sandbox environment with pandas (make deps): %v", err)
-	}
+	pyenvtest.Python(t)
 	b, err := sandbox.New(sandbox.Config{})
 	if err != nil {
-		t.Skipf("no sandbox: %v", err)
+		t.Fatalf("sandbox: %v", err)
 	}
 	defer b.Close()
 	dir := t.TempDir()

@@ -2,7 +2,8 @@
 // reader of the Parquet files synth writes.
 //
 // DuckDB comes from npm (@duckdb/node-api, pinned in the repository's
-// package.json; `npm ci` at the repository root installs it). Query runs
+// package.json; make deps installs it with npm install --no-save). Query runs
 // query.mjs with node; when node or the module is missing the test is skipped
-// with a message that says which and how to install it.
+// with a message that says which and how to install it, or fails under
+// CI=true (see internal/testenv). Need checks them up front.
 package duckdbtest

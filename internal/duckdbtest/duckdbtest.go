@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"synth/internal/testenv"
 )
 
 // ModulesEnv names an environment variable that points at a node_modules
@@ -18,17 +20,26 @@ import (
 // repository root.
 const ModulesEnv = "SYNTH_NODE_MODULES"
 
-// Query runs sql in a fresh in-memory DuckDB and returns its rows, each a map
-// from column name to value as JSON decodes it (numbers are float64, lists
-// []any, structs map[string]any, NULL nil). A failing query fails the test;
-// a missing node or DuckDB module skips it. Paths in sql are relative to the
-// test's working directory.
-func Query(t testing.TB, sql string) []map[string]any {
+// Need stops t when node or the DuckDB module is missing (a skip on a
+// developer's machine, a failure under CI=true). A test that reads Parquet
+// after costly work calls it first, so it never skips half-way.
+func Need(t testing.TB) (node, modules string) {
 	t.Helper()
 	node, modules, err := Available()
 	if err != nil {
-		t.Skipf("duckdbtest: %v", err)
+		testenv.Missing(t, "duckdbtest: %v", err)
 	}
+	return node, modules
+}
+
+// Query runs sql in a fresh in-memory DuckDB and returns its rows, each a map
+// from column name to value as JSON decodes it (numbers are float64, lists
+// []any, structs map[string]any, NULL nil). A failing query fails the test;
+// a missing node or DuckDB module stops it as Need does. Paths in sql are
+// relative to the test's working directory.
+func Query(t testing.TB, sql string) []map[string]any {
+	t.Helper()
+	node, modules := Need(t)
 	cmd := exec.Command(node, script(), modules)
 	cmd.Stdin = strings.NewReader(sql)
 	var stdout, stderr bytes.Buffer
@@ -57,7 +68,7 @@ func Available() (node, modules string, err error) {
 		if hasDuckDB(m) {
 			return node, m, nil
 		}
-		return "", "", fmt.Errorf("%s=%s has no @duckdb/node-api: run `npm ci` at the repository root", ModulesEnv, m)
+		return "", "", fmt.Errorf("%s=%s has no @duckdb/node-api: run make deps (npm install --no-save at the repository root)", ModulesEnv, m)
 	}
 	dir := filepath.Dir(script())
 	for {
@@ -67,7 +78,7 @@ func Available() (node, modules string, err error) {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", "", errors.New("@duckdb/node-api is not installed: run `npm ci` at the repository root")
+			return "", "", errors.New("@duckdb/node-api is not installed: run make deps (npm install --no-save at the repository root)")
 		}
 		dir = parent
 	}

@@ -3,6 +3,7 @@ package duckdbtest
 import "testing"
 
 func TestQueryTypes(t *testing.T) {
+	Need(t)
 	rows := Query(t, `SELECT 42::BIGINT AS n, 'it''s' AS s, [1, 2] AS l, {'role': 'user', 'content': 'hi'} AS m, NULL AS z`)
 	if len(rows) != 1 {
 		t.Fatalf("got %d rows, want 1", len(rows))
@@ -20,6 +21,7 @@ func TestQueryTypes(t *testing.T) {
 }
 
 func TestQueryQuote(t *testing.T) {
+	Need(t)
 	rows := Query(t, "SELECT "+Quote("a'b")+" AS s")
 	if rows[0]["s"] != "a'b" {
 		t.Errorf("got %#v", rows[0]["s"])

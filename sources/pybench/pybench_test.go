@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"synth/internal/testenv"
 	"synth/schemas"
 	"synth/sources"
 	"synth/sources/sourcetest"
@@ -19,7 +20,7 @@ const fixture = "testdata/checkout"
 func needPython(t *testing.T) {
 	t.Helper()
 	if _, err := os.Stat("/usr/bin/python3"); err != nil {
-		t.Skip("needs /usr/bin/python3")
+		testenv.Missing(t, "needs Debian's /usr/bin/python3: apt-get install python3 (make deps)")
 	}
 }
 

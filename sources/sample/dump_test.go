@@ -1,3 +1,5 @@
+//go:build manual
+
 package sample
 
 import (
@@ -6,10 +8,14 @@ import (
 	"testing"
 )
 
+// TestDump writes the built-in corpus into a directory, to look at it by
+// hand. It is manual, behind the build tag:
+//
+//	SAMPLE_DUMP=/tmp/corpus go test -tags manual -run TestDump ./sources/sample/
 func TestDump(t *testing.T) {
 	dir := os.Getenv("SAMPLE_DUMP")
 	if dir == "" {
-		t.Skip("SAMPLE_DUMP not set")
+		t.Fatal("set SAMPLE_DUMP to the directory to write the corpus into")
 	}
 	files, err := Files(1)
 	if err != nil {
