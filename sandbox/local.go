@@ -151,6 +151,11 @@ func newBackend(cfg Config) (*backend, error) {
 		}
 	}
 	b.roPaths = interpreterRoots(py)
+	for _, dir := range b.roPaths {
+		if dir == "/tmp" || strings.HasPrefix(dir, "/tmp/") {
+			return nil, fmt.Errorf("sandbox.python: %s lives in %s, under /tmp, which every sandbox replaces with a private one: put the environment elsewhere (for the locked one, set %s to another folder)", cfg.Python, dir, pyenv.RootVar)
+		}
+	}
 	return b, nil
 }
 
