@@ -5,7 +5,7 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO ?= go
 OUT ?= out
 
-.PHONY: all deps build demo test bench vet fmt clean lock
+.PHONY: all deps build demo test pytest bench vet fmt clean lock
 
 all: build
 
@@ -28,6 +28,12 @@ vet:
 test: vet
 	@scripts/deps.sh chromium slurm-wlm munge
 	$(GO) test -count=1 -timeout 20m ./...
+
+# The Python-side tests (pytests/): datasets, pandas, polars, transformers' chat
+# templates and TRL read and train on synth's output, in the environment of
+# pyenv/pytest.lock (built once per lock by scripts/pyenv.sh).
+pytest:
+	scripts/pytest.sh
 
 # The parity environment (the sandbox's lock plus ipykernel and jupyter_client):
 # the Jupyter kernel the sandbox is measured against; chromium: synth view's index load.
