@@ -1,11 +1,11 @@
 # synth — see README.md. The two commands a new user needs:
 #   make demo   installs what is missing, builds bin/synth, runs synth build on the built-in corpus
-#   make test   installs what is missing, runs every test and lists what skipped
+#   make test   installs what is missing, runs every test, Go and Python, and lists what skipped
 export PATH := /usr/local/go/bin:$(PATH)
 GO ?= go
 OUT ?= out
 
-.PHONY: all deps build demo test bench vet fmt clean lock
+.PHONY: all deps build demo test pytest bench vet fmt clean lock
 
 all: build
 
@@ -37,10 +37,18 @@ vet:
 TEST_EVENTS ?= bin/test-events.json
 TEST_FLAGS ?=
 TEST_TIMEOUT ?= 30m
+# Then the Python-side tests (make pytest), whose closing line ends the output.
 test: vet
 	@scripts/deps.sh chromium slurm-wlm munge
 	$(GO) build -o bin/testreport ./internal/testreport
 	bin/testreport -skips .ci/skips.txt -events $(TEST_EVENTS) -- -count=1 -timeout $(TEST_TIMEOUT) $(TEST_FLAGS) ./...
+	scripts/pytest.sh
+
+# The Python-side tests (pytests/): datasets, pandas, polars, transformers' chat
+# templates and TRL read and train on synth's output, in the environment of
+# pyenv/pytest.lock (built once per lock by scripts/pyenv.sh).
+pytest:
+	scripts/pytest.sh
 
 # The parity environment (the sandbox's lock plus ipykernel and jupyter_client):
 # the Jupyter kernel the sandbox is measured against; chromium: synth view's index load.
