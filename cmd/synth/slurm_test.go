@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -80,15 +81,7 @@ func TestSlurm(t *testing.T) {
 	sh(t, synth, append([]string{"build", "-o", built}, config...)...)
 
 	run := filepath.Join(dir, "run")
-	launched := sh(t, synth, append([]string{"launch", "slurm", "-o", run, "--shards", "3", "--time", "20", "--cpus-per-task", "1", "--synth", synth}, config...)...)
-	ids := map[string]string{}
-	for _, m := range regexp.MustCompile(`(?m)^(plan|rollout|merge)\s+job (\d+)`).FindAllStringSubmatch(launched, -1) {
-		ids[m[1]] = m[2]
-	}
-	if len(ids) != 3 {
-		t.Fatalf("launch slurm printed job ids %v:\n%s", ids, launched)
-	}
-	t.Cleanup(func() { exec.Command("scancel", ids["plan"], ids["rollout"], ids["merge"]).Run() })
+	ids := launchSlurm(t, synth, run, 3, config)
 
 	// Cancel shard 2 once it has journaled a rollout, before it finishes.
 	shard2 := filepath.Join(run, "shards", "2-of-3")
@@ -178,15 +171,7 @@ func TestSlurmOpenAITeacher(t *testing.T) {
 	current = run
 	mu.Unlock()
 
-	launched := sh(t, synth, append([]string{"launch", "slurm", "-o", run, "--shards", "2", "--time", "20", "--cpus-per-task", "1", "--synth", synth}, config...)...)
-	ids := map[string]string{}
-	for _, m := range regexp.MustCompile(`(?m)^(plan|rollout|merge)\s+job (\d+)`).FindAllStringSubmatch(launched, -1) {
-		ids[m[1]] = m[2]
-	}
-	if len(ids) != 3 {
-		t.Fatalf("launch slurm printed job ids %v:\n%s", ids, launched)
-	}
-	t.Cleanup(func() { exec.Command("scancel", ids["plan"], ids["rollout"], ids["merge"]).Run() })
+	ids := launchSlurm(t, synth, run, 2, config)
 	waitFor(t, 10*time.Minute, "the merge job", func() bool {
 		switch st := jobState(ids["merge"]); st {
 		case "COMPLETED":
@@ -312,4 +297,21 @@ func lines(t *testing.T, path string) []string {
 		t.Fatal(err)
 	}
 	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
+
+// launchSlurm runs synth launch slurm for run in shards and returns the job
+// ids it printed, by job (plan, rollout, merge); the jobs are cancelled
+// when the test ends.
+func launchSlurm(t *testing.T, synth, run string, shards int, config []string) map[string]string {
+	t.Helper()
+	launched := sh(t, synth, append([]string{"launch", "slurm", "-o", run, "--shards", strconv.Itoa(shards), "--time", "20", "--cpus-per-task", "1", "--synth", synth}, config...)...)
+	ids := map[string]string{}
+	for _, m := range regexp.MustCompile(`(?m)^(plan|rollout|merge)\s+job (\d+)`).FindAllStringSubmatch(launched, -1) {
+		ids[m[1]] = m[2]
+	}
+	if len(ids) != 3 {
+		t.Fatalf("launch slurm printed job ids %v:\n%s", ids, launched)
+	}
+	t.Cleanup(func() { exec.Command("scancel", ids["plan"], ids["rollout"], ids["merge"]).Run() })
+	return ids
 }
