@@ -1,0 +1,204 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"synth/agent"
+	"synth/bench"
+	"synth/checks/adversary"
+	"synth/pyenv"
+	"synth/sandbox"
+	"synth/schemas"
+)
+
+// fixture is a small benchmark with reference solutions: a count, a sorted
+// table, a word count and a chart.
+const fixture = "../pipeline/testdata/evalbench"
+
+func fixtureSource(t testing.TB) Source {
+	t.Helper()
+	tasks, err := bench.Load(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Source{Name: fixture, Tasks: tasks, Inputs: func(task *schemas.Task) []sandbox.Input {
+		in := make([]sandbox.Input, len(task.Files))
+		for i, f := range task.Files {
+			in[i] = sandbox.Input{Name: f.Name, Root: filepath.Join(fixture, bench.DataDir), Path: f.Name}
+		}
+		return in
+	}}
+}
+
+// testBackend is the real sandbox; the test skips where none can start.
+func testBackend(t testing.TB, slots int) sandbox.Backend {
+	t.Helper()
+	if err := exec.Command(pyenv.Sandbox.Python(), "-c", "import pandas").Run(); err != nil {
+		t.Skipf("needs the locked sandbox environment with pandas (make deps): %v", err)
+	}
+	b, err := sandbox.New(sandbox.Config{Slots: slots})
+	if err != nil {
+		t.Skipf("no sandbox backend: %v", err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+// testServer serves the fixture on a loopback httptest server.
+func testServer(t testing.TB, b sandbox.Backend, cfg Config) (*Server, *httptest.Server) {
+	t.Helper()
+	s, err := New(fixtureSource(t), b, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s.Handler())
+	t.Cleanup(func() {
+		hs.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		s.Close(ctx)
+	})
+	return s, hs
+}
+
+// post sends body as JSON and decodes the answer into out; it returns the
+// status.
+func post(t testing.TB, url, token string, body, out any) int {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequest("POST", url, bytes.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if out != nil && resp.StatusCode == 200 {
+		if err := json.Unmarshal(raw, out); err != nil {
+			t.Fatalf("%s: %v: %s", url, err, raw)
+		}
+	} else if e, ok := out.(*apiError); ok {
+		json.Unmarshal(raw, e)
+	}
+	return resp.StatusCode
+}
+
+type apiError struct {
+	Detail string `json:"detail"`
+	Code   string `json:"code"`
+	Busy   bool   `json:"busy"`
+}
+
+// play runs one episode of task over HTTP with policy writing the
+// assistant turns from the conversation the server returned, as a trainer
+// would, and returns the last result.
+func play(t testing.TB, base string, task *schemas.Task, format string, policy agent.Teacher) Result {
+	t.Helper()
+	var res Result
+	if st := post(t, base+"/reset", "", ResetRequest{TaskID: task.ID, Format: format}, &res); st != 200 {
+		t.Fatalf("reset: status %d", st)
+	}
+	id := res.Observation.EpisodeID
+	conv := res.Observation.Messages
+	for !res.Done {
+		reply, err := policy.Reply(context.Background(), agent.Request{Task: task, Messages: conv, MaxTurns: res.Observation.MaxTurns})
+		if err != nil {
+			t.Fatalf("policy: %v", err)
+		}
+		reply.Message.Role = schemas.RoleAssistant
+		conv = append(conv, reply.Message)
+		var e apiError
+		res = Result{}
+		var out any = &res
+		st := post(t, base+"/step", "", map[string]any{"episode_id": id, "action": map[string]any{"message": reply.Message}}, out)
+		if st != 200 {
+			post(t, base+"/step", "", map[string]any{"episode_id": id, "action": map[string]any{"message": reply.Message}}, &e)
+			t.Fatalf("step: status %d: %+v", st, e)
+		}
+		conv = append(conv, res.Observation.Messages...)
+	}
+	return res
+}
+
+// adversaryPolicy plays adversary a's rollout of a task as one cell and its
+// answer, as synth eval --teacher adversary:NAME does.
+type adversaryPolicy struct {
+	a      adversary.Adversary
+	ref    *agent.Reference
+	inputs func(*schemas.Task) []sandbox.Input
+}
+
+func (p adversaryPolicy) Info() schemas.TeacherInfo { return schemas.TeacherInfo{Kind: "adversary:" + p.a.Name} }
+
+func (p adversaryPolicy) Reply(ctx context.Context, req agent.Request) (agent.Reply, error) {
+	r, _, err := p.a.Make(req.Task, p.inputs(req.Task))
+	if err != nil {
+		return agent.Reply{}, err
+	}
+	t := *req.Task
+	t.Reference = r.Reference()
+	req.Task = &t
+	return p.ref.Reply(ctx, req)
+}
+
+// TestRewards: through synth serve, every task's reference solution gets
+// reward 1 in both prompt formats, and the empty episode and every
+// adversary get 0, with the verifier's checks and failure reason in the
+// last observation.
+func TestRewards(t *testing.T) {
+	b := testBackend(t, 8)
+	src := fixtureSource(t)
+	_, hs := testServer(t, b, Config{MaxTurns: 5})
+	for _, format := range []string{"pybench", "openai-tools"} {
+		f, _ := formatNamed(format)
+		for i := range src.Tasks {
+			task := &src.Tasks[i]
+			t.Run(format+"/reference/"+task.ID, func(t *testing.T) {
+				res := play(t, hs.URL, task, format, agent.NewReference(f))
+				if res.Reward == nil || *res.Reward != 1 || !res.Observation.Verdict.Passed || len(res.Observation.Verdict.Checks) == 0 {
+					t.Fatalf("reference: reward %v, verdict %+v, error %q", res.Reward, res.Observation.Verdict, res.Observation.Error)
+				}
+			})
+		}
+	}
+	f := agent.NewPyBench()
+	for i := range src.Tasks {
+		task := &src.Tasks[i]
+		t.Run("empty/"+task.ID, func(t *testing.T) {
+			res := play(t, hs.URL, task, "", agent.NewEmpty())
+			if res.Reward == nil || *res.Reward != 0 || res.Observation.Verdict.Passed || res.Observation.Verdict.Failure == "" {
+				t.Fatalf("empty: reward %v, verdict %+v", res.Reward, res.Observation.Verdict)
+			}
+		})
+		for _, a := range adversary.All() {
+			if _, ok, err := a.Make(task, src.Inputs(task)); err != nil || !ok {
+				continue
+			}
+			t.Run(a.Name+"/"+task.ID, func(t *testing.T) {
+				res := play(t, hs.URL, task, "", adversaryPolicy{a: a, ref: agent.NewReference(f), inputs: src.Inputs})
+				if res.Reward == nil || *res.Reward != 0 || res.Observation.Verdict.Passed {
+					t.Fatalf("adversary %s: reward %v, verdict %+v", a.Name, res.Reward, res.Observation.Verdict)
+				}
+				if res.Observation.StopReason != schemas.StopFinished {
+					t.Fatalf("adversary %s: stopped with %s, not a final answer: the verifier was not reached", a.Name, res.Observation.StopReason)
+				}
+			})
+		}
+	}
+}
+
+var _ = fmt.Sprint
