@@ -142,7 +142,9 @@ type adversaryPolicy struct {
 	inputs func(*schemas.Task) []sandbox.Input
 }
 
-func (p adversaryPolicy) Info() schemas.TeacherInfo { return schemas.TeacherInfo{Kind: "adversary:" + p.a.Name} }
+func (p adversaryPolicy) Info() schemas.TeacherInfo {
+	return schemas.TeacherInfo{Kind: "adversary:" + p.a.Name}
+}
 
 func (p adversaryPolicy) Reply(ctx context.Context, req agent.Request) (agent.Reply, error) {
 	r, _, err := p.a.Make(req.Task, p.inputs(req.Task))

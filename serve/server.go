@@ -368,4 +368,3 @@ const (
 func errorf(status int, code, format string, a ...any) *Error {
 	return &Error{Status: status, Code: code, Message: fmt.Sprintf(format, a...)}
 }
-
