@@ -105,8 +105,8 @@ func (s Source) validate() error {
 	return nil
 }
 
-// formatNamed returns the prompt format called name.
-func formatNamed(name string) (agent.Format, error) {
+// FormatNamed returns the prompt format called name.
+func FormatNamed(name string) (agent.Format, error) {
 	switch name {
 	case agent.NewPyBench().Name():
 		return agent.NewPyBench(), nil

@@ -43,10 +43,15 @@ func fixtureSource(t testing.TB) Source {
 // testBackend is the real sandbox; the test skips where none can start.
 func testBackend(t testing.TB, slots int) sandbox.Backend {
 	t.Helper()
+	return testBackendOf(t, sandbox.Config{Slots: slots})
+}
+
+func testBackendOf(t testing.TB, cfg sandbox.Config) sandbox.Backend {
+	t.Helper()
 	if err := exec.Command(pyenv.Sandbox.Python(), "-c", "import pandas").Run(); err != nil {
 		t.Skipf("needs the locked sandbox environment with pandas (make deps): %v", err)
 	}
-	b, err := sandbox.New(sandbox.Config{Slots: slots})
+	b, err := sandbox.New(cfg)
 	if err != nil {
 		t.Skipf("no sandbox backend: %v", err)
 	}
@@ -166,7 +171,7 @@ func TestRewards(t *testing.T) {
 	src := fixtureSource(t)
 	_, hs := testServer(t, b, Config{MaxTurns: 5})
 	for _, format := range []string{"pybench", "openai-tools"} {
-		f, _ := formatNamed(format)
+		f, _ := FormatNamed(format)
 		for i := range src.Tasks {
 			task := &src.Tasks[i]
 			t.Run(format+"/reference/"+task.ID, func(t *testing.T) {

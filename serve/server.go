@@ -40,6 +40,7 @@ type Server struct {
 	closing  bool
 	reaper   chan struct{} // closed to stop the reaper
 	reaped   sync.WaitGroup
+	conns    map[io.Closer]bool // WebSocket sessions, closed by Close
 }
 
 // New returns a server of src's tasks, running sandboxes on b (which the
@@ -55,7 +56,7 @@ func New(src Source, b sandbox.Backend, cfg Config, log io.Writer) (*Server, err
 	cfg = cfg.withDefaults()
 	s := &Server{cfg: cfg, src: src, backend: b, metrics: newMetrics(), log: log,
 		slots: make(chan struct{}, cfg.MaxEpisodes), episodes: map[string]*episode{},
-		byID: map[string]*schemas.Task{}, reaper: make(chan struct{})}
+		byID: map[string]*schemas.Task{}, reaper: make(chan struct{}), conns: map[io.Closer]bool{}}
 	for i := range src.Tasks {
 		t := &src.Tasks[i]
 		s.byID[t.ID] = t
@@ -90,7 +91,7 @@ func (s *Server) Reset(ctx context.Context, req ResetRequest) (*episode, Result,
 	f := s.cfg.Format
 	if req.Format != "" {
 		var err error
-		if f, err = formatNamed(req.Format); err != nil {
+		if f, err = FormatNamed(req.Format); err != nil {
 			return nil, Result{}, errorf(400, codeValidation, "reset: %v", err)
 		}
 	}
@@ -309,11 +310,30 @@ func (s *Server) Close(ctx context.Context) error {
 	for id := range s.episodes {
 		ids = append(ids, id)
 	}
+	for c := range s.conns {
+		c.Close()
+	}
 	s.mu.Unlock()
 	for _, id := range ids {
 		s.Abandon(id)
 	}
 	return nil
+}
+
+// track adds a WebSocket session to those Close closes; it is false when
+// the server is closing.
+func (s *Server) track(c io.Closer, on bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if on && s.closing {
+		return false
+	}
+	if on {
+		s.conns[c] = true
+	} else {
+		delete(s.conns, c)
+	}
+	return true
 }
 
 // busy says some episode is in a request.

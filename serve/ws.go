@@ -23,6 +23,11 @@ type wsMessage struct {
 // for the idle timeout is closed.
 func (s *Server) session(c *websocket.Conn) {
 	defer c.Close()
+	if !s.track(c, true) {
+		s.wsError(c, errorf(503, codeCapacity, "the server is shutting down"))
+		return
+	}
+	defer s.track(c, false)
 	c.MaxPayloadBytes = int(s.cfg.MaxMessageBytes)
 	var current string
 	defer func() {
