@@ -60,6 +60,9 @@ func LoadReplay(path string) (*Replay, error) {
 		if err := json.Unmarshal(line, &rec); err != nil {
 			return nil, fmt.Errorf("replay %s:%d: %w", path, n, err)
 		}
+		if rec.Messages == nil && rec.Trajectory != nil {
+			rec.Messages, rec.Teacher = rec.Trajectory.Messages, rec.Trajectory.Teacher
+		}
 		turns := rec.assistantTurns()
 		idx := rec.index()
 		switch {
@@ -133,6 +136,12 @@ type replayRecord struct {
 	Index    json.RawMessage     `json:"index"`
 	Teacher  schemas.TeacherInfo `json:"teacher"`
 	Messages []replayMessage     `json:"messages"`
+	// Trajectory holds the rollout in an eval results folder's line
+	// (synth eval's and synth serve --record's results.jsonl).
+	Trajectory *struct {
+		Teacher  schemas.TeacherInfo `json:"teacher"`
+		Messages []replayMessage     `json:"messages"`
+	} `json:"trajectory"`
 }
 
 func (rec *replayRecord) index() string {
