@@ -24,9 +24,10 @@ vet:
 
 # chromium: the tests that open synth view's pages in a headless browser.
 # slurm-wlm, munge: cmd/synth's TestSlurm starts a one-node cluster with
-# scripts/slurm-local.sh.
+# scripts/slurm-local.sh. The serve environment (pyenv/serve.lock, openenv-core):
+# cmd/synth's TestServeOpenEnvClient runs scripts/serve-client-test.sh with it.
 test: vet
-	@scripts/deps.sh chromium slurm-wlm munge
+	@PYENVS=serve scripts/deps.sh chromium slurm-wlm munge
 	$(GO) test -count=1 -timeout 20m ./...
 
 # The parity environment (the sandbox's lock plus ipykernel and jupyter_client):
