@@ -70,6 +70,9 @@ type Observation struct {
 	// Cell is the status of the cell the step ran: ok, error, timeout,
 	// crash; empty when it ran none.
 	Cell string `json:"cell_status,omitempty"`
+	// CellMS is the cell's own run time in milliseconds, as the sandbox
+	// timed it.
+	CellMS float64 `json:"cell_ms,omitempty"`
 	// StopReason says why the episode ended (finished, max_turns, no_code,
 	// context_length, truncated, sandbox_error).
 	StopReason string `json:"stop_reason,omitempty"`
@@ -129,7 +132,7 @@ func (s *Server) step(ctx context.Context, e *episode, msg schemas.Message) (Res
 	s.metrics.count(func(c *Counts) { c.Steps++ })
 	obs := e.observation(res.Messages)
 	if res.Cell != nil {
-		obs.Cell = res.Cell.Status
+		obs.Cell, obs.CellMS = res.Cell.Status, float64(res.Cell.Elapsed.Microseconds())/1000
 		s.metrics.observe(latCell, res.Cell.Elapsed)
 	}
 	t := e.ep.Trajectory()

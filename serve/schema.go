@@ -23,6 +23,7 @@ var schemaDoc = map[string]any{
 			"turn":        map[string]any{"type": "integer"},
 			"max_turns":   map[string]any{"type": "integer"},
 			"cell_status": map[string]any{"type": "string", "enum": []string{"ok", "error", "timeout", "crash"}},
+			"cell_ms":     map[string]any{"type": "number"},
 			"stop_reason": map[string]any{"type": "string"},
 			"verdict":     map[string]any{"type": "object", "description": "passed, checks [{kind, ok, message}], failure"},
 			"error":       map[string]any{"type": "string"},
