@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
+	"strings"
 	"path/filepath"
 	"testing"
 	"time"
@@ -208,4 +208,48 @@ func TestRewards(t *testing.T) {
 	}
 }
 
-var _ = fmt.Sprint
+
+// TestStopReasons: an episode ends as a rollout does: at the turn cap, after
+// a nudge and a second turn without code, and past the context cap; each
+// unfinished episode gets reward 0 with its stop reason as the failure, and
+// a step after the end is refused.
+func TestStopReasons(t *testing.T) {
+	b := testBackend(t, 4)
+	cell := map[string]any{"content": "Action:\n```python\nx = 17 * 23\nprint(x)\n```"}
+	for _, tc := range []struct {
+		name  string
+		cfg   Config
+		turns []map[string]any
+		stop  string
+	}{
+		{"max_turns", Config{MaxTurns: 2}, []map[string]any{cell, cell}, schemas.StopMaxTurns},
+		{"no_code", Config{}, []map[string]any{{"content": ""}, {"content": ""}}, schemas.StopNoCode},
+		{"context_length", Config{MaxContext: 200}, []map[string]any{{"content": "Action:\n```python\nprint('word ' * 400)\n```"}}, schemas.StopContextLength},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, hs := testServer(t, b, tc.cfg)
+			var res Result
+			if st := post(t, hs.URL+"/reset", "", ResetRequest{TaskID: "t-math"}, &res); st != 200 {
+				t.Fatalf("reset: %d", st)
+			}
+			id := res.Observation.EpisodeID
+			for i, a := range tc.turns {
+				res = Result{}
+				if st := post(t, hs.URL+"/step", "", map[string]any{"episode_id": id, "action": a}, &res); st != 200 {
+					t.Fatalf("step %d: %d", i+1, st)
+				}
+				if last := i == len(tc.turns)-1; res.Done != last {
+					t.Fatalf("step %d: done %v: %+v", i+1, res.Done, res.Observation)
+				}
+			}
+			v := res.Observation.Verdict
+			if res.Observation.StopReason != tc.stop || res.Reward == nil || *res.Reward != 0 || v == nil || v.Passed || v.Failure == "" {
+				t.Fatalf("end: stop %q reward %v verdict %+v", res.Observation.StopReason, res.Reward, v)
+			}
+			var e apiError
+			if st := post(t, hs.URL+"/step", "", map[string]any{"episode_id": id, "action": cell}, &e); st != 409 || !strings.Contains(e.Detail, "has ended") {
+				t.Fatalf("a step after the end: %d %+v", st, e)
+			}
+		})
+	}
+}

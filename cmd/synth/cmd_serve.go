@@ -66,7 +66,9 @@ is answered at once with HTTP 503 (Retry-After: 1) or the WebSocket error code
 CAPACITY_REACHED, never left waiting. Every episode has its own sandbox and
 limits (turns, observation size, request size, the sandbox's per-cell limits);
 an episode no request touched for --idle-timeout is torn down. With
---token-env, every request but /health needs "Authorization: Bearer TOKEN".
+--token-env, every request but /health needs "Authorization: Bearer TOKEN"
+(openenv-core 0.3.0's client sends no headers on its WebSocket: with a token,
+use the HTTP endpoints or a WebSocket client that sets the header).
 Ctrl-C stops taking resets, lets the requests in flight finish (up to --grace),
 tears down what is left, and exits 0.
 
