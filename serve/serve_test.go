@@ -8,8 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
-	"strings"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -207,7 +207,6 @@ func TestRewards(t *testing.T) {
 		}
 	}
 }
-
 
 // TestStopReasons: an episode ends as a rollout does: at the turn cap, after
 // a nudge and a second turn without code, and past the context cap; each
