@@ -238,3 +238,47 @@ func TestShutdown(t *testing.T) {
 		t.Fatal("a step after Close was taken")
 	}
 }
+
+// TestHostileNeighbour: an episode whose cells kill every process they can
+// see and crash their interpreter does not disturb another episode open at
+// the same time: its state survives and it finishes with reward 1.
+func TestHostileNeighbour(t *testing.T) {
+	b := testBackend(t, 4)
+	s, _ := testServer(t, b, Config{})
+	ctx := context.Background()
+	good, _, err := s.Reset(ctx, ResetRequest{TaskID: "t-math"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, _, err := s.Reset(ctx, ResetRequest{TaskID: "t-count"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := func(id, code string) Result {
+		t.Helper()
+		r, err := s.Step(ctx, id, schemas.Message{Content: "Action:\n```python\n" + code + "\n```"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if r := step(good.id, "x = 17 * 23"); r.Observation.Cell != "ok" {
+		t.Fatalf("good: %+v", r.Observation)
+	}
+	for _, code := range []string{
+		"import os, signal\nos.kill(-1, signal.SIGKILL)",
+		"import os\nos._exit(3)",
+		"import subprocess\nsubprocess.run('pkill -9 -f python; kill -9 -1', shell=True)",
+	} {
+		if r := step(bad.id, code); r.Done {
+			t.Fatalf("bad: the episode ended: %+v", r.Observation)
+		}
+	}
+	if r := step(good.id, "print(x)"); r.Observation.Cell != "ok" || !strings.Contains(r.Observation.Messages[0].Content, "391") {
+		t.Fatalf("good after its neighbour's attacks: %+v", r.Observation)
+	}
+	r, err := s.Step(ctx, good.id, schemas.Message{Content: "Finished: 391"})
+	if err != nil || r.Reward == nil || *r.Reward != 1 {
+		t.Fatalf("good's verdict: %+v %v", r.Observation, err)
+	}
+}
