@@ -33,7 +33,7 @@ url=$(grep -o 'http://[0-9.:]*' "$tmp/out" | head -1)
 [ -n "$url" ] || { cat "$tmp/out" "$tmp/err" >&2; echo "serve-client-test: synth serve printed no address" >&2; exit 1; }
 echo "serve-client-test: synth serve on $url"
 
-SYNTH_SERVE_URL=$url SYNTH_BENCH=$bench "$py" -I -m pytest -q -p no:cacheprovider scripts/serve_client_test.py
+SYNTH_SERVE_URL=$url SYNTH_BENCH=$bench "$py" -I -B -m pytest -q -p no:cacheprovider scripts/serve_client_test.py
 
 curl -sf "$url/metrics" >"$tmp/metrics.json"
 kill -INT "$server"
