@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"synth/agent"
 	"synth/bench"
 	"synth/checks/adversary"
@@ -248,6 +250,49 @@ func TestStopReasons(t *testing.T) {
 			var e apiError
 			if st := post(t, hs.URL+"/step", "", map[string]any{"episode_id": id, "action": cell}, &e); st != 409 || !strings.Contains(e.Detail, "has ended") {
 				t.Fatalf("a step after the end: %d %+v", st, e)
+			}
+		})
+	}
+}
+
+// TestSameConversationAsARollout: an episode played through synth serve
+// holds exactly the messages agent.Run writes for the same turns in a
+// rollout (as synth build shows them), in both formats.
+func TestSameConversationAsARollout(t *testing.T) {
+	b := testBackend(t, 4)
+	src := fixtureSource(t)
+	s, hs := testServer(t, b, Config{})
+	task := s.byID["t-sort"]
+	for _, format := range []string{"pybench", "openai-tools"} {
+		t.Run(format, func(t *testing.T) {
+			f, _ := FormatNamed(format)
+			sb, err := b.Open(context.Background(), sandbox.Spec{Inputs: src.Inputs(task)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sb.Close()
+			want, err := agent.Run(context.Background(), agent.NewReference(f), f, sb, task, agent.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var res Result
+			if st := post(t, hs.URL+"/reset", "", ResetRequest{TaskID: task.ID, Format: format}, &res); st != 200 {
+				t.Fatalf("reset: %d", st)
+			}
+			id := res.Observation.EpisodeID
+			for _, m := range want.Messages {
+				if m.Role == schemas.RoleAssistant {
+					if st := post(t, hs.URL+"/step", "", map[string]any{"episode_id": id, "action": map[string]any{"message": m}}, &res); st != 200 {
+						t.Fatalf("step: %d", st)
+					}
+				}
+			}
+			st, err := s.State(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want.Messages, st.Messages); diff != "" || !st.Done || *st.Reward != 1 {
+				t.Fatalf("served conversation differs from the rollout's (-rollout +served):\n%s", diff)
 			}
 		})
 	}
