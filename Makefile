@@ -26,6 +26,8 @@ vet:
 # slurm-wlm, munge: cmd/synth's TestSlurm starts a one-node cluster with
 # scripts/slurm-local.sh (as root, or under sudo). deps.sh also installs npm
 # and DuckDB for the Parquet tests, bubblewrap, ffmpeg and the locked Python.
+# The serve environment (pyenv/serve.lock, openenv-core): cmd/synth's
+# TestServeOpenEnvClient runs scripts/serve-client-test.sh with it.
 # internal/testreport runs go test -json: go test's ok / FAIL lines, failing
 # output, every skipped test with its reason, the slowest tests, and a last
 # line "N passed, N failed, N skipped". Under CI=true a skip that
@@ -39,7 +41,7 @@ TEST_FLAGS ?=
 TEST_TIMEOUT ?= 30m
 # Then the Python-side tests (make pytest), whose closing line ends the output.
 test: vet
-	@scripts/deps.sh chromium slurm-wlm munge
+	@PYENVS=serve scripts/deps.sh chromium slurm-wlm munge
 	$(GO) build -o bin/testreport ./internal/testreport
 	bin/testreport -skips .ci/skips.txt -events $(TEST_EVENTS) -- -count=1 -timeout $(TEST_TIMEOUT) $(TEST_FLAGS) ./...
 	scripts/pytest.sh

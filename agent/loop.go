@@ -62,73 +62,21 @@ func stopReason(err error) string {
 // in the trajectory; Run returns an error only when ctx is done, so that an
 // interrupted rollout is not recorded as finished.
 func Run(ctx context.Context, t Teacher, f Format, sb sandbox.Sandbox, task *schemas.Task, opts Options) (*schemas.Trajectory, error) {
-	opts = opts.withDefaults()
-	info := t.Info()
-	info.Format = f.Name()
-	tr := &schemas.Trajectory{
-		ID:       opts.ID,
-		TaskID:   task.ID,
-		Sample:   opts.Sample,
-		Teacher:  info,
-		Messages: f.Start(task, opts.System),
-		Steps:    []schemas.Step{},
-	}
-	nudged := opts.Nudge == "-"
-	for turn := 1; ; turn++ {
-		if turn > opts.MaxTurns {
-			tr.StopReason = schemas.StopMaxTurns
-			return tr, nil
-		}
-		reply, err := t.Reply(ctx, Request{Task: task, Sample: opts.Sample, Messages: tr.Messages, MaxTurns: opts.MaxTurns})
+	e := Begin(f, sb, task, t.Info(), opts)
+	for !e.Done() {
+		reply, err := t.Reply(ctx, Request{Task: task, Sample: e.opts.Sample, Messages: e.tr.Messages, MaxTurns: e.opts.MaxTurns})
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			tr.StopReason = stopReason(err)
-			tr.Error = fmt.Sprintf("turn %d: %v", turn, err)
-			return tr, nil
-		}
-		tr.Usage.Add(reply.Usage)
-		reply.Message.Role = schemas.RoleAssistant
-		tr.Messages = append(tr.Messages, reply.Message)
-		if reply.Truncated {
-			tr.StopReason = schemas.StopTruncated
-			tr.Error = fmt.Sprintf("turn %d: the reply was cut off at the token limit (finish_reason length); raise teacher.max_reply_tokens", turn)
-			return tr, nil
-		}
-		act := f.Parse(reply.Message)
-		switch {
-		case act.Finished:
-			tr.FinalAnswer = act.Answer
-			tr.StopReason = schemas.StopFinished
-			return tr, nil
-		case act.Code == "":
-			if nudged {
-				tr.StopReason = schemas.StopNoCode
-				return tr, nil
-			}
-			nudged = true
-			tr.Messages = append(tr.Messages, schemas.Message{Role: schemas.RoleUser, Content: opts.Nudge})
+			e.Stop(stopReason(err), err)
 			continue
 		}
-		res, err := sb.Exec(ctx, act.Code)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			tr.StopReason = schemas.StopSandboxError
-			tr.Error = fmt.Sprintf("turn %d: %v", turn, err)
-			return tr, nil
+		if _, err := e.Step(ctx, reply); err != nil {
+			return nil, err
 		}
-		text := res.Output
-		if co, ok := f.(CellObserver); ok {
-			text = co.Observation(res)
-		}
-		obs := truncate(text, opts.MaxObservation)
-		tr.Steps = append(tr.Steps, schemas.Step{Code: act.Code, Observation: obs, Status: res.Status, ElapsedMS: res.Elapsed.Milliseconds()})
-		tr.Usage.SandboxCPUMS += res.CPU.Milliseconds()
-		tr.Messages = append(tr.Messages, f.Observe(act, obs)...)
 	}
+	return e.tr, nil
 }
 
 // truncate cuts s to at most n characters, keeping the head and the tail

@@ -60,6 +60,9 @@ func LoadReplay(path string) (*Replay, error) {
 		if err := json.Unmarshal(line, &rec); err != nil {
 			return nil, fmt.Errorf("replay %s:%d: %w", path, n, err)
 		}
+		if rec.Messages == nil && rec.Trajectory != nil {
+			rec.Messages, rec.Teacher = rec.Trajectory.Messages, rec.Trajectory.Teacher
+		}
 		turns := rec.assistantTurns()
 		idx := rec.index()
 		switch {
@@ -133,6 +136,12 @@ type replayRecord struct {
 	Index    json.RawMessage     `json:"index"`
 	Teacher  schemas.TeacherInfo `json:"teacher"`
 	Messages []replayMessage     `json:"messages"`
+	// Trajectory holds the rollout in an eval results folder's line
+	// (synth eval's and synth serve --record's results.jsonl).
+	Trajectory *struct {
+		Teacher  schemas.TeacherInfo `json:"teacher"`
+		Messages []replayMessage     `json:"messages"`
+	} `json:"trajectory"`
 }
 
 func (rec *replayRecord) index() string {
@@ -164,12 +173,12 @@ type replayMessage struct {
 	Content    json.RawMessage `json:"content"`
 	ToolCallID string          `json:"tool_call_id"`
 	ToolCalls  []struct {
-		ID        string `json:"id"`
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
+		ID        string          `json:"id"`
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
 		Function  struct {
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
 		} `json:"function"`
 	} `json:"tool_calls"`
 }
@@ -177,13 +186,39 @@ type replayMessage struct {
 func (m replayMessage) message() schemas.Message {
 	out := schemas.Message{Role: m.Role, Content: contentText(m.Content), ToolCallID: m.ToolCallID}
 	for _, tc := range m.ToolCalls {
-		c := schemas.ToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments}
+		c := schemas.ToolCall{ID: tc.ID, Name: tc.Name, Arguments: argumentsText(tc.Arguments)}
 		if c.Name == "" {
-			c.Name, c.Arguments = tc.Function.Name, tc.Function.Arguments
+			c.Name, c.Arguments = tc.Function.Name, argumentsText(tc.Function.Arguments)
 		}
 		out.ToolCalls = append(out.ToolCalls, c)
 	}
 	return out
+}
+
+// argumentsText is a tool call's arguments as JSON text: OpenAI's JSON
+// string as it is, and an object (the form chat templates take) as its
+// JSON.
+func argumentsText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	return string(raw)
+}
+
+// DecodeMessage reads a chat message as OpenAI's API, a chat template or
+// synth writes it: content a string or a list of text parts, tool calls
+// flat ({id, name, arguments}) or nested ({id, type, function: {name,
+// arguments}}), arguments a JSON string or an object.
+func DecodeMessage(raw []byte) (schemas.Message, error) {
+	var m replayMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return schemas.Message{}, err
+	}
+	return m.message(), nil
 }
 
 func contentText(raw json.RawMessage) string {

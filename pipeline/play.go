@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strings"
 	"time"
 
 	"synth/agent"
@@ -114,18 +113,10 @@ func (p player) play(ctx context.Context, jb job, inputs []sandbox.Input) (*sche
 	return t, nil
 }
 
-// unverified gives t the verdict of a verification that err stopped: the
-// rollout's failure when what it left stopped it (filters.RolloutFailure:
-// artifact_error, check_crash), else sandbox_crash, an infrastructure
-// failure that is retried; with why in t.Error.
-func unverified(t *schemas.Trajectory, err error) {
-	v, ok := filters.RolloutFailure(err)
-	if !ok {
-		v = schemas.Verdict{Failure: schemas.FailSandboxCrash, Checks: []schemas.CheckResult{}}
-	}
-	t.Verdict = &v
-	t.Error = strings.TrimPrefix(t.Error+"; verify: "+err.Error(), "; ")
-}
+// unverified gives t the verdict of a verification that err stopped
+// (filters.Unverified); sandbox_crash is an infrastructure failure that is
+// retried.
+func unverified(t *schemas.Trajectory, err error) { filters.Unverified(t, err) }
 
 // perform is play without the verification: it runs jb in a fresh sandbox
 // holding inputs, collects what it wrote under output/ into the artifact
@@ -168,30 +159,10 @@ func unplayed(jb job, reason, failure string, err error) *schemas.Trajectory {
 }
 
 // collect stops every process of sb, then copies what the rollout left under
-// output/ into the artifact store. A rollout whose processes would not stop,
-// or whose output/ breaks the collection limits or holds anything but plain
-// files, gets that failure as its verdict (artifact_limit, artifact_error):
-// the run goes on.
+// output/ into the artifact store (filters.Collect): a collection failure is
+// the rollout's verdict, and the run goes on.
 func (p player) collect(sb sandbox.Sandbox, t *schemas.Trajectory) {
-	fail := func(reason string, err error) {
-		t.Error = strings.TrimPrefix(t.Error+"; artifacts: "+err.Error(), "; ")
-		t.Verdict = &schemas.Verdict{Failure: reason, Checks: []schemas.CheckResult{}}
-	}
-	if h, ok := sb.(sandbox.Halter); ok {
-		if err := h.Halt(); err != nil {
-			fail(schemas.FailArtifactError, err)
-			return
-		}
-	}
-	arts, err := sandbox.Collect(sb.Workspace(), p.artifacts, p.limits)
-	t.Artifacts = arts
-	var ce *sandbox.CollectError
-	switch {
-	case errors.As(err, &ce):
-		fail(ce.Reason, err)
-	case err != nil:
-		fail(schemas.FailArtifactError, err)
-	}
+	filters.Collect(sb, t, p.artifacts, p.limits)
 }
 
 // collectLimits are sandbox.artifacts; the config was validated on load.

@@ -10,8 +10,16 @@ same tasks as synth's sandbox benchmarks, and prints one JSON object:
   pss1_mib       PSS of one idle kernel (with the modules imported)
   pss10_mib      PSS of ten such kernels
 
+With --episodes N it measures only a kernel per episode, as synth serve's
+benchmark compares (scripts/bench-serve.sh), and prints:
+
+  episode_ms     median time of one episode in a kernel of its own: start,
+                 import the modules, run `print(17 * 23)`, shut down (no
+                 verification: a floor for a kernel-per-episode environment)
+  episodes_per_s 1000 / episode_ms, one episode at a time
+
 Run with Debian's python3 and python3-ipykernel python3-jupyter-client.
-Usage: bench-jupyter.py [--ready N] [--roundtrip N] [--print N]
+Usage: bench-jupyter.py [--ready N] [--roundtrip N] [--print N] [--episodes N]
 """
 
 import argparse
@@ -103,7 +111,22 @@ def main():
     ap.add_argument("--roundtrip", type=int, default=200)
     ap.add_argument("--print", dest="prints", type=int, default=20)
     ap.add_argument("--pss", type=int, default=10)
+    ap.add_argument("--episodes", type=int, default=0)
     args = ap.parse_args()
+
+    if args.episodes:
+        eps = []
+        for _ in range(args.episodes):
+            t0 = time.perf_counter()
+            km, kc = start()
+            run(kc, IMPORTS)
+            if run(kc, "print(17 * 23)").strip() != "391":
+                raise RuntimeError("the episode's cell did not print 391")
+            stop(km, kc)
+            eps.append(time.perf_counter() - t0)
+        ms = statistics.median(eps) * 1000
+        print(json.dumps({"episode_ms": ms, "episodes_per_s": 1000 / ms}))
+        return
 
     ready = []
     for _ in range(args.ready):

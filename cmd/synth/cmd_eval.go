@@ -75,7 +75,8 @@ Teachers:
   reference   plays each task's reference solution: a valid benchmark scores 100%
   empty       answers "Finished:" at once, with no code: a valid benchmark scores 0%
   replay      re-executes the assistant turns of --trajectories FILE (synth's
-              trajectories.jsonl or PyBench's trajectory.jsonl, matched to tasks
+              trajectories.jsonl, an eval's or synth serve --record's
+              results.jsonl, or PyBench's trajectory.jsonl, matched to tasks
               by index) and grades them: scores outputs of another harness
   adversary:NAME
               plays a hostile rollout in one cell: a valid benchmark scores 0%.

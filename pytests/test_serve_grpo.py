@@ -1,0 +1,31 @@
+"""TRL's GRPOTrainer takes its rollouts from `synth serve`: a few steps with a
+tiny, randomly initialised model whose one-turn episodes the server plays and
+scores (scripts/serve-grpo-smoke.sh, the command README gives)."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+from conftest import REPO
+
+
+def test_grpo_rewards_come_from_synth_serve():
+    env = dict(os.environ, PYTHON=sys.executable)
+    run = subprocess.run([str(REPO / "scripts" / "serve-grpo-smoke.sh")], cwd=REPO, env=env,
+                         capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stdout + run.stderr
+    out = run.stdout
+    steps = re.search(r"^grpo: steps (\d+) episodes (\d+)$", out, re.M)
+    assert steps, out
+    assert int(steps.group(1)) >= 1 and int(steps.group(2)) >= 1, out
+    rewards = re.search(r"^grpo: rewards logged by the trainer (.*)$", out, re.M)
+    assert rewards, out
+    logged = json.loads(rewards.group(1))
+    assert logged and all(0.0 <= r <= 1.0 for r in logged), logged
+    counts = re.search(r"^serve-grpo-smoke: synth serve counted (.*)$", out, re.M)
+    assert counts, out
+    served = json.loads(counts.group(1))
+    # Every episode the trainer scored was played to its end by the server.
+    assert served["finished"] == int(steps.group(2)) > 0, served

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Measures synth serve (Go benchmarks in serve/bench_test.go, over HTTP on
+# loopback) against a Jupyter kernel per episode, and prints a Markdown table
+# for docs/PERFORMANCE.md.
+#
+#   scripts/bench-serve.sh              (make bench calls it)
+#   BENCH_N=30 scripts/bench-serve.sh   (fewer iterations, for a quick look)
+#
+# Needs Go and the locked sandbox environment; the Jupyter side needs the
+# parity environment (PYENVS=parity scripts/deps.sh, which make bench runs).
+set -eu
+cd "$(dirname "$0")/.."
+N=${BENCH_N:-200}
+PY=${PYTHON:-$(scripts/pyenv.sh --python parity)}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+echo "serve: go test -bench (N=$N) ..." >&2
+go test -run '^$' -bench 'Benchmark(Reset|Step|Verify)$' -benchtime "${N}x" ./serve/ >"$out/go.txt"
+go test -run '^$' -bench 'BenchmarkEpisodes' -benchtime "${N}x" ./serve/ >>"$out/go.txt"
+jupyter="n/a"
+if "$PY" -c 'import jupyter_client, ipykernel' 2>/dev/null; then
+	echo "jupyter: scripts/bench-jupyter.py --episodes 5 ..." >&2
+	"$PY" scripts/bench-jupyter.py --episodes 5 >"$out/jupyter.json"
+	jupyter=$("$PY" -c "import json; print('%.3f' % json.load(open('$out/jupyter.json'))['episodes_per_s'])")
+else
+	echo "jupyter: skipped (the parity environment is not built: scripts/pyenv.sh parity)" >&2
+fi
+
+# metric BENCH UNIT: the value the Go benchmark BENCH reported in UNIT.
+metric() {
+	awk -v b="$1" -v u="$2" '$1 ~ "^"b"(-[0-9]+)?$" { for (i = 3; i < NF; i++) if ($(i+1) == u) print $i }' "$out/go.txt"
+}
+ratio() {
+	[ "$jupyter" = n/a ] && { echo; return; }
+	awk -v a="$1" -v b="$jupyter" 'BEGIN { printf "%.0fx a kernel per episode", a / b }'
+}
+e1=$(metric BenchmarkEpisodes/c=1 episodes/s)
+e16=$(metric BenchmarkEpisodes/c=16 episodes/s)
+e64=$(metric BenchmarkEpisodes/c=64 episodes/s)
+echo "Measured $(date -u +%F) on $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; N=$N."
+echo
+echo "| measure | synth serve | p90 | note |"
+echo "|---|---|---|---|"
+echo "| reset (a fresh sandbox with the task's file) | $(metric BenchmarkReset reset-p50-ms) ms | $(metric BenchmarkReset reset-p90-ms) ms | target <= 20 ms p50 |"
+echo "| step of \`1 + 1\`, client's wall time | $(metric BenchmarkStep step-p50-ms) ms | $(metric BenchmarkStep step-p90-ms) ms | |"
+echo "| step overhead over the cell's own run | $(metric BenchmarkStep overhead-p50-ms) ms | $(metric BenchmarkStep overhead-p90-ms) ms | target <= 2 ms p50 |"
+echo "| last step with verification (teardown, collection, checks in a fresh sandbox) | $(metric BenchmarkVerify verify-p50-ms) ms | $(metric BenchmarkVerify verify-p90-ms) ms | |"
+echo "| episodes per second, 1 client | $e1 | | $(ratio "$e1") |"
+echo "| episodes per second, 16 clients | $e16 | | $(ratio "$e16") |"
+echo "| episodes per second, 64 clients | $e64 | | $(ratio "$e64") |"
+echo "| a Jupyter kernel per episode, episodes per second, 1 at a time (no verification) | $jupyter | | |"
