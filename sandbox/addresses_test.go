@@ -8,12 +8,14 @@ import (
 	"synth/schemas"
 )
 
-// TestAddressesRepeatAcrossZygotes: two backends (two zygotes, as two
+// TestAddressesRepeatAcrossZygotes: two fresh backends (two zygotes, as two
 // builds or a build and its resume have) give interpreters that print the
-// same object addresses for the same code and seed, and so does an
-// interpreter forked after others: address-space randomisation is off in
-// the zygote (fixed_addresses in driver.py). Where the kernel refuses the
-// personality flag the test skips, naming it.
+// same object addresses for the same code and seed: address-space
+// randomisation is off in the zygote (fixed_addresses in driver.py). An
+// interpreter forked after others may still print other addresses, since
+// the zygote's allocator state moves with its history (README, "Reproducing
+// rows"), so the test compares first interpreters only. Where the kernel
+// refuses the personality flag the test skips, naming it.
 func TestAddressesRepeatAcrossZygotes(t *testing.T) {
 	shared := testBackend(t)
 	z, err := shared.zygote()
@@ -28,11 +30,14 @@ func TestAddressesRepeatAcrossZygotes(t *testing.T) {
 	if !z.ready.Layers["fixed_addresses"] {
 		t.Errorf("the zygote's layers %v: fixed_addresses is off where the machine allows it", z.ready.Layers)
 	}
-	other, err := newBackend(shared.cfg)
-	if err != nil {
-		t.Fatal(err)
+	fresh := func() Backend {
+		b, err := newBackend(shared.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { b.Close() })
+		return b
 	}
-	t.Cleanup(func() { other.Close() })
 	const code = "class Thing: pass\nprint(object(), Thing(), [id(x) for x in (1.5, 'abc', [])], hash('abc'))"
 	print := func(b Backend, seed int64) string {
 		s := open(t, b, Spec{Seed: seed})
@@ -42,14 +47,8 @@ func TestAddressesRepeatAcrossZygotes(t *testing.T) {
 		}
 		return r.Output
 	}
-	first := print(shared, 3)
-	for range 3 {
-		open(t, shared, Spec{Seed: 9}) // other interpreters forked in between
-	}
-	if again := print(shared, 3); again != first {
-		t.Errorf("a later interpreter of the same zygote printed\n%q, the first\n%q", again, first)
-	}
-	if fresh := print(other, 3); fresh != first {
-		t.Errorf("an interpreter of another zygote printed\n%q, the first zygote's\n%q", fresh, first)
+	first := print(fresh(), 3)
+	if second := print(fresh(), 3); second != first {
+		t.Errorf("the first interpreter of another zygote printed\n%q, the first zygote's\n%q", second, first)
 	}
 }
