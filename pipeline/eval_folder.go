@@ -21,7 +21,7 @@ type EvalFolder struct {
 	BenchHash string
 	Version   string // synth's version that ran the eval
 	Started   time.Time
-	Finished  time.Time // zero when the eval never finished
+	Finished  time.Time // eval.json's, else when summary.json was written
 	Summary   bench.Summary
 	Results   []bench.Result
 }
@@ -40,8 +40,12 @@ func LoadEvalFolder(dir string) (*EvalFolder, error) {
 	if err := json.Unmarshal(b, &ei); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, EvalInfoFile), err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, bench.SummaryFile)); errors.Is(err, os.ErrNotExist) {
+	st, err := os.Stat(filepath.Join(dir, bench.SummaryFile))
+	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s has no %s: the eval has not finished (run the same synth eval command again to finish it)", dir, bench.SummaryFile)
+	}
+	if err != nil {
+		return nil, err
 	}
 	run, err := bench.LoadRun(dir)
 	if err != nil {
@@ -49,6 +53,9 @@ func LoadEvalFolder(dir string) (*EvalFolder, error) {
 	}
 	ef := &EvalFolder{Dir: dir, Bench: ei.Bench, BenchHash: ei.BenchHash, Version: ei.Version,
 		Started: ei.Started, Finished: ei.Finished, Summary: run.Summary}
+	if ef.Finished.IsZero() {
+		ef.Finished = st.ModTime().UTC() // summary.json is written when the eval ends
+	}
 	var all []bench.Result
 	last := map[string]int{} // a rollout's key: the index of its last record
 	err = ReadJournal(filepath.Join(dir, EvalResultsFile), func(r bench.Result) error {
