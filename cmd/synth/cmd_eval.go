@@ -106,7 +106,8 @@ An optional LLM judge (--judge score|pairwise, with its own endpoint) adds
 pass/fail with reasoning and code-quality scores, or win/tie/lose against a
 baseline run, beside the unit-test figures and never instead of them.
 
-Compare runs with: synth eval compare RUN_A RUN_B ...`,
+Compare runs with: synth eval compare RUN_A RUN_B ...
+Export a run for inspect_ai (inspect view): synth eval export RUN --format inspect`,
 		Example: `  # a model served by vLLM on this machine
   synth eval --bench out/bench --model Qwen2.5-7B-Instruct --base-url http://127.0.0.1:8000/v1 -o results/qwen7b
 
@@ -160,7 +161,7 @@ Compare runs with: synth eval compare RUN_A RUN_B ...`,
 	fl.StringVar(&f.scoring, "scoring", "", "strict or pybench (default: the benchmark's bench.json, else strict)")
 	fl.StringVar(&f.pybenchPrompt, "pybench-prompt", "", "system prompt of --scoring pybench: gpt (default) or local (PyBench's prompt for local models)")
 	fl.StringVar(&f.python, "python", "", "the sandbox's interpreter; default the locked environment (synth doctor shows it), e.g. /usr/bin/python3 for Debian's (config: sandbox.python)")
-	cmd.AddCommand(newEvalCompareCmd())
+	cmd.AddCommand(newEvalCompareCmd(), newEvalExportCmd())
 	return cmd
 }
 

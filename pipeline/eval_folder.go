@@ -1,0 +1,75 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"synth/bench"
+)
+
+// EvalFolder is a finished eval's results folder as synth eval wrote it:
+// what made it (eval.json), its figures (summary.json) and one result per
+// rollout (results.jsonl, a later record of a rollout replacing an earlier
+// one), in the order of their last record.
+type EvalFolder struct {
+	Dir       string
+	Bench     string // the benchmark folder, as synth eval was given it
+	BenchHash string
+	Version   string // synth's version that ran the eval
+	Started   time.Time
+	Finished  time.Time // eval.json's, else when summary.json was written
+	Summary   bench.Summary
+	Results   []bench.Result
+}
+
+// LoadEvalFolder reads the results folder dir. It fails, naming the fix,
+// when dir is not one or its eval has not finished (no summary.json yet).
+func LoadEvalFolder(dir string) (*EvalFolder, error) {
+	b, err := os.ReadFile(filepath.Join(dir, EvalInfoFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s has no %s: give a results folder written by synth eval -o", dir, EvalInfoFile)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ei evalInfo
+	if err := json.Unmarshal(b, &ei); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, EvalInfoFile), err)
+	}
+	st, err := os.Stat(filepath.Join(dir, bench.SummaryFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s has no %s: the eval has not finished (run the same synth eval command again to finish it)", dir, bench.SummaryFile)
+	}
+	if err != nil {
+		return nil, err
+	}
+	run, err := bench.LoadRun(dir)
+	if err != nil {
+		return nil, err
+	}
+	ef := &EvalFolder{Dir: dir, Bench: ei.Bench, BenchHash: ei.BenchHash, Version: ei.Version,
+		Started: ei.Started, Finished: ei.Finished, Summary: run.Summary}
+	if ef.Finished.IsZero() {
+		ef.Finished = st.ModTime().UTC() // summary.json is written when the eval ends
+	}
+	var all []bench.Result
+	last := map[string]int{} // a rollout's key: the index of its last record
+	err = ReadJournal(filepath.Join(dir, EvalResultsFile), func(r bench.Result) error {
+		last[fmt.Sprintf("%s\x00%s\x00%d", r.TaskID, r.Index, r.Sample)] = len(all)
+		all = append(all, r)
+		return nil
+	})
+	for i, r := range all {
+		if last[fmt.Sprintf("%s\x00%s\x00%d", r.TaskID, r.Index, r.Sample)] == i {
+			ef.Results = append(ef.Results, r)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, EvalResultsFile), err)
+	}
+	return ef, nil
+}
