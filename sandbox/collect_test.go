@@ -146,16 +146,28 @@ func TestHaltEndsEverything(t *testing.T) {
 	s := open(t, b, Spec{})
 	want(t, run(t, s, "import subprocess\nsubprocess.Popen(['sh', '-c', 'while :; do echo x >> output/log; done'], start_new_session=True)\nimport os\nos.fork() or __import__('time').sleep(1000)\n'started'"), schemas.StatusOK, "started")
 	uid := s.(*session).uid
+	// The loop runs on its own: wait until it has written, so that a log
+	// that stops growing proves Halt, not a loop that had not started.
+	log := filepath.Join(s.Workspace(), "output", "log")
+	for i := 0; i < 500; i++ {
+		if st, err := os.Stat(log); err == nil && st.Size() > 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	if err := s.(Halter).Halt(); err != nil {
 		t.Fatal(err)
 	}
 	if n := processesOf(uid); n > 0 {
 		t.Fatalf("%d processes of the sandbox outlived Halt", n)
 	}
-	st1, _ := os.Stat(filepath.Join(s.Workspace(), "output", "log"))
+	st1, err := os.Stat(log)
+	if err != nil {
+		t.Fatalf("the loop never wrote output/log: %v", err)
+	}
 	time.Sleep(50 * time.Millisecond)
-	st2, _ := os.Stat(filepath.Join(s.Workspace(), "output", "log"))
-	if st1 == nil || st1.Size() != st2.Size() {
+	st2, _ := os.Stat(log)
+	if st1.Size() != st2.Size() {
 		t.Fatal("output/log still changes after Halt")
 	}
 	if _, err := s.Exec(t.Context(), "1"); err == nil || !strings.Contains(err.Error(), "halt") {
