@@ -9,6 +9,9 @@
 # - pip --require-hashes --no-deps: every file installed is pinned by hash in
 #   the lock; wheels only, except the packages listed in pyenv/NAME.sdist,
 #   built from their hashed source with the environment's own setuptools.
+# - With a file pyenv/NAME.ignore-requires-python, pip installs with
+#   --ignore-requires-python (harbor declares Python >=3.12; its lock is
+#   resolved for 3.12 and installed on 3.11).
 # - Packages that pyenv/NAME.omit leaves out of the lock (torch's CUDA
 #   libraries in the pytest environment) are accepted as missing by pip check.
 # - Idempotent and cached by the lock's hash: a built environment carries a
@@ -21,7 +24,7 @@ cd "$(dirname "$0")/.."
 # scripts/pyenv.sh --python NAME prints the environment's interpreter path.
 print=""
 if [ "${1:-}" = "--python" ]; then print=1; shift; fi
-name=${1:?usage: scripts/pyenv.sh [--python] NAME (sandbox, parity or pytest: pyenv/NAME.lock)}
+name=${1:?usage: scripts/pyenv.sh [--python] NAME (sandbox, parity, pytest, serve or harbor: pyenv/NAME.lock)}
 lock=pyenv/$name.lock
 [ -f "$lock" ] || { echo "pyenv: $lock not found" >&2; exit 2; }
 hash=$(sha256sum "$lock" | cut -c1-12)
@@ -53,6 +56,7 @@ if [ -f "pyenv/$name.sdist" ]; then
     [[ -z "$pkg" || "$pkg" == \#* ]] || nobin+=(--no-binary "$pkg")
   done < "pyenv/$name.sdist"
 fi
+if [ -f "pyenv/$name.ignore-requires-python" ]; then nobin+=(--ignore-requires-python); fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 if ! $sudo env PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 "$dir/bin/python" -I -m pip install \

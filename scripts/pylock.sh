@@ -6,6 +6,9 @@
 # $SYNTH_PYENV_ROOT/../tools); installs go through pip (scripts/pyenv.sh).
 # pyenv/NAME.in may constrain itself to another lock with a line
 # "-c sandbox.lock", so that shared packages keep the sandbox's versions.
+# pyenv/NAME.python-version, when present, names the Python version to
+# resolve for instead of 3.11 (harbor declares Requires-Python >=3.12; its
+# lock is installed on 3.11 with --ignore-requires-python, see pyenv.sh).
 # Packages matching a name pattern in pyenv/NAME.omit (one a line, shell glob,
 # e.g. nvidia-*) are left out of the lock, with a comment naming them;
 # scripts/pyenv.sh then accepts their absence in pip check.
@@ -55,7 +58,9 @@ for name in "${names[@]}"; do
       [[ -z "$pkg" || "$pkg" == \#* ]] || nobin+=(--no-binary "$pkg")
     done < "pyenv/$name.sdist"
   fi
-  (cd pyenv && "$uv" pip compile "$name.in" --quiet --python-version 3.11 \
+  pyver=3.11
+  if [ -f "pyenv/$name.python-version" ]; then pyver=$(tr -d ' \n' < "pyenv/$name.python-version"); fi
+  (cd pyenv && "$uv" pip compile "$name.in" --quiet --python-version "$pyver" \
     --python-platform x86_64-manylinux_2_28 --generate-hashes --only-binary :all: "${nobin[@]}" \
     --no-header --custom-compile-command "make lock" -o "$name.lock")
   if [ -f "pyenv/$name.omit" ]; then omit "pyenv/$name.lock" "pyenv/$name.omit"; fi
