@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"synth/bench/harbor"
 	"synth/bench/inspectlog"
 	"synth/pipeline"
 )
@@ -13,8 +14,8 @@ import (
 func newEvalExportCmd() *cobra.Command {
 	var format, out string
 	cmd := &cobra.Command{
-		Use:   "export RESULTS --format inspect [-o DIR]",
-		Short: "Write an eval's results as an inspect_ai log",
+		Use:   "export RESULTS --format inspect|atif [-o DIR]",
+		Short: "Write an eval's results as an inspect_ai log or Harbor (ATIF) trajectories",
 		Long: `export writes a finished eval's results folder (synth eval -o) in another
 tool's format.
 
@@ -33,10 +34,21 @@ Formats:
             inspect_ai.log.read_eval_log(PATH) or browse it with
             inspect view --log-dir DIR.
 
-Limits: samples have no target (the unit tests, not a reference string,
+  atif      Harbor's trajectory format (ATIF-v1.6), one JSON file per rollout,
+            task-<index>-sample-<n>.json, in DIR (default RESULTS/atif): the
+            system prompt and user turns as system and user steps, each
+            assistant turn an agent step whose code cells are tool calls of
+            execute_python with {"code": ...} and whose observation is the
+            cells' output as the model saw it; the teacher's usage in
+            final_metrics; the verdict (passed, failure, every check's
+            message), the final answer and the stop reason in extra. Load
+            one with harbor.models.trajectories.Trajectory.model_validate.
+
+Limits (inspect): samples have no target (the unit tests, not a reference string,
 decide), and no events transcript; exporting the same folder again
 rewrites the same file.`,
-		Example: `  synth eval export results/4o-mini --format inspect
+		Example: `  synth eval export results/4o-mini --format atif      # results/4o-mini/atif/*.json
+  synth eval export results/4o-mini --format inspect
   inspect view --log-dir results/4o-mini/inspect
   python3 -c 'from inspect_ai.log import read_eval_log, list_eval_logs
   log = read_eval_log(list_eval_logs("results/4o-mini/inspect")[0])
@@ -48,8 +60,8 @@ rewrites the same file.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "inspect" {
-				return usagef("--format %q: want inspect", format)
+			if format != "inspect" && format != "atif" {
+				return usagef("--format %q: want inspect or atif", format)
 			}
 			dir := args[0]
 			if k := kindOf(dir); k != kindResults && k != kindNone {
@@ -61,7 +73,15 @@ rewrites the same file.`,
 			}
 			dst := out
 			if dst == "" {
-				dst = filepath.Join(dir, "inspect")
+				dst = filepath.Join(dir, format)
+			}
+			if format == "atif" {
+				trs, names := harbor.Trajectories(ef)
+				if err := harbor.WriteTrajectories(dst, trs, names); err != nil {
+					return fmt.Errorf("eval export: %w", err)
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "wrote %d ATIF trajectories to %s\n", len(trs), dst)
+				return nil
 			}
 			l := inspectlog.Build(ef)
 			path, err := inspectlog.Write(dst, l)
@@ -73,7 +93,7 @@ rewrites the same file.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "", "format to write: inspect (required)")
-	cmd.Flags().StringVarP(&out, "out", "o", "", "folder to write (default RESULTS/inspect)")
+	cmd.Flags().StringVar(&format, "format", "", "format to write: inspect or atif (required)")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "folder to write (default RESULTS/inspect or RESULTS/atif)")
 	return cmd
 }

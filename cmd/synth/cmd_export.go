@@ -6,8 +6,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"synth/bench"
+	"synth/bench/harbor"
 	"synth/dataset"
 	"synth/dataset/arrowexport"
+	"synth/pyenv"
 )
 
 func init() { register(newExportCmd) }
@@ -21,10 +24,12 @@ func newExportCmd() *cobra.Command {
 	var f exportFlags
 	cmd := &cobra.Command{
 		Use:   "export PATH",
-		Short: "Convert a synth dataset's Parquet shards to another layout (arrow, jsonl)",
+		Short: "Convert a dataset to another layout (arrow, jsonl), or a benchmark to Harbor tasks",
 		Long: `export reads the Parquet shards of a synth dataset (train-*-of-*.parquet) and
 writes them in another layout. PATH is the dataset directory (out/dataset), its
-data/ folder, or the run directory (out).
+data/ folder, or the run directory (out). With --format harbor it reads a
+benchmark instead: PATH is the benchmark folder (out/bench, or one made by
+synth import pybench) or the run directory, whose bench/ it takes.
 
 Formats:
   arrow   the folder Hugging Face datasets' save_to_disk writes: Arrow IPC
@@ -34,9 +39,36 @@ Formats:
   jsonl   one JSON row per line, one file per shard, train-0000i-of-0000N.jsonl.
           Default DIR: beside the shards.
 
+  harbor  one Harbor task folder per benchmark task, task-<index>/ (Default
+          DIR: the benchmark's folder name with -harbor, beside it):
+            instruction.md   the query, then where the inputs (/app/data), the
+                             outputs (/app/output) and the final answer
+                             (/app/answer.txt) are
+            task.toml        Harbor's task config (schema 1.4): the task's
+                             provenance under [metadata]; the verifier in a
+                             separate container without network; the agent as
+                             the unprivileged user "agent"; /app/output and
+                             /app/answer.txt as artifacts
+            environment/     Dockerfile (python:3.11-slim-bookworm, Debian's
+                             ffmpeg, the sandbox's locked packages installed
+                             with pip --require-hashes) and data/, the inputs
+            tests/           test.sh runs synth's own checks library
+                             (synth_checks.py) on the task's checks
+                             (checks.json) and writes /logs/verifier/reward.txt
+                             (1 when every check passes) and checks.json
+            solution/        solve.sh plays the reference solution and writes
+                             its answer (only for tasks that have one)
+          A task whose inputs are missing, are not plain relative paths or lie
+          behind a link, or whose checks do not validate, is left out and
+          named. DIR is replaced only when it is an earlier export.
+          Limits: no container is built or run by synth; the base image is
+          a tag, not a digest; python checks see the answer as the one
+          assistant message (the trial's conversation is not available).
+
 Rows keep their message format (pybench or openai-tools, chosen at build time by
 dataset.format). Files are written under .tmp names and renamed when complete.`,
 		Example: `  synth export out --format arrow             # out/dataset/arrow
+  synth export out/bench --format harbor      # out/bench-harbor/task-2, ...
   python3 -c 'import datasets; print(datasets.load_from_disk("out/dataset/arrow"))'
   synth export out/dataset --format jsonl -o exported/`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -48,14 +80,18 @@ dataset.format). Files are written under .tmp names and renamed when complete.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runExport(cmd, args[0], f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.format, "format", "", "layout to write: arrow or jsonl (required)")
+	fl.StringVar(&f.format, "format", "", "layout to write: arrow, jsonl or harbor (required)")
 	fl.StringVarP(&f.out, "out", "o", "", "directory to write (default: see Formats)")
 	return cmd
 }
 
 func runExport(cmd *cobra.Command, path string, f exportFlags) error {
-	if f.format != "arrow" && f.format != "jsonl" {
-		return usagef("--format %q: want arrow or jsonl", f.format)
+	switch f.format {
+	case "arrow", "jsonl":
+	case "harbor":
+		return runExportHarbor(cmd, path, f.out)
+	default:
+		return usagef("--format %q: want arrow, jsonl or harbor", f.format)
 	}
 	shards, err := dataset.FindShards(path)
 	if err != nil {
@@ -85,5 +121,38 @@ func runExport(cmd *cobra.Command, path string, f exportFlags) error {
 		}
 		fmt.Fprintf(out, "wrote %d JSONL file(s) to %s\n", len(files), dst)
 	}
+	return nil
+}
+
+// runExportHarbor writes the benchmark at path (or the run directory's
+// bench/) as Harbor task folders.
+func runExportHarbor(cmd *cobra.Command, path, dst string) error {
+	dir := path
+	if kindOf(dir) == kindRun {
+		dir = filepath.Join(dir, "bench")
+	}
+	if k := kindOf(dir); k != kindBench {
+		what := "no benchmark"
+		if k != kindNone {
+			what = string(k)
+		}
+		return usagef("export --format harbor: %s is %s; give a benchmark folder (out/bench, or one made by synth import pybench) or a run directory", path, what)
+	}
+	if dst == "" {
+		dst = filepath.Clean(dir) + "-harbor"
+	}
+	if err := wantOutside("-o", dst, kindBench, kindResults); err != nil {
+		return err
+	}
+	hash, _ := bench.ContentHash(dir)
+	rep, err := harbor.WriteTasks(dir, dst, harbor.Options{Lock: pyenv.Sandbox.Lock, Source: fmt.Sprintf("%s (content hash %.12s)", dir, hash)})
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	out := cmd.OutOrStdout()
+	for _, s := range rep.Skipped {
+		fmt.Fprintf(out, "left out task %q: %s\n", s.Index, s.Reason)
+	}
+	fmt.Fprintf(out, "wrote %d Harbor task folder(s) to %s (%d left out)\n", len(rep.Tasks), dst, len(rep.Skipped))
 	return nil
 }
