@@ -1,14 +1,20 @@
 """synth eval's results, exported with synth eval export --format inspect,
 read back by inspect_ai itself: every rollout a sample with its messages,
 its score and the checks' messages, as results.jsonl and summary.json hold
-them."""
+them; README's snippet reads it, and inspect view lists it and serves it."""
 
 import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO, synth
+from conftest import REPO, run_snippet, synth
 
 BENCH = REPO / "pipeline" / "testdata" / "evalbench"
 
@@ -50,3 +56,63 @@ def test_read_eval_log(results):
         for check in traj["verdict"]["checks"]:
             assert check["message"] in score.explanation
         assert score.metadata["failure"] == row.get("failure", "")
+
+
+def test_readme_snippet_reads_the_log(results, tmp_path, monkeypatch):
+    synth("eval", "export", str(results), "--format", "inspect")
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "ref").symlink_to(results)
+    monkeypatch.chdir(tmp_path)
+    ns = run_snippet("inspect-read")
+    summary = json.loads((results / "summary.json").read_text())
+    assert ns["accuracy"] == summary["pass_rate"]
+    assert len(ns["log"].samples) == summary["tasks"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get_json(url: str):
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def test_inspect_view_lists_the_log(results, tmp_path):
+    """inspect view --log-dir lists the exported log (the listing its page
+    asks for) and serves it whole, on a port of 127.0.0.1 the test stops."""
+    log_dir = tmp_path / "inspect"
+    synth("eval", "export", str(results), "--format", "inspect", "-o", str(log_dir))
+    name = next(log_dir.glob("*.json")).name
+    inspect = Path(sys.executable).with_name("inspect")
+    port = free_port()
+    proc = subprocess.Popen([str(inspect), "view", "--log-dir", str(log_dir), "--host", "127.0.0.1", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        base = f"http://127.0.0.1:{port}/api"
+        listing = None
+        for _ in range(120):  # up to a minute for the server to start
+            if proc.poll() is not None:
+                pytest.fail(f"inspect view exited {proc.returncode}:\n{proc.stdout.read()[-2000:]}")
+            try:
+                listing = get_json(f"{base}/log-files")
+                break
+            except OSError:
+                time.sleep(0.5)
+        assert listing is not None, "inspect view did not answer within a minute"
+        names = [Path(urllib.parse.urlparse(f["name"]).path).name for f in listing["files"]]
+        assert names == [name], listing
+        assert listing["files"][0]["task"] == "evalbench"
+        log = get_json(f"{base}/logs/{urllib.parse.quote(listing['files'][0]['name'], safe='')}")
+        summary = json.loads((results / "summary.json").read_text())
+        assert len(log["samples"]) == summary["tasks"]
+        assert log["results"]["scores"][0]["metrics"]["accuracy"]["value"] == summary["pass_rate"]
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
