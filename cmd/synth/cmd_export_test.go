@@ -78,3 +78,31 @@ func TestExportErrors(t *testing.T) {
 		t.Errorf("help: %v\n%s", err, out)
 	}
 }
+
+// TestExportHarbor: a benchmark (here eval's fixture) becomes Harbor task
+// folders beside it; a dataset is refused, naming what it is, and so is an
+// output inside the benchmark.
+func TestExportHarbor(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bench")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "pipeline", "testdata", "evalbench"))); err != nil {
+		t.Fatal(err)
+	}
+	out, err := execute(t, "export", dir, "--format", "harbor")
+	if err != nil || !strings.Contains(out, "wrote 4 Harbor task folder(s) to "+dir+"-harbor") {
+		t.Fatalf("export: %v\n%s", err, out)
+	}
+	for _, f := range []string{"task-2/task.toml", "task-2/tests/test.sh", "task-2/environment/Dockerfile", "task-2/environment/data/nums.csv"} {
+		if _, err := os.Stat(filepath.Join(dir+"-harbor", f)); err != nil {
+			t.Error(err)
+		}
+	}
+	var ue usageError
+	_, err = execute(t, "export", writeTestDataset(t, 1), "--format", "harbor")
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "a run directory") && !strings.Contains(err.Error(), "no benchmark") {
+		t.Errorf("a dataset: %v, want a usage error", err)
+	}
+	os.WriteFile(filepath.Join(dir, "BENCHMARK.md"), []byte("# b\n"), 0o644)
+	if _, err := execute(t, "export", dir, "--format", "harbor", "-o", filepath.Join(dir, "h")); !errors.As(err, &ue) {
+		t.Errorf("an output inside the benchmark: %v, want a usage error", err)
+	}
+}
