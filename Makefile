@@ -48,7 +48,9 @@ test: vet
 
 # The Python-side tests (pytests/): datasets, pandas, polars, transformers' chat
 # templates and TRL read and train on synth's output, in the environment of
-# pyenv/pytest.lock (built once per lock by scripts/pyenv.sh).
+# pyenv/pytest.lock; harbor's loaders read its Harbor export in the
+# environment of pyenv/harbor.lock (each built once per lock by
+# scripts/pyenv.sh).
 pytest:
 	scripts/pytest.sh
 
