@@ -38,7 +38,6 @@ Formats:
           Default DIR: PATH's dataset/arrow.
   jsonl   one JSON row per line, one file per shard, train-0000i-of-0000N.jsonl.
           Default DIR: beside the shards.
-
   harbor  one Harbor task folder per benchmark task, task-<index>/ (Default
           DIR: the benchmark's folder name with -harbor, beside it):
             instruction.md   the query, then where the inputs (/app/data), the
