@@ -95,6 +95,7 @@ func (r *run) replan(ctx context.Context, readOnly bool) (*planned, error) {
 		return nil, err
 	}
 	p := &planned{files: files, fn: fn}
+	r.countFiles(fn, files)
 	if p.train, err = r.filterTasks(fn, trainTasks, benchTasks); err != nil {
 		fn.close()
 		return nil, err
