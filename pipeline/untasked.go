@@ -2,20 +2,24 @@ package pipeline
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"synth/generators"
 	gllm "synth/generators/llm"
+	"synth/generators/template"
 	"synth/schemas"
 )
 
 // Why a file got no task, beyond what the generator says (generators.Reason*).
 const (
-	reasonInvalidChecks  = "invalid_checks"   // every task written for it had checks that do not validate
-	reasonDroppedByProof = "dropped_by_proof" // every task written for it failed its proof (tasks.validate)
-	reasonDraftsDropped  = "drafts_dropped"   // the LLM writer dropped every draft for it
-	reasonNoTaskWritten  = "no_task_written"  // the writer wrote nothing for it and says not why
+	reasonInvalidChecks    = "invalid_checks"     // every task written for it had checks that do not validate
+	reasonDroppedByProof   = "dropped_by_proof"   // every task written for it failed its proof (tasks.validate, or the benchmark's)
+	reasonDraftsDropped    = "drafts_dropped"     // the LLM writer dropped every draft for it
+	reasonDroppedByFilters = "dropped_by_filters" // the split and the training filters dropped its every task
+	reasonNoTaskWritten    = "no_task_written"    // the writer wrote nothing for it and says not why
 )
 
 // stageFiles counts, first in the funnel, the collected files that got a
@@ -105,23 +109,78 @@ func untaskedNote(un []UntaskedFile) string {
 	return fmt.Sprintf("; %d files without a task (%s: tasks.report.md names them)", len(un), countsNote(by))
 }
 
-// countFiles counts the run's files in the funnel's first stage: a file
-// that got a task passes, one that got none is dropped with its reason.
-func (r *run) countFiles(fn *funnel, fs *fileSet) {
+// countFiles counts the run's files in the funnel's first stage, once the
+// plan is made: a file passes when a training task left after the filters
+// (train) or a proven benchmark task (validBench) reads it. A file that
+// got no task is dropped with the generator's reason (run.json's
+// Untasked); one whose tasks were all dropped, with what dropped them: the
+// benchmark's proof (bench: the benchmark's tasks before it), else the
+// split and the training filters. Those last files are added to
+// tasks.report.md's list and the log.
+func (r *run) countFiles(fn *funnel, fs *fileSet, train []slimTask, bench, validBench []schemas.Task) error {
 	why := map[string]UntaskedFile{}
 	for _, u := range r.info.Untasked {
 		why[u.ID] = u
 	}
+	kept := map[string]bool{}
+	for i := range train {
+		for _, f := range train[i].meta.Files {
+			kept[f.ID] = true
+		}
+	}
+	proofs := map[string]int{}
+	for _, t := range bench {
+		for _, f := range t.Files {
+			proofs[f.ID]++
+		}
+	}
+	for _, t := range validBench {
+		for _, f := range t.Files {
+			kept[f.ID] = true
+		}
+	}
+	var untasked []generators.Untasked
 	for _, id := range fs.order {
-		u, ok := why[id]
-		if !ok {
+		if kept[id] {
 			fn.Pass(stageFiles)
 			continue
 		}
+		u, ok := why[id]
+		if !ok {
+			f := fs.byID[id]
+			u = UntaskedFile{ID: id, Name: f.Name, Type: f.Type, Reason: reasonDroppedByFilters,
+				Detail: "the split and the training filters dropped its tasks (filtered.jsonl names those the filters dropped)"}
+			if n := proofs[id]; n > 0 {
+				u.Reason, u.Detail = reasonDroppedByProof, fmt.Sprintf("its %d benchmark tasks failed their proof (validate_bench in filtered.jsonl)", n)
+			}
+			r.logf("plan: file %s (%s) has no task left: %s", u.Name, u.Type, u.Detail)
+		}
+		untasked = append(untasked, generators.Untasked{File: schemas.File{ID: u.ID, Name: u.Name, Type: u.Type}, Reason: u.Reason, Detail: u.Detail})
 		detail := u.Type + " " + u.ID[:min(12, len(u.ID))]
 		if u.Detail != "" {
 			detail += ": " + u.Detail
 		}
 		fn.Drop(stageFiles, u.Name, u.Reason, detail)
 	}
+	if len(untasked) == len(r.info.Untasked) || r.readOnly {
+		return nil // tasks.report.md lists them all, or the plan's run wrote it
+	}
+	return r.rewriteUntasked(untasked)
+}
+
+// rewriteUntasked replaces tasks.report.md's list of files without a task.
+func (r *run) rewriteUntasked(untasked []generators.Untasked) error {
+	path := filepath.Join(r.dir, tasksReportFile)
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("plan: %w", err)
+	}
+	head, _, _ := strings.Cut(string(old), template.UntaskedHeading)
+	if head+template.ReportUntasked(untasked) == string(old) {
+		return nil
+	}
+	if err := os.WriteFile(path, []byte(head+template.ReportUntasked(untasked)), 0o644); err != nil {
+		return fmt.Errorf("plan: %w", err)
+	}
+	return nil
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"synth/filters"
 	"synth/generators"
+	"synth/schemas"
 )
 
 // localConfig builds tasks of two templates, one reading a table and one
@@ -119,7 +121,9 @@ func TestUntaskedFilesNamed(t *testing.T) {
 	if !mapsEqual(got, want) {
 		t.Errorf("run.json untasked %v, want %v", got, want)
 	}
-	// A resumed run counts them in the funnel from run.json.
+	// The plan counts them in the funnel, from run.json, so a resumed run
+	// does too; a file whose benchmark tasks all fail their proof joins
+	// them.
 	r := newRun(cfg, Options{Out: dir})
 	defer r.close()
 	if err := r.open(context.Background()); err != nil {
@@ -129,11 +133,32 @@ func TestUntaskedFilesNamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	tasks, _, _, err := r.readTasks(filepath.Join(dir, tasksJournal), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	fn := &funnel{Funnel: filters.NewFunnel(stageFiles)}
-	r.countFiles(fn, fs)
-	st := fn.Snapshot()[0]
-	if st.In != 3 || st.Out != 1 || len(st.Reasons) != 2 {
+	if err := r.countFiles(fn, fs, tasks, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if st := fn.Snapshot()[0]; st.In != 3 || st.Out != 1 || len(st.Reasons) != 2 {
 		t.Errorf("funnel files stage %+v, want 3 in, 1 out, 2 reasons", st)
+	}
+	bench := []schemas.Task{*tasks[0].task()}
+	fn = &funnel{Funnel: filters.NewFunnel(stageFiles)}
+	if err := r.countFiles(fn, fs, nil, bench, nil); err != nil {
+		t.Fatal(err)
+	}
+	st := fn.Snapshot()[0]
+	if st.In != 3 || st.Out != 0 || len(st.Reasons) != 3 {
+		t.Errorf("funnel files stage %+v, want 3 in, 0 out, 3 reasons", st)
+	}
+	report, err = os.ReadFile(filepath.Join(dir, tasksReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`\| sales.csv \| csv \| \w+ \| dropped_by_proof \|`).Match(report) || !strings.Contains(string(report), "3 collected files got no task") {
+		t.Errorf("tasks.report.md does not name sales.csv, whose benchmark tasks all failed their proof:\n%s", report)
 	}
 }
 

@@ -55,16 +55,20 @@ func Report(tasks []schemas.Task, untasked []generators.Untasked) string {
 	section("Per input file type", "file type", ftype, nil)
 	section("Per language", "lang", lang, nil)
 	section("Per template", "template", gen, nil)
-	writeUntasked(&b, untasked)
+	b.WriteString(ReportUntasked(untasked))
 	return b.String()
 }
 
-// writeUntasked is the report's section on the files without a task.
-func writeUntasked(b *strings.Builder, untasked []generators.Untasked) {
-	b.WriteString("## Files without a task\n\n")
+// UntaskedHeading starts Report's last section, ReportUntasked.
+const UntaskedHeading = "## Files without a task\n"
+
+// ReportUntasked renders the report's section on the files without a task.
+func ReportUntasked(untasked []generators.Untasked) string {
+	var b strings.Builder
+	b.WriteString(UntaskedHeading + "\n")
 	if len(untasked) == 0 {
 		b.WriteString("Every collected file has a task.\n")
-		return
+		return b.String()
 	}
 	by := map[string]int{}
 	for _, u := range untasked {
@@ -75,9 +79,10 @@ func writeUntasked(b *strings.Builder, untasked []generators.Untasked) {
 		reasons = append(reasons, fmt.Sprintf("%s %d", r, n))
 	}
 	sort.Strings(reasons)
-	fmt.Fprintf(b, "%d collected files got no task (%s).\n\n| file | type | id | why | detail |\n|---|---|---|---|---|\n", len(untasked), strings.Join(reasons, ", "))
+	fmt.Fprintf(&b, "%d collected files got no task (%s).\n\n| file | type | id | why | detail |\n|---|---|---|---|---|\n", len(untasked), strings.Join(reasons, ", "))
 	cell := strings.NewReplacer("|", `\|`, "\n", " ")
 	for _, u := range untasked {
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", cell.Replace(u.File.Name), u.File.Type, u.File.ID[:min(12, len(u.File.ID))], u.Reason, cell.Replace(u.Detail))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", cell.Replace(u.File.Name), u.File.Type, u.File.ID[:min(12, len(u.File.ID))], u.Reason, cell.Replace(u.Detail))
 	}
+	return b.String()
 }
