@@ -92,15 +92,22 @@ func (r *run) adviseNewTemplates(ctx context.Context, fs *fileSet) error {
 		inputs = append(inputs, generators.Input{File: fs.byID[id], Path: fs.path[id]})
 	}
 	tc := r.cfg.Tasks
+	// Counting their tasks is advice: a template that fails on a file here
+	// does not stop the run, it leaves the count out.
+	would := "they may write more tasks"
 	made, err := template.New(template.Options{Seed: r.cfg.Seed, Langs: tc.Langs, Include: names, PerFile: tc.PerFile, PythonModules: have, FilesOnly: !fileless(r.cfg)}).Generate(ctx, inputs)
-	if err != nil {
-		return fmt.Errorf("generate: %w", err)
-	}
-	if len(made) == 0 {
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		would += fmt.Sprintf(" (counting them failed: %v)", err)
+	case len(made) == 0:
 		return nil
+	default:
+		would = fmt.Sprintf("they would write %d more tasks", len(made))
 	}
-	note := fmt.Sprintf("%d templates can run now that could not when the tasks in %s were written (a Python module was installed, or synth was upgraded): %s; they would write %d more tasks. %s keeps its tasks, split and benchmark as they are: to get the new tasks, build into a new directory (another -o), or delete %s and build again",
-		len(news), r.dir, strings.Join(names, ", "), len(made), r.dir, r.dir)
+	note := fmt.Sprintf("%d templates can run now that could not when the tasks in %s were written (a Python module was installed, or synth was upgraded): %s; %s. %s keeps its tasks, split and benchmark as they are: to get the new tasks, build into a new directory (another -o), or delete %s and build again",
+		len(news), r.dir, strings.Join(names, ", "), would, r.dir, r.dir)
 	r.logf("generate: %s", note)
 	r.sum.Notes = append(r.sum.Notes, note)
 	return nil
