@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -215,4 +216,36 @@ func mapsEqual(a, b map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// Refusing to resume under another environment, synth names the templates
+// that environment would let run and the run's tasks were written without.
+func TestEnvironmentRefusalNamesNewTemplates(t *testing.T) {
+	needPython(t)
+	cfg := localConfig(t)
+	dir := filepath.Join(t.TempDir(), "out")
+	if _, err := Generate(context.Background(), cfg, Options{Out: dir}); err != nil {
+		t.Fatal(err)
+	}
+	info, err := readRunInfo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Python.Fingerprint == "" {
+		t.Fatal("run.json records no environment fingerprint")
+	}
+	// As if the run was made under an environment that lacked a module:
+	// table.sort could not run.
+	info.Python.Fingerprint = "00000000deadbeef"
+	info.Templates = slices.DeleteFunc(info.Templates, func(id string) bool { return strings.HasPrefix(id, "table.sort@") })
+	if err := info.save(dir); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Generate(context.Background(), cfg, Options{Out: dir})
+	if !errors.Is(err, ErrEnvironmentChanged) {
+		t.Fatalf("err = %v, want ErrEnvironmentChanged", err)
+	}
+	if !strings.Contains(err.Error(), "1 more templates can run: table.sort@") || !strings.Contains(err.Error(), "a new -o gets their tasks") {
+		t.Errorf("the refusal does not name table.sort and how to get its tasks: %v", err)
+	}
 }
