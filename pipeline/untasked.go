@@ -18,7 +18,8 @@ const (
 	reasonInvalidChecks    = "invalid_checks"     // every task written for it had checks that do not validate
 	reasonDroppedByProof   = "dropped_by_proof"   // every task written for it failed its proof (tasks.validate, or the benchmark's)
 	reasonDraftsDropped    = "drafts_dropped"     // the LLM writer dropped every draft for it
-	reasonDroppedByFilters = "dropped_by_filters" // the split and the training filters dropped its every task
+	reasonDroppedByFilters = "dropped_by_filters" // dedup and decontamination dropped its every training task
+	reasonDroppedBySplit   = "dropped_by_split"   // the split dropped its every task
 	reasonNoTaskWritten    = "no_task_written"    // the writer wrote nothing for it and says not why
 )
 
@@ -114,10 +115,10 @@ func untaskedNote(un []UntaskedFile) string {
 // (train) or a proven benchmark task (validBench) reads it. A file that
 // got no task is dropped with the generator's reason (run.json's
 // Untasked); one whose tasks were all dropped, with what dropped them: the
-// benchmark's proof (bench: the benchmark's tasks before it), else the
-// split and the training filters. Those last files are added to
-// tasks.report.md's list and the log.
-func (r *run) countFiles(fn *funnel, fs *fileSet, train []slimTask, bench, validBench []schemas.Task) error {
+// benchmark's proof (bench: the benchmark's tasks before it), the training
+// filters (split: the files the training tasks read before them), else the
+// split. Those last files are added to tasks.report.md's list and the log.
+func (r *run) countFiles(fn *funnel, fs *fileSet, split map[string]bool, train []slimTask, bench, validBench []schemas.Task) error {
 	why := map[string]UntaskedFile{}
 	for _, u := range r.info.Untasked {
 		why[u.ID] = u
@@ -148,10 +149,13 @@ func (r *run) countFiles(fn *funnel, fs *fileSet, train []slimTask, bench, valid
 		u, ok := why[id]
 		if !ok {
 			f := fs.byID[id]
-			u = UntaskedFile{ID: id, Name: f.Name, Type: f.Type, Reason: reasonDroppedByFilters,
-				Detail: "the split and the training filters dropped its tasks (filtered.jsonl names those the filters dropped)"}
-			if n := proofs[id]; n > 0 {
-				u.Reason, u.Detail = reasonDroppedByProof, fmt.Sprintf("its %d benchmark tasks failed their proof (validate_bench in filtered.jsonl)", n)
+			u = UntaskedFile{ID: id, Name: f.Name, Type: f.Type, Reason: reasonDroppedBySplit,
+				Detail: "the split dropped its tasks (each another language of a benchmark task, or reading files from both sides)"}
+			switch {
+			case proofs[id] > 0:
+				u.Reason, u.Detail = reasonDroppedByProof, fmt.Sprintf("its %d benchmark tasks failed their proof (validate_bench in filtered.jsonl)", proofs[id])
+			case split[id]:
+				u.Reason, u.Detail = reasonDroppedByFilters, "dedup and decontamination dropped its training tasks (filtered.jsonl names each, with what it matched)"
 			}
 			r.logf("plan: file %s (%s) has no task left: %s", u.Name, u.Type, u.Detail)
 		}
@@ -183,4 +187,15 @@ func (r *run) rewriteUntasked(untasked []generators.Untasked) error {
 		return fmt.Errorf("plan: %w", err)
 	}
 	return nil
+}
+
+// readFiles is the set of files tasks read.
+func readFiles(tasks []slimTask) map[string]bool {
+	m := map[string]bool{}
+	for i := range tasks {
+		for _, f := range tasks[i].meta.Files {
+			m[f.ID] = true
+		}
+	}
+	return m
 }

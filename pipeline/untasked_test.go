@@ -139,15 +139,37 @@ func TestUntaskedFilesNamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	fn := &funnel{Funnel: filters.NewFunnel(stageFiles)}
-	if err := r.countFiles(fn, fs, tasks, nil, nil); err != nil {
+	if err := r.countFiles(fn, fs, readFiles(tasks), tasks, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if st := fn.Snapshot()[0]; st.In != 3 || st.Out != 1 || len(st.Reasons) != 2 {
 		t.Errorf("funnel files stage %+v, want 3 in, 1 out, 2 reasons", st)
 	}
+	// Whatever dropped the tasks of sales.csv is named.
+	for _, tc := range []struct {
+		split      map[string]bool
+		bench      []schemas.Task
+		wantReason string
+	}{
+		{readFiles(tasks), nil, reasonDroppedByFilters},
+		{nil, nil, reasonDroppedBySplit},
+		{readFiles(tasks), []schemas.Task{*tasks[0].task()}, reasonDroppedByProof},
+	} {
+		fn = &funnel{Funnel: filters.NewFunnel(stageFiles)}
+		if err := r.countFiles(fn, fs, tc.split, nil, tc.bench, nil); err != nil {
+			t.Fatal(err)
+		}
+		var reasons []string
+		for _, rc := range fn.Snapshot()[0].Reasons {
+			reasons = append(reasons, rc.Reason)
+		}
+		if !slices.Contains(reasons, tc.wantReason) {
+			t.Errorf("files stage reasons %v, want %s among them", reasons, tc.wantReason)
+		}
+	}
 	bench := []schemas.Task{*tasks[0].task()}
 	fn = &funnel{Funnel: filters.NewFunnel(stageFiles)}
-	if err := r.countFiles(fn, fs, nil, bench, nil); err != nil {
+	if err := r.countFiles(fn, fs, nil, nil, bench, nil); err != nil {
 		t.Fatal(err)
 	}
 	st := fn.Snapshot()[0]
