@@ -4,8 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
-	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -13,16 +11,19 @@ import (
 )
 
 // Split divides tasks between the benchmark and training. It is
-// deterministic for a seed, stratified by category (each category gives
-// about fraction of its tasks), and disjoint by input file: tasks that share
-// a file always land on the same side, so no benchmark input ever feeds a
-// training trajectory. The benchmark holds one language of each task: of
-// twins (the same task asked in English and in Chinese, see TwinKey) one,
-// picked by the seed, stays and the others are dropped from both sides,
-// since they read the benchmark's files. A task reading several files whose
-// groups fell on both sides is dropped too (see groupBySharedFiles). So
-// len(benchmark)+len(train) is len(tasks) less the dropped tasks. Both
-// results keep the input order.
+// deterministic for a seed and disjoint by input file: tasks that share a
+// file always land on the same side, so no benchmark input ever feeds a
+// training trajectory. It is stratified by file type and, within a type, by
+// template: each type gives about fraction of its tasks, the benchmark takes
+// a file of each template of the type while it can, and a type read by two
+// or more groups of files has files on both sides (tasks that read no file
+// are stratified by category and template alike). The benchmark holds one
+// language of each task: of twins (the same task asked in English and in
+// Chinese, see TwinKey) one, picked by the seed, stays and the others are
+// dropped from both sides, since they read the benchmark's files. A task
+// reading several files whose groups fell on both sides is dropped too (see
+// groupBySharedFiles). So len(benchmark)+len(train) is len(tasks) less the
+// dropped tasks. Both results keep the input order.
 func Split(tasks []schemas.Task, fraction float64, seed int64) (benchmark, train []schemas.Task) {
 	inBench, dropped := Place(len(tasks), func(i int) Item { return ItemOf(&tasks[i]) }, fraction, seed,
 		func(i int) string { return TwinKey(&tasks[i]) })
@@ -38,14 +39,18 @@ func Split(tasks []schemas.Task, fraction float64, seed int64) (benchmark, train
 	return benchmark, train
 }
 
-// Item is what the split reads of a task: its id, category and input files.
+// Item is what the split reads of a task: its id, category, template (or
+// writer) and input files, whose types stratify the split.
 type Item struct {
 	ID, Category string
+	Generator    string
 	Files        []schemas.TaskFile
 }
 
 // ItemOf is t as the split reads it.
-func ItemOf(t *schemas.Task) Item { return Item{ID: t.ID, Category: t.Category, Files: t.Files} }
+func ItemOf(t *schemas.Task) Item {
+	return Item{ID: t.ID, Category: t.Category, Generator: t.Generator, Files: t.Files}
+}
 
 // Place is the split of n tasks, task i read as item(i), for a caller that
 // holds its tasks in a form of its own: inBench[i] says task i goes to the
@@ -55,45 +60,21 @@ func ItemOf(t *schemas.Task) Item { return Item{ID: t.ID, Category: t.Category, 
 // only those back whole.
 func Place(n int, item func(i int) Item, fraction float64, seed int64, twinKey func(i int) string) (inBench, dropped []bool) {
 	groups, bridges := groupBySharedFiles(n, item)
-	byCat := map[string][]group{}
-	total := map[string]int{}
-	for _, g := range groups {
-		c := item(g.members[0]).Category
-		g.rank = rank(seed, g.key)
-		byCat[c] = append(byCat[c], g)
-		total[c] += len(g.members)
+	for k := range groups {
+		groups[k].rank = rank(seed, groups[k].key)
+		groups[k].describe(item)
+	}
+	taken := make([]bool, len(groups))
+	for _, st := range stratify(groups) {
+		takeStratum(groups, st, fraction, taken)
+	}
+	if fraction > 0 {
+		balanceTypes(groups, taken)
 	}
 	inBench = make([]bool, n)
-	for c, gs := range byCat {
-		sort.Slice(gs, func(i, j int) bool { return gs[i].rank < gs[j].rank })
-		want := int(math.Round(fraction * float64(total[c])))
-		// Take groups in rank order, skipping one that would overshoot the
-		// target by more than it is missing.
-		took := 0
-		for _, g := range gs {
-			if took >= want {
-				break
-			}
-			if n := len(g.members); took+n-want >= want-took {
-				continue
-			}
-			for _, m := range g.members {
-				inBench[m] = true
-			}
-			took += len(g.members)
-		}
-		if took == 0 && want > 0 && len(gs) > 1 {
-			// Every group overshoots: take the smallest, so the category is
-			// in the benchmark at all, but never all of its tasks.
-			small := gs[0]
-			for _, g := range gs[1:] {
-				if len(g.members) < len(small.members) {
-					small = g
-				}
-			}
-			for _, m := range small.members {
-				inBench[m] = true
-			}
+	for k, g := range groups {
+		for _, m := range g.members {
+			inBench[m] = taken[k]
 		}
 	}
 	dropped = make([]bool, n)
@@ -166,6 +147,12 @@ type group struct {
 	members []int  // task indexes
 	key     string // the smallest file id or task id in the group: stable across runs
 	rank    uint64
+	// What stratifies it (see describe): the types of the files its tasks
+	// read, sorted (none when they read no file), its tasks per template,
+	// and the category of its first task.
+	types     []string
+	templates map[string]int
+	category  string
 }
 
 // groupBySharedFiles groups tasks by the files they read. Tasks reading

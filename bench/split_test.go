@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"synth/schemas"
@@ -160,5 +161,192 @@ func TestSplitPairsDoNotChainEveryFile(t *testing.T) {
 	}
 	if dropped := len(tasks) - len(b) - len(tr); dropped > n/2 {
 		t.Errorf("%d pair tasks dropped, more than half the pairs", dropped)
+	}
+}
+
+// typedFixture is tasks over files of many types, few files for most, as a
+// user's folder of real files is: the split by category alone could put
+// every file of a rare type on one side. Each file has three tasks, by
+// templates picked per file; template "csv.rare" reads only two csv files.
+func typedFixture() []schemas.Task {
+	perType := []struct {
+		typ, category string
+		files         int
+	}{
+		{"csv", schemas.CategoryData, 24}, {"xlsx", schemas.CategoryData, 3}, {"json", schemas.CategoryData, 4},
+		{"pdf", schemas.CategoryText, 3}, {"docx", schemas.CategoryText, 3}, {"html", schemas.CategoryText, 5}, {"txt", schemas.CategoryText, 9},
+		{"png", schemas.CategoryMedia, 6}, {"jpeg", schemas.CategoryMedia, 3}, {"wav", schemas.CategoryMedia, 3}, {"mp3", schemas.CategoryMedia, 4},
+	}
+	var tasks []schemas.Task
+	for _, p := range perType {
+		for f := range p.files {
+			file := schemas.TaskFile{ID: fmt.Sprintf("%s-%02d", p.typ, f), Name: fmt.Sprintf("f%d.%s", f, p.typ), Type: p.typ}
+			for k := range 3 {
+				tmpl := fmt.Sprintf("template:%s.t%d@1", p.typ, (f+k)%5)
+				if p.typ == "csv" && k == 0 && f < 2 {
+					tmpl = "template:csv.rare@1"
+				}
+				tasks = append(tasks, schemas.Task{ID: fmt.Sprintf("%s-%d", file.ID, k), Category: p.category, Generator: tmpl, Files: []schemas.TaskFile{file}})
+			}
+		}
+	}
+	// Tasks that read no file, of two templates.
+	for i := range 10 {
+		tasks = append(tasks, schemas.Task{ID: fmt.Sprintf("math-%d", i), Category: schemas.CategoryMath, Generator: fmt.Sprintf("template:math.t%d@1", i%2)})
+	}
+	return tasks
+}
+
+// sidesOf counts, per file type ("" for no file) and per template, the
+// tasks on each side: [training, benchmark].
+func sidesOf(b, tr []schemas.Task) (types, templates map[string][2]int) {
+	types, templates = map[string][2]int{}, map[string][2]int{}
+	for s, ts := range [][]schemas.Task{tr, b} {
+		for _, task := range ts {
+			typ := ""
+			if len(task.Files) > 0 {
+				typ = task.Files[0].Type
+			}
+			c := types[typ]
+			c[s]++
+			types[typ] = c
+			c = templates[task.Generator]
+			c[s]++
+			templates[task.Generator] = c
+		}
+	}
+	return types, templates
+}
+
+// Every file type with files enough reaches both sides, for any seed, and
+// so does every template that two or more csv files use.
+func TestSplitEveryTypeOnBothSides(t *testing.T) {
+	tasks := typedFixture()
+	for seed := int64(1); seed <= 40; seed++ {
+		b, tr := Split(tasks, 0.3, seed)
+		types, templates := sidesOf(b, tr)
+		for typ, c := range types {
+			if c[0] == 0 || c[1] == 0 {
+				t.Errorf("seed %d: type %q has %d training and %d benchmark tasks, want both", seed, typ, c[0], c[1])
+			}
+		}
+		for tmpl, c := range templates {
+			if !strings.HasPrefix(tmpl, "template:csv.") {
+				continue // a type of 3 to 9 files cannot hold each of 5 templates on both sides
+			}
+			if c[0] == 0 || c[1] == 0 {
+				t.Errorf("seed %d: template %s has %d training and %d benchmark tasks, want both", seed, tmpl, c[0], c[1])
+			}
+		}
+		if n := len(b); n < len(tasks)/5 || n > len(tasks)*2/5 {
+			t.Errorf("seed %d: %d of %d tasks in the benchmark, want about 30%%", seed, n, len(tasks))
+		}
+		assertDisjoint(t, b, tr)
+	}
+}
+
+// A type whose share of the benchmark rounds to no task still has a file
+// in it; asked for no benchmark, the split holds none out.
+func TestSplitSmallShare(t *testing.T) {
+	var tasks []schemas.Task
+	for f := range 3 {
+		tasks = append(tasks, schemas.Task{ID: fmt.Sprint("w", f), Category: schemas.CategoryMedia, Generator: "template:audio.x@1",
+			Files: []schemas.TaskFile{{ID: fmt.Sprint("wav", f), Type: "wav"}}})
+	}
+	for seed := int64(1); seed <= 10; seed++ {
+		b, tr := Split(tasks, 0.1, seed)
+		if len(b) != 1 || len(tr) != 2 {
+			t.Errorf("seed %d, fraction 0.1: %d benchmark and %d training tasks of 3 files, want 1 and 2", seed, len(b), len(tr))
+		}
+		var math []schemas.Task
+		for i := range 3 {
+			math = append(math, schemas.Task{ID: fmt.Sprint("m", i), Category: schemas.CategoryMath, Generator: "template:math.x@1"})
+		}
+		if b, _ := Split(math, 0.1, seed); len(b) != 1 {
+			t.Errorf("seed %d, fraction 0.1: %d benchmark tasks of 3 that read no file, want 1", seed, len(b))
+		}
+		b, tr = Split(typedFixture(), 0, seed)
+		if len(b) != 0 || len(tr) != len(typedFixture()) {
+			t.Errorf("seed %d, fraction 0: %d benchmark tasks, want none", seed, len(b))
+		}
+	}
+}
+
+// A type whose files are all paired with a commoner type's (one group
+// reads a txt and an md file) still reaches both sides.
+func TestSplitPairedTypeOnBothSides(t *testing.T) {
+	var tasks []schemas.Task
+	for f := range 12 {
+		txt := schemas.TaskFile{ID: fmt.Sprintf("txt%02d", f), Type: "txt"}
+		for k := range 2 {
+			tasks = append(tasks, schemas.Task{ID: fmt.Sprintf("t%d-%d", f, k), Category: schemas.CategoryText, Generator: "template:text.a@1", Files: []schemas.TaskFile{txt}})
+		}
+		if f < 3 {
+			md := schemas.TaskFile{ID: fmt.Sprintf("md%02d", f), Type: "md"}
+			tasks = append(tasks, schemas.Task{ID: fmt.Sprint("pair", f), Category: schemas.CategoryText, Generator: "template:text.diff@1", Files: []schemas.TaskFile{txt, md}})
+		}
+	}
+	for seed := int64(1); seed <= 40; seed++ {
+		b, tr := Split(tasks, 0.3, seed)
+		md := [2]int{}
+		for s, ts := range [][]schemas.Task{tr, b} {
+			for _, task := range ts {
+				for _, f := range task.Files {
+					if f.Type == "md" {
+						md[s]++
+					}
+				}
+			}
+		}
+		if md[0] == 0 || md[1] == 0 {
+			t.Errorf("seed %d: md files in %d training and %d benchmark tasks, want both", seed, md[0], md[1])
+		}
+		assertDisjoint(t, b, tr)
+	}
+}
+
+func assertDisjoint(t *testing.T, b, tr []schemas.Task) {
+	t.Helper()
+	inBench := map[string]bool{}
+	for _, task := range b {
+		for _, f := range task.Files {
+			inBench[f.ID] = true
+		}
+	}
+	for _, task := range tr {
+		for _, f := range task.Files {
+			if inBench[f.ID] {
+				t.Errorf("file %s feeds both the benchmark and training (task %s)", f.ID, task.ID)
+			}
+		}
+	}
+}
+
+// A type whose every group is in the stratum of a rarer type (each tsv
+// file is joined with a file of a type read once) still reaches both
+// sides.
+func TestSplitTypeSpreadOverStrata(t *testing.T) {
+	tasks := typedFixture()
+	for i, other := range []string{"parquet", "gif", "webp"} {
+		x := schemas.TaskFile{ID: fmt.Sprint("joined-tsv", i), Type: "tsv"}
+		o := schemas.TaskFile{ID: fmt.Sprint("joined-", other), Type: other}
+		for k := range 2 {
+			tasks = append(tasks, schemas.Task{ID: fmt.Sprintf("join%d-%d", i, k), Category: schemas.CategoryData, Generator: "template:table.join@1", Files: []schemas.TaskFile{x, o}})
+		}
+	}
+	for seed := int64(1); seed <= 40; seed++ {
+		b, tr := Split(tasks, 0.3, seed)
+		joined := [2]int{}
+		for s, ts := range [][]schemas.Task{tr, b} {
+			for _, task := range ts {
+				if task.Generator == "template:table.join@1" {
+					joined[s]++
+				}
+			}
+		}
+		if joined[0] == 0 || joined[1] == 0 {
+			t.Errorf("seed %d: joined tsv files in %d training and %d benchmark tasks, want both", seed, joined[0], joined[1])
+		}
+		assertDisjoint(t, b, tr)
 	}
 }

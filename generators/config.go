@@ -11,6 +11,10 @@ type Config struct {
 	PerFile int `yaml:"per_file" json:"per_file"`
 	// Langs are the query languages to write: en, zh.
 	Langs []string `yaml:"langs" json:"langs"`
+	// Fileless writes the tasks that read no file (math, programs, web
+	// pages) whatever the sources; without it they are written only when
+	// the built-in corpus is among them.
+	Fileless bool `yaml:"fileless" json:"fileless,omitempty"`
 	// Validate runs every task's reference solution and an empty rollout
 	// before keeping it.
 	Validate bool `yaml:"validate" json:"validate"`

@@ -47,6 +47,9 @@ type Summary struct {
 	Elapsed    time.Duration
 	clock      stageClock
 	Writer     *WriterCounts // the LLM writer's counts; nil for templates
+	// Notes are what the run could not do and how to get it, such as the
+	// tasks templates that became runnable could add (adviseNewTemplates).
+	Notes []string
 }
 
 // StageCount is one line of the funnel.
@@ -220,7 +223,7 @@ func (r *run) open(ctx context.Context) error {
 	info.Version = r.opts.Version
 	py := ProbePython(ctx, pythonOf(r.cfg))
 	if err := sameEnvironment(r.dir, info.Python, py); err != nil {
-		return err
+		return fmt.Errorf("%w%s", err, r.templatesUnder(ctx, info, pythonOf(r.cfg)))
 	}
 	info.Python = py
 	info.Reproduction = reproductionOf(r.cfg, info.Python)

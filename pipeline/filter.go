@@ -34,7 +34,7 @@ func (r *run) newFunnel() (*funnel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("filters: %w", err)
 	}
-	fn := filters.NewFunnel(stageBenchValidate, filters.StageDedup, filters.StageDecon, filters.StageRollout, filters.StageVerify, filters.StageQuality, stageTrajDedup)
+	fn := filters.NewFunnel(stageFiles, stageBenchValidate, filters.StageDedup, filters.StageDecon, filters.StageRollout, filters.StageVerify, filters.StageQuality, stageTrajDedup)
 	fn.LogTo(f)
 	return &funnel{Funnel: fn, log: f}, nil
 }

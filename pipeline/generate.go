@@ -34,7 +34,10 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]slimTask, error) {
 		if r.info.Writer != nil {
 			r.addWriterLine(r.info.Writer)
 		}
-		r.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)", countCategories(len(tasks), func(i int) string { return tasks[i].meta.Category }))
+		r.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)%s", countCategories(len(tasks), func(i int) string { return tasks[i].meta.Category }), untaskedNote(r.info.Untasked))
+		if err := r.adviseNewTemplates(ctx, fs); err != nil {
+			return nil, err
+		}
 		return tasks, nil
 	}
 	tc := r.cfg.Tasks
@@ -70,11 +73,16 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]slimTask, error) {
 		}
 	}
 	r.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)", countCategories(len(tasks), func(i int) string { return tasks[i].Category }))
+	line := len(r.sum.Stages) - 1 // its note ends with the files that got no task
+	valid := slices.Clone(tasks)
 	if tc.Validate {
 		if tasks, err = r.validateTasks(ctx, tasks, fs); err != nil {
 			return nil, err
 		}
 	}
+	untasked := untaskedFiles(fs, gen, made, valid, tasks)
+	r.info.Untasked = untaskedRecords(untasked)
+	r.sum.Stages[line].Note += untaskedNote(r.info.Untasked)
 	// The stage is all or nothing: write the journal whole, then mark it.
 	os.Remove(path)
 	j, err := OpenJournal(path)
@@ -90,7 +98,7 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]slimTask, error) {
 	if err := j.Close(); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(r.dir, tasksReportFile), []byte(template.Report(tasks)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(r.dir, tasksReportFile), []byte(template.Report(tasks, untasked)), 0o644); err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
 	if !complete {
@@ -118,13 +126,18 @@ func (r *run) generator(ctx context.Context) (gen generators.Generator, proof st
 		if err != nil {
 			return nil, "", fmt.Errorf("generate: %w (install Debian's python3, or set sandbox.python)", err)
 		}
-		_, skipped := template.Available(have)
+		ok, skipped := template.Available(have)
 		for _, s := range skipped {
 			if included(s, tc.Templates) {
 				r.logf("generate: %s", s)
 			}
 		}
-		return template.New(template.Options{Seed: r.cfg.Seed, Langs: tc.Langs, Include: tc.Templates, PerFile: tc.PerFile, PythonModules: have}), "", nil
+		r.info.Templates = templateIDs(ok)
+		filesOnly := !fileless(r.cfg)
+		if filesOnly {
+			r.logf("generate: no tasks that read no file (math, programs, web pages): the sources do not include the built-in corpus; --fileless (tasks.fileless: true) writes them too")
+		}
+		return template.New(template.Options{Seed: r.cfg.Seed, Langs: tc.Langs, Include: tc.Templates, PerFile: tc.PerFile, PythonModules: have, FilesOnly: filesOnly}), "", nil
 	case "llm":
 		c, err := r.client()
 		if err != nil {

@@ -95,12 +95,16 @@ func (r *run) replan(ctx context.Context, readOnly bool) (*planned, error) {
 		return nil, err
 	}
 	p := &planned{files: files, fn: fn}
+	split := readFiles(trainTasks) // filterTasks overwrites trainTasks
 	if p.train, err = r.filterTasks(fn, trainTasks, benchTasks); err != nil {
 		fn.close()
 		return nil, err
 	}
 	r.readOnly = readOnly
 	p.validBench, p.benchRefs, p.benchDone, err = r.validateBench(ctx, fn, benchTasks, files)
+	if err == nil {
+		err = r.countFiles(fn, files, split, p.train, benchTasks, p.validBench)
+	}
 	if err != nil {
 		fn.close()
 		return nil, err

@@ -49,6 +49,11 @@ type RunInfo struct {
 	StageTimes []schemas.StageTime `json:"stage_times,omitempty"`
 	// Writer is the LLM writer's counts, from the run that wrote the tasks.
 	Writer *WriterCounts `json:"writer,omitempty"`
+	// Untasked are the collected files that got no task, with why, and
+	// Templates the templates that could run, as name@version, when the
+	// tasks were written (see newTemplates).
+	Untasked  []UntaskedFile `json:"untasked,omitempty"`
+	Templates []string       `json:"templates,omitempty"`
 	// Reproduction is what the rows depend on to come out byte for byte
 	// the same in another build.
 	Reproduction *Reproduction `json:"reproduction,omitempty"`

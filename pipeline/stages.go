@@ -30,7 +30,7 @@ func (r *run) split(tasks []slimTask) (benchTasks []schemas.Task, train []slimTa
 	}
 	item := func(i int) bench.Item {
 		m := tasks[i].meta
-		return bench.Item{ID: tasks[i].id, Category: m.Category, Files: m.Files}
+		return bench.Item{ID: tasks[i].id, Category: m.Category, Generator: m.Generator, Files: m.Files}
 	}
 	// Slim tasks lack the checks and outputs a twin key is made of; the
 	// split asks only for the benchmark's.

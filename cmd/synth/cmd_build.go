@@ -30,6 +30,7 @@ type buildFlags struct {
 	templates     []string
 	licenses      []string
 	validateTasks bool
+	fileless      bool
 	model         string
 	baseURL       string
 	keyEnv        string
@@ -104,6 +105,7 @@ func addBuildFlags(cmd *cobra.Command, f *buildFlags) {
 	fl.IntVar(&f.concurrency, "concurrency", 0, "rollouts in flight at most; default: sandbox.slots if set, else 16 for --teacher openai, else one per CPU (config: concurrency)")
 	fl.Float64Var(&f.benchFrac, "bench-fraction", 0, "share of tasks held out for the benchmark; default 0.4 (config: bench.fraction)")
 	fl.StringSliceVar(&f.templates, "templates", nil, "only these templates or prefixes, e.g. table.,text.wordfreq (config: tasks.templates)")
+	fl.BoolVar(&f.fileless, "fileless", false, "also write the tasks that read no file (math, programs, web pages); without it they are written only when the built-in corpus is a source (config: tasks.fileless)")
 	fl.BoolVar(&f.validateTasks, "validate-tasks", false, "prove every task in the sandbox before rollouts, not only benchmark tasks (config: tasks.validate)")
 	fl.StringVar(&f.python, "python", "", "the sandbox's interpreter; default the locked environment (synth doctor shows it), e.g. /usr/bin/python3 for Debian's or a venv's bin/python; a run resumes only under the environment that made it (config: sandbox.python)")
 }
@@ -161,6 +163,9 @@ func resolveConfig(cmd *cobra.Command, f buildFlags) (pipeline.Config, error) {
 	}
 	if set("templates") {
 		cfg.Tasks.Templates = f.templates
+	}
+	if set("fileless") {
+		cfg.Tasks.Fileless = f.fileless
 	}
 	if set("validate-tasks") {
 		cfg.Tasks.Validate = f.validateTasks
@@ -294,6 +299,9 @@ func printSummary(w io.Writer, sum *pipeline.Summary) {
 	}
 	if sum.Bench != "" {
 		fmt.Fprintf(w, "benchmark: %s\n", sum.Bench+string(filepath.Separator))
+	}
+	for _, n := range sum.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
 	}
 	if !sum.UpToDate {
 		fmt.Fprintf(w, "done in %s\n", sum.Elapsed.Round(100_000_000))

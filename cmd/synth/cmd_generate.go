@@ -19,7 +19,9 @@ func newGenerateCmd() *cobra.Command {
 		Short: "Collect files and write tasks (with --validate, prove every task in the sandbox)",
 		Long: `generate runs the first two stages of synth build: collect, then a task per file
 and template, each with its checks and a reference solution (tasks.jsonl), and a
-report of tasks per category, group and file type (tasks.report.md).
+report of tasks per category, group and file type, and of every collected file
+that got no task, with why (tasks.report.md). Tasks that read no file (math,
+programs, web pages) are written for the built-in corpus, or with --fileless.
 
 With --validate every task is run in the sandbox before it is kept: its
 reference solution must pass every check, a do-nothing rollout must fail at
@@ -56,6 +58,7 @@ A later synth build with the same settings and -o goes on from there.`,
 	}
 	addSourceFlags(cmd, &f)
 	cmd.Flags().StringSliceVar(&f.templates, "templates", nil, "only these templates or prefixes, e.g. table.,text.wordfreq (config: tasks.templates)")
+	cmd.Flags().BoolVar(&f.fileless, "fileless", false, "also write the tasks that read no file (math, programs, web pages); without it they are written only when the built-in corpus is a source (config: tasks.fileless)")
 	cmd.Flags().BoolVar(&validate, "validate", false, "prove every task in the sandbox and drop those that fail (config: tasks.validate)")
 	return cmd
 }

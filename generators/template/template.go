@@ -40,10 +40,14 @@ type Options struct {
 	// module is missing (parquet: pyarrow, mp3: pydub) are skipped with one
 	// log line per module.
 	PythonModules map[string]bool
+	// FilesOnly writes no task that reads no file (math, programs, web
+	// pages): the tasks are about the files given, and nothing else.
+	FilesOnly bool
 }
 
 type generator struct {
-	opts Options
+	opts     Options
+	untasked []generators.Untasked // of the last Generate
 }
 
 // New returns the template generator.
@@ -57,8 +61,9 @@ func New(opts Options) generators.Generator {
 func (g *generator) Name() string { return "template" }
 
 // Generate writes every task its templates can write for the files, plus
-// the tasks that need no file. Files of a type no template reads yield
-// nothing.
+// the tasks that need no file unless Options.FilesOnly. Files of a type no
+// template reads yield nothing; Untasked says why each file without a task
+// has none.
 func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]schemas.Task, error) {
 	var ts []*tmpl
 	for _, t := range sorted() {
@@ -92,14 +97,16 @@ func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]s
 	}
 	cache := newParsed()
 	ok := make([]bool, len(files))
+	unusable := make([]string, len(files)) // why a file cannot be read
 	for i, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		c := newCtx(g.opts.Seed, []generators.Input{f}, cache)
-		if ok[i] = usable(c); !ok[i] {
+		if unusable[i] = usable(c); unusable[i] != "" {
 			continue
 		}
+		ok[i] = true
 		cands := messyFirst(c, candidates(ts, f, g.opts.Seed))
 		n := 0
 		for _, t := range cands {
@@ -150,7 +157,7 @@ func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]s
 		}
 	}
 	for _, t := range ts {
-		if t.inputs != 0 {
+		if t.inputs != 0 || g.opts.FilesOnly {
 			continue
 		}
 		c := newCtx(g.opts.Seed, nil, cache)
@@ -159,8 +166,12 @@ func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]s
 			return nil, err
 		}
 	}
+	g.untasked = g.explain(files, unusable, out)
 	return out, nil
 }
+
+// Untasked implements generators.Explainer.
+func (g *generator) Untasked() []generators.Untasked { return g.untasked }
 
 var (
 	skipMu   sync.Mutex

@@ -116,7 +116,7 @@ func TestAvailable(t *testing.T) {
 
 func TestReport(t *testing.T) {
 	tasks := generate(t, Options{Seed: 1})
-	r := Report(tasks)
+	r := Report(tasks, nil)
 	for _, want := range []string{"## Per category", "| data_analysis |", "| csv |", "| xlsx |", "| txt |", "| zh |", "template:table.dedup@1"} {
 		if !strings.Contains(r, want) {
 			t.Errorf("report lacks %q:\n%s", want, r)

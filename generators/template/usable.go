@@ -9,14 +9,15 @@ import (
 // minRows is the fewest data rows a table needs for table templates.
 const minRows = 5
 
-// usable reports whether file 0 of c can be read as its type, so templates
-// that never open it (they only name it) do not write tasks for a broken
-// file. A broken file is logged once.
-func usable(c *bctx) (ok bool) {
+// usable says why file 0 of c cannot be read as its type, or is too small
+// for any template ("" when it can), so templates that never open it (they
+// only name it) do not write tasks for a broken file. A broken file is
+// logged once.
+func usable(c *bctx) (why string) {
 	defer func() {
 		if r := recover(); r != nil {
-			slog.Warn("file skipped: cannot read it as its type", "file", c.name(0), "type", c.typ(0), "err", fmt.Sprint(r))
-			ok = false
+			why = fmt.Sprint(r)
+			slog.Warn("file skipped: cannot read it as its type", "file", c.name(0), "type", c.typ(0), "err", why)
 		}
 	}()
 	switch c.typ(0) {
@@ -54,5 +55,5 @@ func usable(c *bctx) (ok bool) {
 			panic("fewer than five words")
 		}
 	}
-	return true
+	return ""
 }
