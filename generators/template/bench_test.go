@@ -35,7 +35,7 @@ func TestBenchTestsPy(t *testing.T) {
 	}
 	defer b.Close()
 	ins, _ := corpus(t)
-	all, err := New(Options{Seed: 2, PythonModules: have}).Generate(context.Background(), ins)
+	all, err := New(Options{Seed: 2, PythonModules: have, Strict: true}).Generate(context.Background(), ins)
 	if err != nil {
 		t.Fatal(err)
 	}

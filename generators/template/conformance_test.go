@@ -44,7 +44,7 @@ func TestConformance(t *testing.T) {
 		t.Errorf("templates skipped in the locked environment: %v", skipped)
 	}
 	ins, paths := corpus(t)
-	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, PythonModules: have}).Generate(context.Background(), ins)
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, PythonModules: have, Strict: true}).Generate(context.Background(), ins)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func TestOutName(t *testing.T) {
 // never a random hex stem.
 func TestOutputNamesMeaningful(t *testing.T) {
 	ins, _ := corpus(t)
-	tasks, err := New(Options{Seed: 1}).Generate(context.Background(), ins)
+	tasks, err := New(Options{Seed: 1, Strict: true}).Generate(context.Background(), ins)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,6 +40,9 @@ type Options struct {
 	// module is missing (parquet: pyarrow, mp3: pydub) are skipped with one
 	// log line per module.
 	PythonModules map[string]bool
+	// Strict makes a task that fails checks.Validate an error of Generate;
+	// otherwise it is left out with a warning naming its template and file.
+	Strict bool
 	// FilesOnly writes no task that reads no file (math, programs, web
 	// pages): the tasks are about the files given, and nothing else.
 	FilesOnly bool
@@ -84,7 +87,14 @@ func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]s
 			for _, lang := range g.opts.Langs {
 				task, err := g.task(t, s, c.files, lang, name)
 				if err != nil {
-					return false, err
+					// A template that writes an invalid task on an odd file is
+					// a bug of that template: the file loses the task and the
+					// stage goes on, unless Strict (the tests' setting).
+					if g.opts.Strict {
+						return false, err
+					}
+					slog.Warn("template wrote an invalid task; left out", "template", t.Name, "files", namesOf(c.files), "err", err)
+					continue
 				}
 				if m := missing(task.Requires, g.opts.PythonModules); m != "" {
 					skipOnce(m, "tasks skipped", "file_types", filesOf(task), "needs", m, "install", Install[m])
@@ -177,6 +187,14 @@ var (
 	skipMu   sync.Mutex
 	skipSeen = map[string]bool{}
 )
+
+func namesOf(files []generators.Input) string {
+	var ns []string
+	for _, f := range files {
+		ns = append(ns, f.File.Name)
+	}
+	return strings.Join(ns, ",")
+}
 
 func filesOf(t schemas.Task) string {
 	var ts []string
