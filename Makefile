@@ -5,7 +5,7 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO ?= go
 OUT ?= out
 
-.PHONY: all deps build demo test pytest bench vet fmt clean lock
+.PHONY: all deps build demo test pytest fuzz bench vet fmt clean lock
 
 all: build
 
@@ -44,7 +44,16 @@ test: vet
 	@PYENVS=serve scripts/deps.sh chromium slurm-wlm munge
 	$(GO) build -o bin/testreport ./internal/testreport
 	bin/testreport -skips .ci/skips.txt -events $(TEST_EVENTS) -- -count=1 -timeout $(TEST_TIMEOUT) $(TEST_FLAGS) ./...
+	FUZZTIME=$(TEST_FUZZTIME) scripts/fuzz.sh
 	scripts/pytest.sh
+
+# Every fuzz target (func Fuzz... in a _test.go file) searches for new
+# crashers for FUZZTIME; make test gives each TEST_FUZZTIME. go test alone
+# runs only their seeds and the crashers kept under testdata/fuzz.
+FUZZTIME ?= 1m
+TEST_FUZZTIME ?= 2s
+fuzz:
+	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
 # The Python-side tests (pytests/): datasets, pandas, polars, transformers' chat
 # templates and TRL read and train on synth's output, in the environment of
