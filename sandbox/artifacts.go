@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"synth/internal/beneath"
 	"synth/schemas"
 )
 
@@ -185,20 +186,12 @@ func (c *collector) entry(dirfd int, dirRel, name string, depth int) error {
 }
 
 // openBeneath opens name, one component, in dirfd without following a
-// symlink, blocking on a FIFO or crossing a mount.
+// symlink, blocking on a FIFO or crossing a mount (package beneath).
 func openBeneath(dirfd int, name string, flags int) (int, error) {
-	flags |= unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOFOLLOW | unix.O_NOCTTY | unix.O_CLOEXEC
 	if strings.Contains(name, "/") || name == ".." || name == "." {
 		return -1, unix.EINVAL
 	}
-	fd, err := unix.Openat2(dirfd, name, &unix.OpenHow{
-		Flags:   uint64(flags),
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS | unix.RESOLVE_NO_XDEV,
-	})
-	if err == unix.ENOSYS {
-		fd, err = unix.Openat(dirfd, name, flags, 0)
-	}
-	return fd, err
+	return beneath.OpenAt(dirfd, name, flags|unix.O_RDONLY|unix.O_NOFOLLOW, true)
 }
 
 func describeOpenErr(err error) error {

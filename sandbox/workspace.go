@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"golang.org/x/sys/unix"
+	"synth/internal/beneath"
 )
 
 // prepareWorkspace makes ws/data and ws/output and places the inputs under
@@ -117,29 +117,18 @@ func removeWorkspace(ws string) error {
 }
 
 // copyBeneath copies the regular file rel inside root to dst (read-only),
-// refusing a path that is or passes through a symlink.
+// refusing a path that is or passes through a symlink (package beneath).
 func copyBeneath(root, rel, dst string) error {
-	dir, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return &os.PathError{Op: "open", Path: root, Err: err}
-	}
-	defer unix.Close(dir)
-	fd, err := unix.Openat2(dir, rel, &unix.OpenHow{
-		Flags:   unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
-	})
+	src, err := beneath.Open(root, rel)
 	switch {
-	case errors.Is(err, unix.ELOOP):
+	case errors.Is(err, beneath.ErrSymlink):
 		return fmt.Errorf("%s is a symlink or passes through one (refused)", filepath.Join(root, rel))
-	case err != nil:
-		return &os.PathError{Op: "open", Path: filepath.Join(root, rel), Err: err}
-	}
-	src := os.NewFile(uintptr(fd), rel)
-	defer src.Close()
-	if st, err := src.Stat(); err != nil || !st.Mode().IsRegular() {
+	case errors.Is(err, beneath.ErrNotRegular):
 		return fmt.Errorf("%s is not a regular file", filepath.Join(root, rel))
+	case err != nil:
+		return &os.PathError{Op: "open", Path: filepath.Join(root, rel), Err: errors.Unwrap(err)}
 	}
-	unix.SetNonblock(fd, false)
+	defer src.Close()
 	w, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o444)
 	if err != nil {
 		return err
