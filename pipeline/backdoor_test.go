@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	gllm "synth/generators/llm"
+	"synth/generators/writer"
 	"synth/llm/llmtest"
 	"synth/schemas"
 )
@@ -52,7 +52,7 @@ func TestBackdooredWriterYieldsNothing(t *testing.T) {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
 	wc := sum.Writer
-	if wc == nil || wc.Drafts != 3 || wc.Kept != 2 || wc.Dropped[gllm.DropBackdoor] != 1 || len(wc.Dropped) != 1 || wc.Perturbed != 2 {
+	if wc == nil || wc.Drafts != 3 || wc.Kept != 2 || wc.Dropped[writer.DropBackdoor] != 1 || len(wc.Dropped) != 1 || wc.Perturbed != 2 {
 		t.Fatalf("writer counts %+v, want 3 drafts, the 2 honest ones kept and proven on perturbed inputs, the backdoor dropped\n%s", wc, log.String())
 	}
 	tasks, _ := ReadAll[schemas.Task](filepath.Join(dir, tasksJournal))
@@ -81,7 +81,7 @@ func TestBackdooredWriterYieldsNothing(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, draftsLog)); err != nil {
 		t.Fatal(err)
 	}
-	drops, _ := ReadAll[gllm.Drop](filepath.Join(dir, draftsLog))
+	drops, _ := ReadAll[writer.Drop](filepath.Join(dir, draftsLog))
 	if len(drops) != 1 || drops[0].File != "backdoor.csv" || !strings.Contains(drops[0].Detail, "decides an if") {
 		t.Errorf("drops %+v", drops)
 	}

@@ -15,7 +15,7 @@ import (
 	"synth/dataset"
 	"synth/filters"
 	"synth/generators"
-	gllm "synth/generators/llm"
+	"synth/generators/writer"
 	"synth/llm"
 	"synth/sandbox"
 	"synth/sources"
@@ -42,7 +42,7 @@ type Config struct {
 // llm writer, its own section.
 type TasksConfig struct {
 	generators.Config `yaml:",inline"`
-	LLM               gllm.Options `yaml:"llm" json:"llm"`
+	LLM               writer.Options `yaml:"llm" json:"llm"`
 }
 
 // BenchConfig is how the benchmark is split off the tasks.

@@ -12,8 +12,8 @@ import (
 
 	"synth/checks"
 	"synth/generators"
-	gllm "synth/generators/llm"
 	"synth/generators/template"
+	"synth/generators/writer"
 	"synth/schemas"
 )
 
@@ -54,7 +54,7 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]slimTask, error) {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
 	complete := true
-	if w, ok := gen.(*gllm.Generator); ok {
+	if w, ok := gen.(*writer.Generator); ok {
 		if err := r.recordWriter(w, proof); err != nil {
 			return nil, err
 		}
@@ -153,7 +153,7 @@ func (r *run) generator(ctx context.Context) (gen generators.Generator, proof st
 		opts := tc.LLM
 		if opts.JSONMode {
 			model := cmp.Or(opts.Model, c.Model())
-			ok, err := gllm.ProbeJSON(ctx, r.cfg.LLM, model)
+			ok, err := writer.ProbeJSON(ctx, r.cfg.LLM, model)
 			if err != nil {
 				return nil, "", fmt.Errorf("generate: %w", err)
 			}
@@ -162,8 +162,8 @@ func (r *run) generator(ctx context.Context) (gen generators.Generator, proof st
 				opts.JSONMode = false
 			}
 		}
-		w := gllm.NewWriter(c, opts)
-		p := &gllm.Prover{Backend: b}
+		w := writer.New(c, opts)
+		p := &writer.Prover{Backend: b}
 		w.SetProver(p)
 		return w, p.Describe(), nil
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	gllm "synth/generators/llm"
+	"synth/generators/writer"
 	"synth/llm"
 	"synth/llm/llmtest"
 	"synth/pyenv"
@@ -33,7 +33,7 @@ func richConfig() Config {
 	cfg.LLM.Prices = map[string]llm.Price{"qwen2.5-coder": {Input: 0.1, Output: 0.2}}
 	cfg.Tasks.Writer, cfg.Tasks.Templates = "llm", []string{"table.sort"}
 	cfg.Tasks.LLM.Temperature, cfg.Tasks.LLM.Critic = &wtemp, true
-	cfg.Tasks.LLM.Dictionary = map[string][]gllm.TaskType{"table": {{Category: "data", Subcategory: "sort", Keywords: []string{"sort"}}}}
+	cfg.Tasks.LLM.Dictionary = map[string][]writer.TaskType{"table": {{Category: "data", Subcategory: "sort", Keywords: []string{"sort"}}}}
 	cfg.Sources.Specs, cfg.Sources.Licenses = []string{"sample", "local:./data"}, []string{"cc0"}
 	cfg.Sources.Kaggle.Tags = []string{"finance"}
 	cfg.Sandbox.Slots, cfg.Sandbox.Limits.Memory = 4, "2GiB"
@@ -83,7 +83,7 @@ func TestRunJSONRoundTrip(t *testing.T) {
 				Python:     PythonInfo{Executable: pyenv.Sandbox.Python(), Packages: map[string]string{"pandas": "1.5.3"}},
 				Shards:     []ShardInfo{{Shard: "1-of-2", Plan: "p", Host: "h", Tasks: 1, Stopped: "budget", Finished: time.Now()}},
 				StageTimes: []schemas.StageTime{{Stage: "collect", In: 1, Out: 1}},
-				Writer:     &WriterCounts{Model: "m", Proof: "sandbox", Stats: gllm.Stats{Drafts: 2, Dropped: map[string]int{"trivial_check": 1}}},
+				Writer:     &WriterCounts{Model: "m", Proof: "sandbox", Stats: writer.Stats{Drafts: 2, Dropped: map[string]int{"trivial_check": 1}}},
 				Finished:   time.Now(), Plan: "p", Version: "v"}
 			if err := ri.save(dir); err != nil {
 				t.Fatal(err)

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"synth/generators"
-	gllm "synth/generators/llm"
 	"synth/generators/template"
+	"synth/generators/writer"
 	"synth/schemas"
 )
 
@@ -49,7 +49,7 @@ func untaskedFiles(fs *fileSet, gen generators.Generator, made, valid, kept []sc
 		}
 	}
 	drafts := map[string][]string{} // file name -> the writer's drop reasons
-	if w, ok := gen.(*gllm.Generator); ok {
+	if w, ok := gen.(*writer.Generator); ok {
 		for _, d := range w.Stats().Drops {
 			if !slices.Contains(drafts[d.File], d.Reason) {
 				drafts[d.File] = append(drafts[d.File], d.Reason)

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"synth/dataset"
-	gllm "synth/generators/llm"
+	"synth/generators/writer"
 )
 
 // draftsLog records every draft the LLM writer dropped, with its reason and
@@ -20,12 +20,12 @@ type WriterCounts struct {
 	Model string `json:"model"`
 	// Proof says what ran in the sandbox before a task counted.
 	Proof string `json:"proof"`
-	gllm.Stats
+	writer.Stats
 }
 
 // recordWriter keeps the writer's counts in run.json and the summary, logs
 // and journals each dropped draft, and adds the write line to the funnel.
-func (r *run) recordWriter(w *gllm.Generator, proof string) error {
+func (r *run) recordWriter(w *writer.Generator, proof string) error {
 	st := w.Stats()
 	wc := &WriterCounts{Model: w.Model(), Proof: proof, Stats: st}
 	for _, d := range st.Drops {

@@ -13,7 +13,7 @@ import (
 
 	"synth/agent"
 	"synth/checks/adversary"
-	gllm "synth/generators/llm"
+	"synth/generators/writer"
 	"synth/llm"
 	"synth/llm/llmtest"
 	"synth/schemas"
@@ -108,7 +108,7 @@ func writerConfig(t *testing.T, url, inputs string) Config {
 	cfg := quickConfig()
 	cfg.Sources.Specs = []string{"local:" + inputs}
 	cfg.Tasks.Writer = "llm"
-	cfg.Tasks.LLM = gllm.Options{PerFile: 1}
+	cfg.Tasks.LLM = writer.Options{PerFile: 1}
 	cfg.Bench.Fraction = 0.5
 	cfg.LLM.Endpoints = []llm.Endpoint{{BaseURL: url, Model: "writer-1", KeyEnv: "SYNTH_TEST_NO_KEY"}}
 	return cfg
@@ -133,7 +133,7 @@ func TestLLMWriterProvesTasks(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
-	want := map[string]int{gllm.DropUnparsable: 1, gllm.DropTrivial: 1, gllm.DropReference: 2, gllm.DropAdversary: 1, gllm.DropMutant: 1}
+	want := map[string]int{writer.DropUnparsable: 1, writer.DropTrivial: 1, writer.DropReference: 2, writer.DropAdversary: 1, writer.DropMutant: 1}
 	wc := sum.Writer
 	if wc == nil || wc.Drafts != 10 || wc.Kept != 4 || wc.Proven != 4 || wc.Failed != 0 || fmt.Sprint(wc.Dropped) != fmt.Sprint(want) {
 		t.Fatalf("writer counts %+v, want 10 drafts, 4 kept and proven, dropped %v\n%s", wc, want, log.String())
@@ -142,7 +142,7 @@ func TestLLMWriterProvesTasks(t *testing.T) {
 		t.Logf("%-10s %3d %3d  %s", s.Stage, s.In, s.Out, s.Note)
 	}
 	// Each lands where it should.
-	drops, err := ReadAll[gllm.Drop](filepath.Join(dir, draftsLog))
+	drops, err := ReadAll[writer.Drop](filepath.Join(dir, draftsLog))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestLLMWriterFallsBackFromJSONMode(t *testing.T) {
 	if !strings.Contains(log.String(), "refuses response_format") {
 		t.Errorf("no line about the fallback:\n%s", log.String())
 	}
-	if wc := sum.Writer; wc == nil || wc.Drafts != 1 || wc.Dropped[gllm.DropUnparsable] != 1 || wc.Failed != 0 {
+	if wc := sum.Writer; wc == nil || wc.Drafts != 1 || wc.Dropped[writer.DropUnparsable] != 1 || wc.Failed != 0 {
 		t.Errorf("writer counts %+v, want one draft dropped as unparsable after its repair turn", wc)
 	}
 	calls := srv.Calls()

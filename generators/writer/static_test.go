@@ -1,4 +1,4 @@
-package llm
+package writer
 
 import (
 	"context"

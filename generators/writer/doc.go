@@ -1,4 +1,4 @@
-// Package llm is the LLM query writer: for each file it shows a model the
+// Package writer is the LLM query writer: for each file it shows a model the
 // file's preview and a task type drawn from a dictionary, and reads back a
 // task: the query, its checks (expected values as Python expressions over
 // the input), a reference solution and a wrong one. A task counts only once
@@ -9,4 +9,4 @@
 // fail. A failing draft gets one repair turn that shows the writer what
 // failed; then it is dropped and counted by reason (Stats). Near-duplicate
 // queries are dropped too, and a critic's review may be added.
-package llm
+package writer

@@ -1,4 +1,4 @@
-package llm
+package writer
 
 import (
 	"context"
@@ -62,13 +62,8 @@ type Drop struct {
 	Detail string `json:"detail"` // what failed, as the writer was shown it
 }
 
-// New returns the LLM query writer.
-func New(c *llm.Client, opts Options) generators.Generator {
-	return NewWriter(c, opts)
-}
-
-// NewWriter is New returning the concrete type, for its Stats.
-func NewWriter(c *llm.Client, opts Options) *Generator {
+// New returns the LLM query writer (a generators.Generator, with its Stats).
+func New(c *llm.Client, opts Options) *Generator {
 	opts = opts.withDefaults()
 	model := opts.Model
 	if model == "" {

@@ -1,4 +1,4 @@
-package llm
+package writer
 
 // Options configure the LLM query writer. As config they are the tasks.llm
 // section of synth.yaml.

@@ -1,4 +1,4 @@
-package llm_test
+package writer_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	genllm "synth/generators/llm"
+	"synth/generators/writer"
 
 	"synth/generators"
 	"synth/llm"
@@ -52,14 +52,14 @@ func TestGenerate(t *testing.T) {
 	tests := []struct {
 		name    string
 		script  llmtest.Script
-		opts    genllm.Options
+		opts    writer.Options
 		kept    int
-		stats   genllm.Stats
+		stats   writer.Stats
 		checkFn func(t *testing.T, calls []llmtest.Call, tasks []schemas.Task)
 	}{
 		{
-			name: "valid at once", script: llmtest.Texts(good(q1)), opts: genllm.Options{PerFile: 1}, kept: 1,
-			stats: genllm.Stats{Drafts: 1, Kept: 1},
+			name: "valid at once", script: llmtest.Texts(good(q1)), opts: writer.Options{PerFile: 1}, kept: 1,
+			stats: writer.Stats{Drafts: 1, Kept: 1},
 			checkFn: func(t *testing.T, calls []llmtest.Call, tasks []schemas.Task) {
 				u := calls[0].Messages[1].Content
 				for _, s := range []string{"./data/sales.csv", "region (string)", "north,1.5", "Keywords", "data_analysis"} {
@@ -75,8 +75,8 @@ func TestGenerate(t *testing.T) {
 			},
 		},
 		{
-			name: "repaired", script: llmtest.Texts("Sure! Here is the task: {query: oops", good(q1)), opts: genllm.Options{PerFile: 1}, kept: 1,
-			stats: genllm.Stats{Drafts: 1, Kept: 1, Repaired: 1},
+			name: "repaired", script: llmtest.Texts("Sure! Here is the task: {query: oops", good(q1)), opts: writer.Options{PerFile: 1}, kept: 1,
+			stats: writer.Stats{Drafts: 1, Kept: 1, Repaired: 1},
 			checkFn: func(t *testing.T, calls []llmtest.Call, _ []schemas.Task) {
 				if !strings.Contains(calls[1].Last().Content, "no valid JSON object") {
 					t.Errorf("repair turn = %q", calls[1].Last().Content)
@@ -87,7 +87,7 @@ func TestGenerate(t *testing.T) {
 			name: "bad check repaired",
 			script: llmtest.Texts(`{"query":"`+q1+`","category":"data_analysis","outputs":["output/clean.csv"],"checks":[{"kind":"table","path":"output/clean.csv","colour":"red"}]}`,
 				good(q1)),
-			opts: genllm.Options{PerFile: 1}, kept: 1, stats: genllm.Stats{Drafts: 1, Kept: 1, Repaired: 1},
+			opts: writer.Options{PerFile: 1}, kept: 1, stats: writer.Stats{Drafts: 1, Kept: 1, Repaired: 1},
 			checkFn: func(t *testing.T, calls []llmtest.Call, _ []schemas.Task) {
 				if !strings.Contains(calls[1].Last().Content, "colour") {
 					t.Errorf("repair turn does not name the bad field: %q", calls[1].Last().Content)
@@ -95,12 +95,12 @@ func TestGenerate(t *testing.T) {
 			},
 		},
 		{
-			name: "dropped after repair", script: llmtest.Say("no json here"), opts: genllm.Options{PerFile: 2}, kept: 0,
-			stats: genllm.Stats{Drafts: 2, Dropped: map[string]int{genllm.DropUnparsable: 2}},
+			name: "dropped after repair", script: llmtest.Say("no json here"), opts: writer.Options{PerFile: 2}, kept: 0,
+			stats: writer.Stats{Drafts: 2, Dropped: map[string]int{writer.DropUnparsable: 2}},
 		},
 		{
-			name: "near duplicate rejected", script: llmtest.Say(good(q1)), opts: genllm.Options{PerFile: 2}, kept: 1,
-			stats: genllm.Stats{Drafts: 2, Kept: 1, Dropped: map[string]int{genllm.DropDuplicate: 1}},
+			name: "near duplicate rejected", script: llmtest.Say(good(q1)), opts: writer.Options{PerFile: 2}, kept: 1,
+			stats: writer.Stats{Drafts: 2, Kept: 1, Dropped: map[string]int{writer.DropDuplicate: 1}},
 		},
 		{
 			name: "critic asks for a revision",
@@ -110,7 +110,7 @@ func TestGenerate(t *testing.T) {
 				}
 				return llmtest.Texts(good(q1), good(q2))
 			}),
-			opts: genllm.Options{PerFile: 1, Critic: true}, kept: 1, stats: genllm.Stats{Drafts: 1, Kept: 1, Revised: 1},
+			opts: writer.Options{PerFile: 1, Critic: true}, kept: 1, stats: writer.Stats{Drafts: 1, Kept: 1, Revised: 1},
 			checkFn: func(t *testing.T, calls []llmtest.Call, tasks []schemas.Task) {
 				if tasks[0].Query != q2 || len(calls) != 3 || !strings.Contains(calls[2].Last().Content, "ignores the keyword sort") {
 					t.Errorf("query %q after %d calls", tasks[0].Query, len(calls))
@@ -128,13 +128,13 @@ func TestGenerate(t *testing.T) {
 				}
 				return llmtest.Say(good(q1))
 			}),
-			opts: genllm.Options{PerFile: 1, Critic: true}, kept: 1, stats: genllm.Stats{Drafts: 1, Kept: 1},
+			opts: writer.Options{PerFile: 1, Critic: true}, kept: 1, stats: writer.Stats{Drafts: 1, Kept: 1},
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := llmtest.NewServer(t, tc.script)
-			g := genllm.NewWriter(client(t, srv), tc.opts)
+			g := writer.New(client(t, srv), tc.opts)
 			files := []generators.Input{csvFile, {File: schemas.File{ID: "zz", Name: "x.bin", Type: "bin"}}}
 			tasks, err := g.Generate(context.Background(), files)
 			if err != nil {
@@ -160,7 +160,7 @@ func TestGenerateDeterministicIDs(t *testing.T) {
 	}))
 	var ids [2][]string
 	for run := range 2 {
-		tasks, err := genllm.New(client(t, srv), genllm.Options{PerFile: 3, Langs: []string{"en", "zh"}}).Generate(context.Background(), []generators.Input{csvFile})
+		tasks, err := writer.New(client(t, srv), writer.Options{PerFile: 3, Langs: []string{"en", "zh"}}).Generate(context.Background(), []generators.Input{csvFile})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +175,7 @@ func TestGenerateDeterministicIDs(t *testing.T) {
 
 func TestGenerateFatal(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.Status(401, 0))
-	_, err := genllm.New(client(t, srv), genllm.Options{}).Generate(context.Background(), []generators.Input{csvFile})
+	_, err := writer.New(client(t, srv), writer.Options{}).Generate(context.Background(), []generators.Input{csvFile})
 	if err == nil || !llm.IsFatal(err) || !strings.Contains(err.Error(), "sales.csv") {
 		t.Fatalf("err = %v", err)
 	}
@@ -183,7 +183,7 @@ func TestGenerateFatal(t *testing.T) {
 
 // sameStats compares counts, reading a nil Dropped as empty and leaving
 // the drop details out.
-func sameStats(a, b genllm.Stats) bool {
+func sameStats(a, b writer.Stats) bool {
 	return a.Drafts == b.Drafts && a.Kept == b.Kept && a.Proven == b.Proven && a.Repaired == b.Repaired &&
 		a.Revised == b.Revised && a.Failed == b.Failed && maps.Equal(a.Dropped, b.Dropped)
 }
@@ -211,8 +211,8 @@ func TestGenerateProvesWithOneRepair(t *testing.T) {
 		}
 		return llmtest.Say(wrong)
 	}))
-	g := genllm.NewWriter(client(t, srv), genllm.Options{PerFile: 2, Concurrency: 1})
-	g.SetProver(&genllm.Prover{Backend: b})
+	g := writer.New(client(t, srv), writer.Options{PerFile: 2, Concurrency: 1})
+	g.SetProver(&writer.Prover{Backend: b})
 	in := generators.Input{File: schemas.File{ID: "s1", Name: "sales.csv", Type: "csv"}, Path: filepath.Join("testdata", "sales.csv")}
 	tasks, err := g.Generate(context.Background(), []generators.Input{in})
 	if err != nil {
@@ -225,14 +225,14 @@ func TestGenerateProvesWithOneRepair(t *testing.T) {
 	if !strings.Contains(calls[1].Last().Content, "reference_failed") || !strings.Contains(calls[1].Last().Content, "4.5") {
 		t.Errorf("the repair turn does not show what failed: %q", calls[1].Last().Content)
 	}
-	want := genllm.Stats{Drafts: 2, Kept: 1, Proven: 1, Repaired: 1, Dropped: map[string]int{genllm.DropReference: 1}}
+	want := writer.Stats{Drafts: 2, Kept: 1, Proven: 1, Repaired: 1, Dropped: map[string]int{writer.DropReference: 1}}
 	if got := g.Stats(); !sameStats(got, want) || len(got.Drops) != 1 || got.Drops[0].File != "sales.csv" {
 		t.Errorf("stats = %+v, want %+v", got, want)
 	}
 	// A proof the sandbox cannot run loses the draft for this run only.
 	in.Path = filepath.Join(t.TempDir(), "gone.csv")
-	g = genllm.NewWriter(client(t, srv), genllm.Options{PerFile: 1})
-	g.SetProver(&genllm.Prover{Backend: b})
+	g = writer.New(client(t, srv), writer.Options{PerFile: 1})
+	g.SetProver(&writer.Prover{Backend: b})
 	if tasks, err = g.Generate(context.Background(), []generators.Input{in}); err != nil || len(tasks) != 0 {
 		t.Fatalf("tasks %v, err %v", tasks, err)
 	}
@@ -247,7 +247,7 @@ func TestGenerateSendsMaxTokensAndClipsPreviews(t *testing.T) {
 	p := *long.File.Preview
 	p.Head = strings.Repeat("north,1.5\n", 2000)
 	long.File.Preview = &p
-	g := genllm.NewWriter(client(t, srv), genllm.Options{PerFile: 1, PreviewBudget: 500})
+	g := writer.New(client(t, srv), writer.Options{PerFile: 1, PreviewBudget: 500})
 	if _, err := g.Generate(context.Background(), []generators.Input{long}); err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestProbeJSON(t *testing.T) {
 		ok, err bool
 	}{{refuse, false, false}, {accept, true, false}, {down, false, true}} {
 		cfg := llm.Config{Endpoints: []llm.Endpoint{{BaseURL: tc.srv.URL, Model: "m", KeyEnv: "NO_SUCH_KEY_ENV"}}}
-		ok, err := genllm.ProbeJSON(context.Background(), cfg, "m")
+		ok, err := writer.ProbeJSON(context.Background(), cfg, "m")
 		if ok != tc.ok || (err != nil) != tc.err {
 			t.Errorf("%s: ok %v, err %v", tc.srv.URL, ok, err)
 		}
