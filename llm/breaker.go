@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"synth/internal/pacer"
 )
 
 // Breaker defaults: after this many infrastructure failures in a row the
@@ -50,12 +52,8 @@ func (b *breaker) wait(ctx context.Context) error {
 	if d <= 0 {
 		return nil
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
+	if err := pacer.Sleep(ctx, d); err != nil {
+		return err
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -5,8 +5,8 @@
 // fields go-openai cannot send (temperature 0, top_k, chat_template_kwargs
 // and any other extra field), bounds every attempt by a timeout, retries
 // 429, 408, 5xx, dropped connections and replies that are not chat
-// completions with backoff, jitter and Retry-After (a timed-out request is
-// never sent again: the server may still be computing it), and answers
+// completions with the backoff, jitter and Retry-After of synth's one retry
+// policy, internal/pacer (a timed-out request is never sent again: the server may still be computing it), and answers
 // repeated requests from a content-addressed cache.
 //
 // Client.Preflight checks each endpoint with one cheap request before a run.

@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
+
+	"synth/internal/pacer"
 )
 
 // HTTPDoer sends one HTTP request; *http.Client is one.
@@ -50,8 +50,9 @@ func withCall(ctx context.Context, c *call) context.Context {
 // transport is the HTTP client go-openai talks through for one endpoint. It
 // rewrites the body (go-openai drops temperature 0 and knows no extra
 // fields), answers from the cache, bounds each attempt by a timeout, and
-// retries 429, 408, 5xx, timeouts and dropped connections with exponential
-// backoff, full jitter and the server's Retry-After. It returns either a 2xx
+// retries 429, 408, 5xx and dropped connections through the retry policy
+// of package pacer (exponential backoff with jitter, the server's
+// Retry-After). It returns either a 2xx
 // response with its body fully read, or an *Error.
 type transport struct {
 	ep      *endpoint
@@ -94,56 +95,60 @@ func (t *transport) Do(req *http.Request) (*http.Response, error) {
 	if err := t.ep.waitTokens(ctx, estimateTokens(body)); err != nil {
 		return nil, t.limitError(ctx, "tokens", err)
 	}
-	for attempt := 0; ; attempt++ {
+	var b []byte
+	err = t.policy().Call(ctx, func(attempt int) error {
 		if err := t.brk.wait(ctx); err != nil {
-			return nil, err
+			return err
 		}
 		c.attempts++
 		start := time.Now()
-		b, err := t.attempt(ctx, req, body)
-		if e, ok := err.(*Error); ok && (e.timeout || e.Status == 429) {
+		var err error
+		b, err = t.attempt(ctx, req, body)
+		e, _ := err.(*Error)
+		if e != nil && (e.timeout || e.Status == 429) {
 			c.overloaded = true
 		}
-		if e, ok := err.(*Error); ok && infra(e) {
+		if e != nil && infra(e) {
 			if stop := t.brk.failure(e); stop != nil {
-				return nil, stop
+				return stop
 			}
 		}
 		if err == nil {
 			c.latency = time.Since(start)
 			t.brk.success()
-			if key != "" {
-				t.cache.put(key, b)
-			}
-			return reply(req, b), nil
+			return nil
 		}
-		var e *Error
-		limit := t.retries
-		if e, ok := err.(*Error); ok && e.badReply {
-			limit = min(limit, badReplyRetries)
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
-		if ctx.Err() != nil || !errors.As(err, &e) || !e.retry || attempt >= limit {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, err
+		if !errors.As(err, &e) || !e.retry || e.badReply && attempt >= badReplyRetries {
+			return err
 		}
-		if t.onRetry != nil {
-			t.onRetry()
-		}
-		wait := t.backoff(attempt)
-		if ra := time.Until(e.retryAfter); ra > wait {
-			wait = ra
-		}
-		t.log.Debug("llm retry", "endpoint", t.ep.name, "attempt", attempt+1, "wait", wait, "err", e)
-		timer := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			timer.Stop()
-			return nil, ctx.Err()
-		case <-timer.C:
-		}
+		return pacer.Retry(err, e.retryAfter)
+	})
+	if ex := (*pacer.ExhaustedError)(nil); errors.As(err, &ex) {
+		err = ex.Err
 	}
+	if err != nil {
+		return nil, err
+	}
+	if key != "" {
+		t.cache.put(key, b)
+	}
+	return reply(req, b), nil
+}
+
+// policy is the transport's retry policy: t.retries retries with
+// exponential backoff from t.base up to t.max, or the server's
+// Retry-After when longer; each retry is counted and logged.
+func (t *transport) policy() pacer.Policy {
+	return pacer.Policy{Attempts: t.retries + 1, Base: t.base, Max: t.max,
+		OnRetry: func(n int, wait time.Duration, err error) {
+			if t.onRetry != nil {
+				t.onRetry()
+			}
+			t.log.Debug("llm retry", "endpoint", t.ep.name, "attempt", n, "wait", wait, "err", err)
+		}}
 }
 
 // attempt sends the request once and reads the whole reply within the
@@ -173,7 +178,7 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, body []byte)
 			Fix: "raise llm.max_reply_bytes if replies this long are expected, or lower teacher.max_reply_tokens"}
 	}
 	if resp.StatusCode/100 != 2 {
-		return nil, classify(t.ep.name, t.ep.keyEnv, t.ep.cfg.Model, resp.StatusCode, errorMessage(b, resp.Status), b, retryAfter(resp.Header))
+		return nil, classify(t.ep.name, t.ep.keyEnv, t.ep.cfg.Model, resp.StatusCode, errorMessage(b, resp.Status), b, pacer.RetryAfter(resp.Header, time.Now()))
 	}
 	if err := t.checkCompletion(resp.StatusCode, b); err != nil {
 		return nil, err
@@ -201,16 +206,6 @@ func (t *transport) transportError(ctx, actx context.Context, err error) error {
 			Err: err, timeout: true, Fix: "raise llm.timeout for a slow server, or lower the endpoint's concurrency"}
 	}
 	return &Error{Endpoint: t.ep.name, Msg: "connection failed: " + err.Error(), Err: err, retry: true, Fix: "is the server up and reachable? check base_url"}
-}
-
-// backoff is the wait before retry n (from 0): exponential, capped, with
-// full jitter in [d/2, d].
-func (t *transport) backoff(n int) time.Duration {
-	d := t.base << min(n, 20)
-	if d > t.max || d <= 0 {
-		d = t.max
-	}
-	return d/2 + rand.N(d/2+1)
 }
 
 func reply(req *http.Request, b []byte) *http.Response {
@@ -244,21 +239,6 @@ func rewrite(body []byte, fields map[string]any) ([]byte, error) {
 		m[k] = v
 	}
 	return json.Marshal(m)
-}
-
-// retryAfter reads a Retry-After header: seconds or an HTTP date.
-func retryAfter(h http.Header) time.Time {
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return time.Time{}
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		return time.Now().Add(time.Duration(s * float64(time.Second)))
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return t
-	}
-	return time.Time{}
 }
 
 // errorMessage extracts the message of an OpenAI-style error body.

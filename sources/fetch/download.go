@@ -156,7 +156,7 @@ func (c *Client) Download(ctx context.Context, d Download) (Result, error) {
 			return res, fmt.Errorf("%s: %w (after %d resumes; the partial file stays for the next run)", redact(d.URL), err, res.Resumes)
 		}
 		res.Resumes++
-		if err := sleep(ctx, c.Backoff(fails)); err != nil {
+		if err := c.policy().Wait(ctx, fails, time.Time{}, err); err != nil {
 			return res, err
 		}
 	}

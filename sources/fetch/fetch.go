@@ -8,13 +8,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"synth/internal/pacer"
 )
 
 // DefaultIdleTimeout is how long a request may go without receiving a byte
@@ -24,13 +25,16 @@ const DefaultIdleTimeout = 60 * time.Second
 
 // Client gets URLs politely. The zero value is not usable; use New.
 type Client struct {
-	HTTP      *http.Client
-	Limiter   *rate.Limiter                   // nil: no limit
-	Retries   int                             // retries after the first try
-	Backoff   func(attempt int) time.Duration // wait before retry n (1-based) without Retry-After
-	MaxWait   time.Duration                   // cap on a Retry-After wait
-	Header    http.Header                     // sent with every request
-	Authorize func(*http.Request)             // e.g. basic auth; nil: none
+	HTTP    *http.Client
+	Limiter *rate.Limiter // nil: no limit
+	Retries int           // retries after the first try
+	// Backoff is the wait before retry n (1-based), unless the server's
+	// Retry-After asks for longer; nil: exponential from 1 s up to 64 s,
+	// with jitter (package pacer).
+	Backoff   func(attempt int) time.Duration
+	MaxWait   time.Duration       // cap on a Retry-After wait
+	Header    http.Header         // sent with every request
+	Authorize func(*http.Request) // e.g. basic auth; nil: none
 	// IdleTimeout abandons a request that receives nothing for this long
 	// (0: DefaultIdleTimeout). There is no limit on a request's total time.
 	IdleTimeout time.Duration
@@ -45,13 +49,12 @@ type Client struct {
 }
 
 // New returns a client with the given rate (requests per minute; 0: no
-// limit) and retries, exponential backoff from 1 s, and an idle timeout of
+// limit) and retries, exponential backoff from 1 s with jitter, and an idle timeout of
 // DefaultIdleTimeout instead of a limit on the whole request.
 func New(perMinute float64, retries int) *Client {
 	c := &Client{
 		HTTP:    &http.Client{},
 		Retries: retries,
-		Backoff: func(n int) time.Duration { return time.Duration(1<<min(n-1, 6)) * time.Second },
 		MaxWait: 2 * time.Minute,
 		Header:  http.Header{"User-Agent": {UserAgent("")}},
 	}
@@ -167,32 +170,33 @@ func (c *Client) GetWith(ctx context.Context, url string, header http.Header) (*
 
 // Do sends r, retrying as Get does, and returns the first 2xx answer.
 func (c *Client) Do(ctx context.Context, r Request) (*http.Response, error) {
-	var last error
-	for attempt := 0; attempt <= max(c.Retries, 0); attempt++ {
-		if attempt > 0 {
-			wait := c.Backoff(attempt)
-			var se *StatusError
-			if errors.As(last, &se) && se.RetryAfter > 0 {
-				wait = min(se.RetryAfter, c.MaxWait)
-			}
-			if err := sleep(ctx, wait); err != nil {
-				return nil, err
-			}
-		}
-		resp, err := c.once(ctx, r)
-		if err == nil {
-			return resp, nil
-		}
-		last = err
+	var resp *http.Response
+	err := c.policy().Call(ctx, func(int) error {
+		var err error
+		resp, err = c.once(ctx, r)
 		var se *StatusError
-		if ctx.Err() != nil || errors.As(err, &se) && !se.Retry() {
-			return nil, err
+		switch {
+		case err == nil || ctx.Err() != nil:
+			return err
+		case errors.As(err, &se) && !se.Retry():
+			return err
+		case se != nil && se.RetryAfter > 0:
+			return pacer.Retry(err, time.Now().Add(se.RetryAfter))
 		}
+		return pacer.Retry(err, time.Time{})
+	})
+	if err != nil {
+		return nil, err
 	}
-	if c.Retries > 0 {
-		return nil, fmt.Errorf("after %d tries: %w", c.Retries+1, last)
-	}
-	return nil, last
+	return resp, nil
+}
+
+// policy is the client's retry policy: c.Retries retries after the first
+// try, waiting c.Backoff (or pacer's exponential backoff from 1 s up to
+// 64 s) or the server's Retry-After when longer, capped at c.MaxWait.
+func (c *Client) policy() pacer.Policy {
+	return pacer.Policy{Attempts: max(c.Retries, 0) + 1, Base: time.Second, Max: 64 * time.Second,
+		Backoff: c.Backoff, MaxRetryAfter: c.MaxWait}
 }
 
 func (c *Client) once(ctx context.Context, r Request) (*http.Response, error) {
@@ -225,12 +229,8 @@ func (c *Client) once(ctx context.Context, r Request) (*http.Response, error) {
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	se := &StatusError{Method: req.Method, URL: redact(r.URL), Code: resp.StatusCode, Body: string(raw[:min(len(raw), 300)]), Raw: raw, Header: resp.Header}
-	if ra := resp.Header.Get("Retry-After"); ra != "" {
-		if s, err := strconv.Atoi(ra); err == nil {
-			se.RetryAfter = time.Duration(s) * time.Second
-		} else if t, err := http.ParseTime(ra); err == nil {
-			se.RetryAfter = time.Until(t)
-		}
+	if at := pacer.RetryAfter(resp.Header, time.Now()); !at.IsZero() {
+		se.RetryAfter = time.Until(at)
 	}
 	return nil, se
 }
@@ -326,18 +326,4 @@ func redact(u string) string {
 		return u[:i] + "key=REDACTED"
 	}
 	return u
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"synth/dataset"
+	"synth/internal/proccpu"
 	"synth/schemas"
 )
 
@@ -144,18 +145,13 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// vmHWM returns the VmHWM line of /proc/self/status.
+// vmHWM is this process's peak resident memory (VmHWM) in kB.
 func vmHWM() string {
-	b, err := os.ReadFile("/proc/self/status")
+	n, err := proccpu.PeakRSS(0)
 	if err != nil {
 		return "unknown"
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "unknown"
+	return fmt.Sprintf("%d kB", n>>10)
 }
 
 // generator makes varied, realistic-looking trajectories: prose from a

@@ -17,10 +17,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
+	"synth/internal/proccpu"
 	"synth/pipeline"
 )
 
@@ -87,7 +87,6 @@ func run(n int, synth, dir string) error {
 // VmHWM only grows, so the figure misses at most the growth of the last
 // poll interval before the process exits.
 func watchHWM(pid int, stop <-chan struct{}) int64 {
-	status := fmt.Sprintf("/proc/%d/status", pid)
 	var hwm int64
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
@@ -97,17 +96,8 @@ func watchHWM(pid int, stop <-chan struct{}) int64 {
 			return hwm
 		case <-tick.C:
 		}
-		b, err := os.ReadFile(status)
-		if err != nil {
-			continue
-		}
-		for _, line := range strings.Split(string(b), "\n") {
-			if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-				var kb int64
-				if _, err := fmt.Sscanf(strings.TrimSpace(v), "%d kB", &kb); err == nil && kb*1024 > hwm {
-					hwm = kb * 1024
-				}
-			}
+		if n, err := proccpu.PeakRSS(pid); err == nil && n > hwm {
+			hwm = n
 		}
 	}
 }

@@ -26,6 +26,7 @@ import (
 	"strings"
 	"time"
 
+	"synth/internal/proccpu"
 	"synth/schemas"
 	"synth/view"
 )
@@ -227,16 +228,11 @@ func size(path string) string {
 }
 
 func vmHWM() string {
-	b, err := os.ReadFile("/proc/self/status")
+	n, err := proccpu.PeakRSS(0)
 	if err != nil {
 		return "unknown"
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "unknown"
+	return fmt.Sprintf("%d kB", n>>10)
 }
 
 func median(xs []float64) float64 {
