@@ -1526,7 +1526,7 @@ def verify_cases(base, cases):
                 empty = empty or tempfile.mkdtemp(prefix="synth-empty-")
                 d = empty
             os.chdir(d)
-            obs = case.get("observations") if case.get("observed") else None
+            obs = (case.get("observations") or []) if case.get("observed") else None
             out.append(run_checks(case["checks"], case["answer"], case["messages"], case.get("transcript", False), obs))
     finally:
         os.chdir(here)
