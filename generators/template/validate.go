@@ -18,12 +18,12 @@ import (
 
 // Reasons a task fails validation.
 const (
-	DropReferenceError    = "reference_error"    // a reference step raised or timed out
-	DropReferenceFails    = "reference_fails"    // the reference solution fails a check
-	DropAmbiguousTruth    = "ambiguous_truth"    // the reference's execution does not reproduce a check's expected value
-	DropEmptyPasses       = "empty_passes"       // a do-nothing rollout passes every check
-	DropMutantPasses      = "mutant_passes"      // a wrong solution passes every check
-	DropMissingFile       = "missing_file"       // an input file has no host path
+	DropReferenceError = "reference_error" // a reference step raised or timed out
+	DropReferenceFails = "reference_fails" // the reference solution fails a check
+	DropAmbiguousTruth = "ambiguous_truth" // the reference's execution does not reproduce a check's expected value
+	DropEmptyPasses    = "empty_passes"    // a do-nothing rollout passes every check
+	DropMutantPasses   = "mutant_passes"   // a wrong solution passes every check
+	DropMissingFile    = "missing_file"    // an input file has no host path
 )
 
 // Validation is the outcome of proving a set of tasks.
