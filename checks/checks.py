@@ -313,6 +313,7 @@ def _half_unit(tok):
         e = int(exp) if exp else 0
     except ValueError:
         e = 0
+    e = max(-300, min(300, e))  # 1e999999 is printed text, not a float
     if "." in mant:
         return 0.5 * 10.0 ** (e - len(mant.split(".", 1)[1]))
     zeros = len(mant) - len(mant.rstrip("0"))
@@ -330,9 +331,9 @@ def _readings(text, span):
     tok = m.group(0) if m else text[start:end]
     try:
         v = float("".join(tok.split()).replace(",", "").rstrip("%"))
-    except ValueError:
+        h = _half_unit(tok)
+    except (ValueError, OverflowError):
         return [(x, 1e-6 * abs(x)) for x in vals]
-    h = _half_unit(tok)
     out = [(v, h)]
     if tok.rstrip().endswith("%"):
         out.append((v / 100.0, h / 100.0))
@@ -357,9 +358,11 @@ def printed_numbers(observations):
             tok = m.group(0)
             try:
                 v = abs(float("".join(tok.split()).replace(",", "").rstrip("%")))
-            except ValueError:
+                h = _half_unit(tok)
+            except (ValueError, OverflowError):
                 continue
-            h = _half_unit(tok)
+            if not (math.isfinite(v) and math.isfinite(h)):
+                continue
             out.append((v, h))
             if tok.rstrip().endswith("%"):
                 out.append((v / 100.0, h / 100.0))
@@ -367,7 +370,7 @@ def printed_numbers(observations):
                 for part in "".join(tok.split()).rstrip("%").split(","):
                     try:
                         out.append((abs(float(part)), _half_unit(part)))
-                    except ValueError:
+                    except (ValueError, OverflowError):
                         pass
     return out
 

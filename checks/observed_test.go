@@ -49,6 +49,7 @@ func TestAnswerSupportedByOutput(t *testing.T) {
 		{"two numbers asked", schemas.Check{Kind: schemas.CheckAnswer, ContainsAll: []string{"12", "30"}}, "12 in March and 30 in May.", []string{"March 12\nMay 31\n"}, false, true},
 		{"words are not held", schemas.Check{Kind: schemas.CheckAnswer, ContainsAny: []string{"March"}}, "March, with 12 sales.", []string{"May\n"}, true, false},
 		{"chinese", num(19, 0), "共有 19 行。", []string{"19\n"}, true, false},
+		{"huge exponents printed", num(4, 0), "It occurs 4 times.", []string{"1e999999 2.5e-400000 -1E+308888\n4\n"}, true, false},
 	}
 	var in []Case
 	for _, tc := range cases {
