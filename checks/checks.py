@@ -684,13 +684,27 @@ def apply_transform(im, transform):
     return im
 
 
+def has_alpha(im):
+    """Whether im has transparency: an alpha band (RGBA, LA, PA) or a
+    transparent colour (a PNG's tRNS, in modes 1, L, RGB and P)."""
+    return im.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in im.info
+
+
+def flatten(im):
+    """im as a viewer shows it, in RGB: any transparency composited over
+    white. A transparent PNG's hidden pixels (often black) never count."""
+    from PIL import Image
+    if not has_alpha(im):
+        return im.convert("RGB")
+    im = im.convert("RGBA")
+    bg = Image.new("RGBA", im.size, (255, 255, 255, 255))
+    return Image.alpha_composite(bg, im).convert("RGB")
+
+
 def _gray_array(im, size=(64, 64)):
     import numpy as np
-    if im.mode in ("RGBA", "LA", "P"):
-        from PIL import Image
-        im = im.convert("RGBA")
-        bg = Image.new("RGBA", im.size, (255, 255, 255, 255))
-        im = Image.alpha_composite(bg, im)
+    if has_alpha(im):
+        im = flatten(im)
     return np.asarray(im.convert("L").resize(size), dtype=float)
 
 
@@ -727,6 +741,8 @@ def sharpness(path):
     """Variance of the Laplacian of the luminance: higher is sharper."""
     import numpy as np
     im = _open_image(path)
+    if has_alpha(im):
+        im = flatten(im)
     g = np.asarray(im.convert("L"), dtype=float)
     lap = -4 * g[1:-1, 1:-1] + g[:-2, 1:-1] + g[2:, 1:-1] + g[1:-1, :-2] + g[1:-1, 2:]
     return float(lap.var())
@@ -1469,6 +1485,7 @@ _HELPERS = {
     "numbers_in": numbers_in, "number_close": number_close, "candidates": candidates, "read_text": read_text,
     "brightness": brightness, "contrast": contrast, "sharpness": sharpness, "similarity": similarity,
     "open_image": _open_image, "apply_transform": apply_transform, "is_gray": is_gray,
+    "flatten": flatten, "has_alpha": has_alpha,
     "html_elements": html_elements, "load_module": load_module, "load_pickle": load_pickle,
     "read_audio": read_audio, "duration": duration, "loudness_db": loudness_db,
     "audio_match": audio_match, "level_db": level_db, "sniff_type": sniff_type,
