@@ -2,10 +2,12 @@ package template
 
 import (
 	"archive/zip"
+	"encoding/xml"
 	"fmt"
 	"html"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/ledongthuc/pdf"
@@ -34,12 +36,10 @@ func (c *bctx) pdfPages(i int) []string {
 	return pages
 }
 
-var (
-	docxPara = regexp.MustCompile(`(?s)<w:p[ >].*?</w:p>`)
-	docxText = regexp.MustCompile(`(?s)<w:t(?: [^>]*)?>(.*?)</w:t>`)
-)
-
-// docxParagraphs returns the text of each paragraph of DOCX file i.
+// docxParagraphs returns the text of each paragraph of DOCX file i as
+// python-docx's Document.paragraphs reads it: the paragraphs that are
+// children of the body (not those in tables, text boxes or content
+// controls), each the text of its runs and of the runs of its hyperlinks.
 func (c *bctx) docxParagraphs(i int) []string {
 	zr, err := zip.OpenReader(c.files[i].Path)
 	if err != nil {
@@ -54,26 +54,56 @@ func (c *bctx) docxParagraphs(i int) []string {
 		if err != nil {
 			panic(err)
 		}
-		b, err := io.ReadAll(rc)
-		rc.Close()
+		defer rc.Close()
+		ps, err := bodyParagraphs(rc)
 		if err != nil {
-			panic(err)
+			panic(fmt.Sprintf("docx %s: %v", c.name(i), err))
 		}
-		var out []string
-		for _, p := range docxPara.FindAllString(string(b), -1) {
-			var t strings.Builder
-			for _, m := range docxText.FindAllStringSubmatch(p, -1) {
-				t.WriteString(m[1])
-			}
-			out = append(out, xmlUnescape(t.String()))
-		}
-		return out
+		return ps
 	}
 	panic("no word/document.xml")
 }
 
-func xmlUnescape(s string) string {
-	return strings.NewReplacer("&lt;", "<", "&gt;", ">", "&quot;", `"`, "&apos;", "'", "&amp;", "&").Replace(s)
+// bodyParagraphs reads a WordprocessingML document.xml: the text of each
+// w:p child of w:body, from its w:r/w:t and w:hyperlink/w:r/w:t.
+func bodyParagraphs(r io.Reader) ([]string, error) {
+	d := xml.NewDecoder(r)
+	d.Strict = false
+	var path []string // local names from the document element down
+	var out []string
+	var cur *strings.Builder
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			path = append(path, t.Name.Local)
+			if len(path) == 3 && path[1] == "body" && t.Name.Local == "p" {
+				cur = &strings.Builder{}
+			}
+		case xml.EndElement:
+			if len(path) == 3 && cur != nil && t.Name.Local == "p" {
+				out = append(out, cur.String())
+				cur = nil
+			}
+			if len(path) > 0 {
+				path = path[:len(path)-1]
+			}
+		case xml.CharData:
+			if cur == nil || len(path) < 5 {
+				continue
+			}
+			in := path[3:] // below the paragraph
+			if slices.Equal(in, []string{"r", "t"}) || slices.Equal(in, []string{"hyperlink", "r", "t"}) {
+				cur.Write(t)
+			}
+		}
+	}
 }
 
 var (

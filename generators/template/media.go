@@ -119,6 +119,22 @@ func (c *bctx) mp3Seconds(i int) float64 {
 	rates := []int{44100, 48000, 32000}
 	kbps := []int{0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320}
 	frames, rate := 0, 0
+	// An encoder's Xing/Info frame holds no audio, and its LAME tag says
+	// how many samples of delay and padding the decoder drops: pydub's
+	// ffmpeg reports the rest, and so does this.
+	skip := 0
+	if len(b) >= 4 && b[0] == 0xFF && b[1]&0xFE == 0xFA {
+		side := 32
+		if b[3]>>6 == 3 { // mono
+			side = 17
+		}
+		if t := 4 + side; t+144 <= len(b) && (string(b[t:t+4]) == "Xing" || string(b[t:t+4]) == "Info") {
+			l := b[t+120:]
+			delay := int(l[21])<<4 | int(l[22])>>4
+			pad := int(l[22]&0x0F)<<8 | int(l[23])
+			skip = 1152 + delay + pad
+		}
+	}
 	for p := 0; p+4 <= len(b); {
 		h := b[p : p+4]
 		if h[0] != 0xFF || h[1]&0xFE != 0xFA { // MPEG-1 Layer III only
@@ -136,7 +152,7 @@ func (c *bctx) mp3Seconds(i int) float64 {
 	if frames == 0 {
 		panic("no MPEG-1 Layer III frames")
 	}
-	return float64(frames*1152) / float64(rate)
+	return float64(max(0, frames*1152-skip)) / float64(rate)
 }
 
 // audioSeconds is file i's duration, for WAV and MP3.
