@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
 )
@@ -27,9 +29,12 @@ func (c *bctx) pdfPages(i int) []string {
 			pages = append(pages, "")
 			continue
 		}
-		s, err := pg.GetPlainText(nil)
-		if err != nil {
-			panic(fmt.Sprintf("pdf %s: page %d: %v", c.name(i), p, err))
+		s, ok := layoutText(pg)
+		if !ok {
+			var err error
+			if s, err = pg.GetPlainText(nil); err != nil {
+				panic(fmt.Sprintf("pdf %s: page %d: %v", c.name(i), p, err))
+			}
 		}
 		pages = append(pages, s)
 	}
@@ -104,6 +109,50 @@ func bodyParagraphs(r io.Reader) ([]string, error) {
 			}
 		}
 	}
+}
+
+// layoutText is a page's text from where its glyphs are drawn: a space
+// where a gap on a line is wider than a fifth of the font size, a line
+// break where the baseline moves. A PDF places words rather than spaces,
+// and its text operators may hold none ("Lorem" at x=72, "ipsum" at
+// x=118): read by stream order alone the words run together, as pypdf
+// and PyMuPDF do not read them. ok is false when the page's content
+// cannot be read so, or its fonts give most glyphs no width.
+func layoutText(pg pdf.Page) (s string, ok bool) {
+	defer func() {
+		if recover() != nil {
+			s, ok = "", false
+		}
+	}()
+	text := pg.Content().Text
+	unknown := 0
+	for _, t := range text {
+		if t.W <= 0 {
+			unknown++
+		}
+	}
+	if 2*unknown > len(text) {
+		return "", false // the fonts give no glyph widths: gaps say nothing
+	}
+	var b strings.Builder
+	var prev *pdf.Text
+	for _, t := range text {
+		if t.W <= 0 { // a glyph of unknown width: half an em a character
+			t.W = t.FontSize / 2 * float64(utf8.RuneCountInString(t.S))
+		}
+		if prev != nil {
+			size := max(t.FontSize, prev.FontSize, 1)
+			switch {
+			case math.Abs(t.Y-prev.Y) > size/2:
+				b.WriteByte('\n')
+			case t.X-(prev.X+prev.W) > size/5 && !strings.HasSuffix(prev.S, " ") && !strings.HasPrefix(t.S, " "):
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(t.S)
+		prev = &t
+	}
+	return b.String(), true
 }
 
 var (

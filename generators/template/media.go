@@ -177,6 +177,29 @@ func (c *bctx) decodeImage(i int) image.Image {
 	return img
 }
 
+// bilevel reports whether image i, as a viewer shows it (transparency
+// over white), is black and white only: no edit of its contrast,
+// brightness or sharpness can change it. Sampled on a grid.
+func (c *bctx) bilevel(i int) bool {
+	img := c.decodeImage(i)
+	if img == nil {
+		return false
+	}
+	b := img.Bounds()
+	step := max(1, min(b.Dx(), b.Dy())/64)
+	for y := b.Min.Y; y < b.Max.Y; y += step {
+		for x := b.Min.X; x < b.Max.X; x += step {
+			r, g, bl, a := img.At(x, y).RGBA() // premultiplied by a
+			white := float64(0xffff - a)
+			v := (0.299*(float64(r)+white) + 0.587*(float64(g)+white) + 0.114*(float64(bl)+white)) / 257
+			if v > 8 && v < 247 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // boxVariance is the variance of the gray level inside a box, sampled.
 func boxVariance(img image.Image, x, y, w, h int) float64 {
 	var s, s2, n float64
