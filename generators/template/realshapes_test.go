@@ -231,7 +231,7 @@ func spacelessPDF(lines [][]string) []byte {
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
 		fmt.Sprintf("<< /Length %d >>\nstream\n%sendstream", content.Len(), content.String()),
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /FirstChar 32 /LastChar 126 /Widths [" + strings.Repeat("556 ", 95) + "] >>",
 	}
 	var b bytes.Buffer
 	b.WriteString("%PDF-1.4\n")
