@@ -35,25 +35,51 @@ func init() {
 
 var yearRE = regexp.MustCompile(`\b(1[5-9]\d\d|20\d\d)\b`)
 
-func buildYears(c *bctx) []spec {
+// unitAfter matches a unit right after a number: "1500 m", "2000 km",
+// "1600 metres" are measurements, not years.
+var unitAfter = regexp.MustCompile(`^[ \t]*(?:(?:m|km|cm|mm|metres|meters|miles|mi|yards|yd|feet|ft|kg|g|lb|lbs|s|sec|seconds|min|minutes|h|hours|ml|l|kcal|cal|w|kw|mb|gb|px)\b|%)`)
+
+// yearsIn are the four-digit years 1500-2099 of text, in order of first
+// appearance: not part of a longer number, not a measurement with a unit
+// after it. The reference's regex says the same in Python.
+func yearsIn(text string) []string {
 	seen := map[string]bool{}
 	var ys []string
-	for _, y := range yearRE.FindAllString(c.text(0), -1) {
+	for _, m := range yearRE.FindAllStringIndex(text, -1) {
+		y, rest := text[m[0]:m[1]], text[m[1]:]
+		if unitAfter.MatchString(strings.ToLower(rest[:min(len(rest), 12)])) || strings.HasPrefix(rest, ".") && len(rest) > 1 && rest[1] >= '0' && rest[1] <= '9' {
+			continue
+		}
+		if m[0] > 0 && (text[m[0]-1] == '.' || text[m[0]-1] == ',') {
+			continue // 1.2000, 3,1500: part of another number
+		}
 		if !seen[y] {
 			seen[y] = true
 			ys = append(ys, y)
 		}
 	}
+	return ys
+}
+
+// yearsPy is yearsIn in Python, over text.
+const yearsPy = `import re
+units = r'(?:(?:m|km|cm|mm|metres|meters|miles|mi|yards|yd|feet|ft|kg|g|lb|lbs|s|sec|seconds|min|minutes|h|hours|ml|l|kcal|cal|w|kw|mb|gb|px)\b|%)'
+# re.A: a year is a run of ASCII digits between non-ASCII-word characters (2019年 holds 2019)
+years = sorted(set(m.group(1) for m in re.finditer(r'(?<![.,\d])\b(1[5-9]\d\d|20\d\d)\b(?!\.\d)', text, re.A)
+                   if not re.match(r'[ \t]*' + units, text[m.end():m.end() + 12].lower(), re.A)))
+print(years)`
+
+func buildYears(c *bctx) []spec {
+	ys := yearsIn(c.text(0))
 	if len(ys) < 2 {
 		return nil
 	}
 	sort.Strings(ys)
 	return []spec{{
 		params: "years",
-		en:     []string{"Which years are mentioned in this text? List all of them.", "Extract every year (four-digit years like 1999) that appears in the document."},
-		zh:     []string{"这段文本中提到了哪些年份？请全部列出。", "请找出文档中出现的所有年份（如 1999 这样的四位数年份）。"},
-		steps: []schemas.RefStep{readTextStep(c, 0), step("Find four-digit years with a regular expression.",
-			"import re\nyears = sorted(set(re.findall(r'\\b(1[5-9]\\d\\d|20\\d\\d)\\b', text)))\nprint(years)")},
+		en:     []string{"Which years (1500 to 2099) are mentioned in this text? List all of them; a number with a unit after it, such as 1500 m, is not a year.", "Extract every year (four-digit years like 1999, from 1500 to 2099) that appears in the document; measurements such as 2000 km do not count."},
+		zh:     []string{"这段文本中提到了哪些年份（1500 到 2099）？请全部列出；后面带单位的数字（如 1500 m）不算年份。", "请找出文档中出现的所有年份（如 1999 这样的四位数年份，1500 到 2099）；2000 km 这样的度量不算。"},
+		steps: []schemas.RefStep{readTextStep(c, 0), step("Find four-digit years with a regular expression, leaving out measurements (a unit after the number).", yearsPy)},
 		answer: "The years mentioned are " + strings.Join(ys, ", ") + ".", answerZh: "文中提到的年份有：" + strings.Join(ys, "、") + "。",
 		checks: []schemas.Check{answerHas(ys...)},
 	}}
