@@ -128,11 +128,23 @@ func (c *bctx) mp3Seconds(i int) float64 {
 		if b[3]>>6 == 3 { // mono
 			side = 17
 		}
-		if t := 4 + side; t+144 <= len(b) && (string(b[t:t+4]) == "Xing" || string(b[t:t+4]) == "Info") {
-			l := b[t+120:]
-			delay := int(l[21])<<4 | int(l[22])>>4
-			pad := int(l[22]&0x0F)<<8 | int(l[23])
-			skip = 1152 + delay + pad
+		if t := 4 + side; t+8 <= len(b) && (string(b[t:t+4]) == "Xing" || string(b[t:t+4]) == "Info") {
+			skip = 1152
+			flags := b[t+7]
+			l := t + 8 // the LAME tag follows the fields the flags announce
+			for _, f := range []struct {
+				bit  byte
+				size int
+			}{{1, 4}, {2, 4}, {4, 100}, {8, 4}} {
+				if flags&f.bit != 0 {
+					l += f.size
+				}
+			}
+			if l+24 <= len(b) {
+				delay := int(b[l+21])<<4 | int(b[l+22])>>4
+				pad := int(b[l+22]&0x0F)<<8 | int(b[l+23])
+				skip += delay + pad
+			}
 		}
 	}
 	for p := 0; p+4 <= len(b); {
