@@ -79,7 +79,7 @@ func buildYears(c *bctx) []spec {
 		params: "years",
 		en:     []string{"Which years (1500 to 2099) are mentioned in this text? List all of them; a number with a unit after it, such as 1500 m, is not a year.", "Extract every year (four-digit years like 1999, from 1500 to 2099) that appears in the document; measurements such as 2000 km do not count."},
 		zh:     []string{"这段文本中提到了哪些年份（1500 到 2099）？请全部列出；后面带单位的数字（如 1500 m）不算年份。", "请找出文档中出现的所有年份（如 1999 这样的四位数年份，1500 到 2099）；2000 km 这样的度量不算。"},
-		steps: []schemas.RefStep{readTextStep(c, 0), step("Find four-digit years with a regular expression, leaving out measurements (a unit after the number).", yearsPy)},
+		steps:  []schemas.RefStep{readTextStep(c, 0), step("Find four-digit years with a regular expression, leaving out measurements (a unit after the number).", yearsPy)},
 		answer: "The years mentioned are " + strings.Join(ys, ", ") + ".", answerZh: "文中提到的年份有：" + strings.Join(ys, "、") + "。",
 		checks: []schemas.Check{answerHas(ys...)},
 	}}
