@@ -120,18 +120,25 @@ func (c *bctx) mp3Seconds(i int) float64 {
 	kbps := []int{0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320}
 	frames, rate := 0, 0
 	// An encoder's Xing/Info frame holds no audio, and its LAME tag says
-	// how many samples of delay and padding the decoder drops: pydub's
-	// ffmpeg reports the rest, and so does this.
-	skip := 0
+	// how many samples of delay and padding the encoder added. pydub's
+	// ffmpeg reports what it keeps, and this follows it: it drops the Info
+	// frame, skips the delay and its decoder's 529 samples at the start,
+	// and ends the stream at the Xing frame count's samples plus 529 less
+	// the padding, when that is before the end.
+	info, lame := false, false
+	delay, pad, xingFrames := 0, 0, -1
 	if len(b) >= 4 && b[0] == 0xFF && b[1]&0xFE == 0xFA {
 		side := 32
 		if b[3]>>6 == 3 { // mono
 			side = 17
 		}
 		if t := 4 + side; t+8 <= len(b) && (string(b[t:t+4]) == "Xing" || string(b[t:t+4]) == "Info") {
-			skip = 1152
+			info = true
 			flags := b[t+7]
 			l := t + 8 // the LAME tag follows the fields the flags announce
+			if flags&1 != 0 && l+4 <= len(b) {
+				xingFrames = int(b[l])<<24 | int(b[l+1])<<16 | int(b[l+2])<<8 | int(b[l+3])
+			}
 			for _, f := range []struct {
 				bit  byte
 				size int
@@ -141,9 +148,9 @@ func (c *bctx) mp3Seconds(i int) float64 {
 				}
 			}
 			if l+24 <= len(b) {
-				delay := int(b[l+21])<<4 | int(b[l+22])>>4
-				pad := int(b[l+22]&0x0F)<<8 | int(b[l+23])
-				skip += delay + pad
+				lame = true
+				delay = int(b[l+21])<<4 | int(b[l+22])>>4
+				pad = int(b[l+22]&0x0F)<<8 | int(b[l+23])
 			}
 		}
 	}
@@ -161,10 +168,22 @@ func (c *bctx) mp3Seconds(i int) float64 {
 		frames++
 		p += size
 	}
-	if frames == 0 {
+	if info {
+		frames-- // the Info frame
+	}
+	if frames <= 0 {
 		panic("no MPEG-1 Layer III frames")
 	}
-	return float64(max(0, frames*1152-skip)) / float64(rate)
+	samples := frames * 1152
+	if lame {
+		const decoderDelay = 529
+		end := samples
+		if xingFrames >= 0 {
+			end = min(end, xingFrames*1152+decoderDelay-pad)
+		}
+		samples = end - delay - decoderDelay
+	}
+	return float64(max(0, samples)) / float64(rate)
 }
 
 // audioSeconds is file i's duration, for WAV and MP3.
