@@ -30,7 +30,7 @@ func silentMP3(n, delay, pad int, lame bool) []byte {
 		t := 4 + 32
 		copy(info[t:], "Info")
 		info[t+7] = 0x01 // the frame count field only
-		c := n // the audio frames
+		c := n           // the audio frames
 		info[t+8], info[t+9], info[t+10], info[t+11] = byte(c>>24), byte(c>>16), byte(c>>8), byte(c)
 		l := t + 12
 		copy(info[l:], "LAME3.100")
