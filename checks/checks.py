@@ -168,19 +168,26 @@ def stated_value(text):
     stated outside brackets, else the last one inside them. A fraction
     a/b reads as a and as a/b. [] when
     text states no number."""
-    text = _normalize(text)
+    span = _stated_span(_normalize(text))
+    return span[2] if span else []
+
+
+def _stated_span(text):
+    """The (start, end, values) of stated_value on normalized text, or
+    None."""
     bare = _BRACKETS_RE.sub(lambda m: " " * len(m.group(0)), text)
     spans = _spans(bare)
-    for start, end, vals in reversed(spans):
+    for span in reversed(spans):
+        start, end, _ = span
         if _VERB_CUE_RE.search(bare, max(0, start - 40), start) or _SUBJECT_RE.match(bare, end):
-            return vals
-    for start, _, vals in reversed(spans):
-        if _SIGN_CUE_RE.search(bare, max(0, start - 40), start):
-            return vals
+            return span
+    for span in reversed(spans):
+        if _SIGN_CUE_RE.search(bare, max(0, span[0] - 40), span[0]):
+            return span
     if spans:
-        return spans[-1][2]
+        return spans[-1]
     spans = _spans(text)
-    return spans[-1][2] if spans else []
+    return spans[-1] if spans else None
 
 
 # An answer may state at most this many numbers per number the task asks
@@ -279,8 +286,152 @@ def check_answer(c, answer, messages):
     answer = final_answer_of(answer)
     if not answer:
         return False, "the final answer is empty"
-    errs = _text_checks(answer, c, "the answer", answer=True)
+    errs = _unsupported(answer, c) + _text_checks(answer, c, "the answer", answer=True)
     return (not errs), "; ".join(errs) or "answer ok"
+
+
+# ---------- answers the printed output supports ----------
+
+# The numbers the rollout's code printed, as (|value|, half a unit of the
+# last digit printed), when the case carries its output; None when it is
+# not known, and then no answer is held to it. Set by run_checks.
+_printed = [None]
+
+# Words that scale the number before them: "5.8 million" may state 5800000.
+_SCALE_RE = re.compile(r"\s*(thousand|million|billion|trillion|bn|k|m|万|亿)(?![A-Za-z])", re.IGNORECASE)
+_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9,
+           "trillion": 1e12, "万": 1e4, "亿": 1e8}
+
+
+def _half_unit(tok):
+    """Half a unit of the last digit tok writes: 5.84 -> 0.005, 1.2e3 ->
+    50, 736 -> 0.5; an integer ending in three or more zeros may be
+    rounded there (123,000 -> 500)."""
+    tok = "".join(tok.split()).replace(",", "").rstrip("%").lstrip("+-")
+    mant, _, exp = tok.lower().partition("e")
+    try:
+        e = int(exp) if exp else 0
+    except ValueError:
+        e = 0
+    e = max(-300, min(300, e))  # 1e999999 is printed text, not a float
+    if "." in mant:
+        return 0.5 * 10.0 ** (e - len(mant.split(".", 1)[1]))
+    zeros = len(mant) - len(mant.rstrip("0"))
+    if zeros >= 3 and zeros < len(mant):
+        return 0.5 * 10.0 ** (e + zeros)
+    return 0.5 * 10.0 ** e
+
+
+def _readings(text, span):
+    """(value, tolerance) of each reading of a stated number: as written
+    (within its last digit), as a percentage (12.5% is 0.125), scaled by a
+    word after it (3.2 million), and a fraction's quotient."""
+    start, end, vals = span
+    m = _NUM_RE.match(text, start)
+    tok = m.group(0) if m else text[start:end]
+    try:
+        v = float("".join(tok.split()).replace(",", "").rstrip("%"))
+        h = _half_unit(tok)
+    except (ValueError, OverflowError):
+        return [(x, 1e-6 * abs(x)) for x in vals]
+    out = [(v, h)]
+    if tok.rstrip().endswith("%"):
+        out.append((v / 100.0, h / 100.0))
+    sc = _SCALE_RE.match(text, m.end() if m else end)
+    if sc:
+        k = _SCALES[sc.group(1).lower()]
+        out.append((v * k, h * k))
+    if len(vals) >= 2 and not tok.rstrip().endswith("%") and "," not in tok:
+        out.append((vals[-1], 1e-3 * abs(vals[-1])))  # a/b
+    return out
+
+
+def printed_numbers(observations):
+    """Every number the printed output shows, as (|value|, half a unit of
+    its last digit): 5.843333 is known to 5e-7, 1.234568e+06 to 0.5, 12.5%
+    also reads 0.125. Numbers inside words count too: the output is only
+    ever used to support an answer, never to pass one."""
+    out = []
+    for o in observations or []:
+        text = _normalize(str(o))
+        for m in _NUM_RE.finditer(text):
+            tok = m.group(0)
+            try:
+                v = abs(float("".join(tok.split()).replace(",", "").rstrip("%")))
+                h = _half_unit(tok)
+            except (ValueError, OverflowError):
+                continue
+            if not (math.isfinite(v) and math.isfinite(h)):
+                continue
+            out.append((v, h))
+            if tok.rstrip().endswith("%"):
+                out.append((v / 100.0, h / 100.0))
+            if "," in tok:
+                for part in "".join(tok.split()).rstrip("%").split(","):
+                    try:
+                        out.append((abs(float(part)), _half_unit(part)))
+                    except (ValueError, OverflowError):
+                        pass
+    return out
+
+
+def _supported(text, span):
+    """Whether a number the answer states is one the code printed, up to
+    the rounding of either and its sign: printed 5.8433 supports 5.84 and
+    6, printed 0.125 supports 12.5%, printed 1234567 supports 1,234,567
+    and "1.23 million"; printed 734 does not support 736."""
+    for r, tol in _readings(text, span):
+        r = abs(r)
+        for o, h in _printed[0]:
+            # The two intervals overlap: printed 31 (30.5 to 31.5) does not
+            # support 30 (29.5 to 30.5), printed 5.85 supports 5.8.
+            if abs(r - o) < tol + h:
+                return True
+    return False
+
+
+def _asks_number(c):
+    return bool(c.get("number")) or any(numbers_in(str(s)) for s in (c.get("contains_all") or []) + (c.get("contains_any") or []))
+
+
+def _unsupported(answer, c):
+    """The reasons answer check c fails because the answer states a value
+    the rollout's code never printed, when the case carries that output.
+    For a task asking one number, the value the answer states
+    (stated_value) must be printed; for more, each number that meets a
+    number check or a numeric contains_all item must. The rule only ever
+    adds a failure: a printed number supports, it never passes."""
+    if _printed[0] is None or _transcript[0] or not _asks_number(c):
+        return []
+    text = _normalize(answer)
+    groups = []
+    if _asked[0] == 1:
+        span = _stated_span(text)
+        if span:
+            groups.append([span])
+    else:
+        spans = _spans(text)
+        spec = c.get("number")
+        if spec:
+            want = float(spec["value"])
+            rel, ab = float(spec.get("rel_tol", 0) or 0), float(spec.get("abs_tol", 0) or 0)
+            groups.append([sp for sp in spans if any(number_close(x, want, rel, ab) for x in sp[2])])
+        for item in c.get("contains_all") or []:
+            ws = numbers_in(str(item))
+            if ws:
+                groups.append([sp for sp in spans if any(number_close(x, ws[0]) for x in sp[2])])
+    errs = []
+    for g in groups:
+        if g and not any(_supported(text, sp) for sp in g):
+            start, end, _ = g[0]
+            errs.append("the answer states %s, %s (nor a number that rounds to it): state what the code printed" % (
+                _short(text[start:end].strip(), 30), UNSUPPORTED))
+    return errs
+
+
+# What an answer check's message says when the answer states a value the
+# code never printed; synth's Go side looks for it (checks.Unsupported).
+UNSUPPORTED = "which the code's output never showed"
 
 
 # ---------- files ----------
@@ -533,13 +684,27 @@ def apply_transform(im, transform):
     return im
 
 
+def has_alpha(im):
+    """Whether im has transparency: an alpha band (RGBA, LA, PA) or a
+    transparent colour (a PNG's tRNS, in modes 1, L, RGB and P)."""
+    return im.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in im.info
+
+
+def flatten(im):
+    """im as a viewer shows it, in RGB: any transparency composited over
+    white. A transparent PNG's hidden pixels (often black) never count."""
+    from PIL import Image
+    if not has_alpha(im):
+        return im.convert("RGB")
+    im = im.convert("RGBA")
+    bg = Image.new("RGBA", im.size, (255, 255, 255, 255))
+    return Image.alpha_composite(bg, im).convert("RGB")
+
+
 def _gray_array(im, size=(64, 64)):
     import numpy as np
-    if im.mode in ("RGBA", "LA", "P"):
-        from PIL import Image
-        im = im.convert("RGBA")
-        bg = Image.new("RGBA", im.size, (255, 255, 255, 255))
-        im = Image.alpha_composite(bg, im)
+    if has_alpha(im):
+        im = flatten(im)
     return np.asarray(im.convert("L").resize(size), dtype=float)
 
 
@@ -576,6 +741,8 @@ def sharpness(path):
     """Variance of the Laplacian of the luminance: higher is sharper."""
     import numpy as np
     im = _open_image(path)
+    if has_alpha(im):
+        im = flatten(im)
     g = np.asarray(im.convert("L"), dtype=float)
     lap = -4 * g[1:-1, 1:-1] + g[:-2, 1:-1] + g[2:, 1:-1] + g[1:-1, :-2] + g[1:-1, 2:]
     return float(lap.var())
@@ -1318,6 +1485,7 @@ _HELPERS = {
     "numbers_in": numbers_in, "number_close": number_close, "candidates": candidates, "read_text": read_text,
     "brightness": brightness, "contrast": contrast, "sharpness": sharpness, "similarity": similarity,
     "open_image": _open_image, "apply_transform": apply_transform, "is_gray": is_gray,
+    "flatten": flatten, "has_alpha": has_alpha,
     "html_elements": html_elements, "load_module": load_module, "load_pickle": load_pickle,
     "read_audio": read_audio, "duration": duration, "loudness_db": loudness_db,
     "audio_match": audio_match, "level_db": level_db, "sniff_type": sniff_type,
@@ -1340,12 +1508,15 @@ def run_check(c, answer, messages):
     return bool(ok), msg
 
 
-def run_checks(checks, answer, messages, transcript=False):
+def run_checks(checks, answer, messages, transcript=False, observations=None):
     """One {kind, ok, message} per check, in order. With transcript, answer
     is everything a solution printed rather than its final answer, and may
-    state any number of numbers."""
+    state any number of numbers. observations, when not None, is what the
+    rollout's code printed, cell by cell: a number the answer states must
+    be among them (_unsupported)."""
     out = []
     _asked[0], _transcript[0] = numbers_asked(checks), bool(transcript)
+    _printed[0] = None if observations is None else printed_numbers(observations)
     for c in checks:
         ok, msg = run_check(c, answer, messages)
         out.append({"kind": c.get("kind", ""), "ok": ok, "message": msg})
@@ -1375,7 +1546,8 @@ def verify_cases(base, cases):
                 empty = empty or tempfile.mkdtemp(prefix="synth-empty-")
                 d = empty
             os.chdir(d)
-            out.append(run_checks(case["checks"], case["answer"], case["messages"], case.get("transcript", False)))
+            obs = (case.get("observations") or []) if case.get("observed") else None
+            out.append(run_checks(case["checks"], case["answer"], case["messages"], case.get("transcript", False), obs))
     finally:
         os.chdir(here)
     return out

@@ -23,7 +23,10 @@
 // the text after "Finished:" when there is one. The numbers an answer
 // states are its candidates (not those inside words or file names); they
 // match with tolerance and common formatting: 1,234.5, 1.2345e3, 12% (also
-// read as 0.12). An answer stating more than max(8, 3 x the numbers the
+// read as 0.12). When a case carries the rollout's printed output
+// (Case.Observations), a number an answer check relies on must be among the
+// numbers printed, up to rounding: the rule only adds failures, and
+// Unsupported recognises its message. An answer stating more than max(8, 3 x the numbers the
 // task asks for) fails every answer check, as does one listing every option
 // of a contains_any of three or more, or naming a none_of option. Image compare applies the stated transform (rotate:DEG
 // counterclockwise, rotate90, flip_h, flip_v, grayscale, crop:x,y,w,h,
@@ -33,7 +36,7 @@
 // answer, messages and the library's helpers in scope: read_table,
 // find_column, iqr_bounds, numbers_in, number_close, read_text,
 // html_elements, load_module, open_image, similarity, apply_transform,
-// is_gray, brightness, contrast, sharpness, read_audio, duration,
+// is_gray, flatten, has_alpha, brightness, contrast, sharpness, read_audio, duration,
 // loudness_db, audio_match, level_db, sniff_type, candidates, load_pickle.
 // load_module and load_pickle run the produced file in a disposable child
 // process and return plain values or RemoteObject handles.

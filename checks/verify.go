@@ -32,6 +32,72 @@ type Case struct {
 	// Transcript marks Answer as everything a solution printed rather than
 	// its final answer: it may state any number of numbers.
 	Transcript bool
+	// Observations is what the rollout's code printed, one entry per cell
+	// (its steps' observations), or nil when that is not known. When it is
+	// known, a number the answer states for an answer check must be among
+	// the numbers printed, up to rounding (docs/CHECKS.md, "Answers the
+	// output supports"): a rollout that printed 10 and answers "4 times"
+	// fails. It reaches the verifier bounded (boundObservations).
+	Observations []string
+}
+
+// Bounds on the observations a case carries to the verifier: each cell's
+// output keeps its head and tail within maxCellObservation bytes, and the
+// cells kept, the last ones first, total at most maxObservations. The
+// agent's default observation cap (8000 characters a cell) is far below.
+const (
+	maxCellObservation = 64 << 10
+	maxObservations    = 512 << 10
+)
+
+// Unsupported reports whether a check's message says the answer states a
+// value the rollout's code never printed.
+func Unsupported(message string) bool { return strings.Contains(message, unsupportedMarker) }
+
+// unsupportedMarker is checks.py's UNSUPPORTED.
+const unsupportedMarker = "which the code's output never showed"
+
+// boundObservations cuts obs to the bounds above; cut text is replaced
+// by a marker without digits. nil stays nil.
+func boundObservations(obs []string) []string {
+	if obs == nil {
+		return nil
+	}
+	out := make([]string, len(obs))
+	total := 0
+	for i := len(obs) - 1; i >= 0; i-- {
+		o := obs[i]
+		if len(o) > maxCellObservation {
+			h := headUTF8(o, maxCellObservation/2)
+			t := tailUTF8(o, maxCellObservation/2)
+			o = h + "\n…cut…\n" + t
+		}
+		if total+len(o) > maxObservations {
+			break
+		}
+		total += len(o)
+		out[i] = o
+	}
+	return out
+}
+
+// headUTF8 is the longest prefix of s of at most n bytes that ends on a
+// rune boundary.
+func headUTF8(s string, n int) string {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// tailUTF8 is the longest suffix of s of at most n bytes that starts on a
+// rune boundary.
+func tailUTF8(s string, n int) string {
+	i := len(s) - n
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return s[i:]
 }
 
 // verifyOutputBytes bounds what one verification cell may print; results of
@@ -182,6 +248,9 @@ type payloadCase struct {
 	Answer     string            `json:"answer"`
 	Messages   []schemas.Message `json:"messages"`
 	Transcript bool              `json:"transcript,omitempty"`
+	// Observed says Observations is known (possibly empty).
+	Observed     bool     `json:"observed,omitempty"`
+	Observations []string `json:"observations,omitempty"`
 }
 
 // libraryBase64 is Library as the cell carries it, for a sandbox whose
@@ -201,7 +270,8 @@ func verifyCell(cases []Case, run []int, nonce string) (string, error) {
 		if msgs == nil {
 			msgs = []schemas.Message{}
 		}
-		p = append(p, payloadCase{Root: strconv.Itoa(i), Checks: c.Checks, Answer: c.Answer, Messages: msgs, Transcript: c.Transcript})
+		p = append(p, payloadCase{Root: strconv.Itoa(i), Checks: c.Checks, Answer: c.Answer, Messages: msgs, Transcript: c.Transcript,
+			Observed: c.Observations != nil, Observations: boundObservations(c.Observations)})
 	}
 	exts := map[string]bool{"": true} // never an empty list
 	for _, i := range run {

@@ -51,23 +51,34 @@ func Unfinished(traj *schemas.Trajectory) (v schemas.Verdict, ok bool) {
 // run on whatever the rollout left, whether it finished, ran out of turns
 // or stopped writing code. Only a rollout that the infrastructure cut short
 // (the teacher's endpoint, the budget, the sandbox) fails without them, so
-// that it is retried and reported apart.
+// that it is retried and reported apart. As PyBench's tests.py, it judges
+// the answer alone: a stated number need not be among the printed ones.
 func VerifyAsPyBench(ctx context.Context, b sandbox.Backend, task *schemas.Task, traj *schemas.Trajectory, inputs []sandbox.Input, store string) (schemas.Verdict, error) {
 	switch traj.StopReason {
 	case schemas.StopTeacherError, schemas.StopBudget, schemas.StopSandboxError:
 		return schemas.Verdict{Passed: false, Checks: []schemas.CheckResult{}, Failure: unfinished(traj)}, nil
 	}
-	return VerifyWorkspace(ctx, b, task, traj, inputs, store)
+	c, err := CaseOf(task, traj, inputs, store)
+	if err != nil {
+		return schemas.Verdict{}, fmt.Errorf("verify %s: %w", traj.ID, err)
+	}
+	c.Observations = nil // PyBench's tests judge the answer alone
+	return verifyCase(ctx, b, task, traj, c)
 }
 
 // VerifyWorkspace runs the task's checks on the rollout's inputs and
-// collected artifacts whatever its stop reason: it passes when every check
+// collected artifacts whatever its stop reason, holding the answer to what
+// the rollout's code printed (Observations): it passes when every check
 // does, else fails with check_failed.
 func VerifyWorkspace(ctx context.Context, b sandbox.Backend, task *schemas.Task, traj *schemas.Trajectory, inputs []sandbox.Input, store string) (schemas.Verdict, error) {
 	c, err := CaseOf(task, traj, inputs, store)
 	if err != nil {
 		return schemas.Verdict{}, fmt.Errorf("verify %s: %w", traj.ID, err)
 	}
+	return verifyCase(ctx, b, task, traj, c)
+}
+
+func verifyCase(ctx context.Context, b sandbox.Backend, task *schemas.Task, traj *schemas.Trajectory, c checks.Case) (schemas.Verdict, error) {
 	rs, err := checks.Verify(ctx, b, []checks.Case{c})
 	if err != nil {
 		return schemas.Verdict{}, fmt.Errorf("verify %s: task %s: %w", traj.ID, task.ID, err)
@@ -103,7 +114,7 @@ func VerdictOf(rs []schemas.CheckResult) schemas.Verdict {
 }
 
 // CaseOf is what checks.Verify needs to judge traj: the task's checks, the
-// final answer and messages, the inputs under data/ and the artifacts, read
+// final answer, messages and observations, the inputs under data/ and the artifacts, read
 // from store (<aa>/<sha256>), under their paths. An artifact whose name the
 // checks cannot take (not UTF-8, a backslash or control character; see
 // checks.CheckFileName) is a *checks.CaseError with reason artifact_error:
@@ -111,7 +122,7 @@ func VerdictOf(rs []schemas.CheckResult) schemas.Verdict {
 // that is not one is another error: the trajectory is not one synth
 // collected.
 func CaseOf(task *schemas.Task, traj *schemas.Trajectory, inputs []sandbox.Input, store string) (checks.Case, error) {
-	c := checks.Case{Checks: task.Checks, Answer: traj.FinalAnswer, Messages: traj.Messages}
+	c := checks.Case{Checks: task.Checks, Answer: traj.FinalAnswer, Messages: traj.Messages, Observations: Observations(traj)}
 	for _, in := range inputs {
 		c.Files = append(c.Files, sandbox.Input{Name: "data/" + in.Name, Path: in.Path, Root: in.Root})
 	}
@@ -169,4 +180,15 @@ func unfinished(traj *schemas.Trajectory) string {
 		return schemas.FailSandboxCrash
 	}
 	return schemas.FailNoFinalAnswer
+}
+
+// Observations is what traj's code printed, one entry per step: what the
+// answer checks hold a stated number to (checks.Case.Observations). Never
+// nil: a rollout that ran no code printed nothing.
+func Observations(traj *schemas.Trajectory) []string {
+	out := make([]string, 0, len(traj.Steps))
+	for _, s := range traj.Steps {
+		out = append(out, s.Observation)
+	}
+	return out
 }

@@ -96,3 +96,30 @@ func collect(t *testing.T, ws, store string) []schemas.Artifact {
 	}
 	return arts
 }
+
+// TestVerifyHoldsTheAnswerToTheRun: a finished rollout whose code printed
+// 10 and whose answer says 4 fails synth's verification with the reason,
+// whoever the teacher; the same rollout printing 4 passes. PyBench's
+// scoring judges the answer alone, as its tests.py does.
+func TestVerifyHoldsTheAnswerToTheRun(t *testing.T) {
+	b, _ := testBackend(t)
+	task := &schemas.Task{ID: "t1", Checks: []schemas.Check{{Kind: "answer", Number: &schemas.NumberMatch{Value: 4}}}}
+	run := func(printed string) *schemas.Trajectory {
+		return &schemas.Trajectory{ID: "r", TaskID: "t1", Teacher: schemas.TeacherInfo{Kind: "openai"}, StopReason: schemas.StopFinished,
+			Steps:       []schemas.Step{{Code: "print(text.count('the'))", Observation: printed + "\n", Status: schemas.StatusOK}},
+			FinalAnswer: "Finished: The word occurs 4 times."}
+	}
+	v, err := Verify(context.Background(), b, task, run("10"), nil, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Passed || v.Failure != schemas.FailCheck || !strings.Contains(v.Checks[0].Message, "never showed") {
+		t.Fatalf("printed 10, answered 4: %+v", v)
+	}
+	if v, err = Verify(context.Background(), b, task, run("4"), nil, t.TempDir()); err != nil || !v.Passed {
+		t.Fatalf("printed 4, answered 4: %+v, %v", v, err)
+	}
+	if v, err = VerifyAsPyBench(context.Background(), b, task, run("10"), nil, t.TempDir()); err != nil || !v.Passed {
+		t.Fatalf("PyBench scoring held the answer to the run: %+v, %v", v, err)
+	}
+}

@@ -25,7 +25,7 @@ type funnel struct {
 const stageTrajDedup = "dedup_trajectories"
 
 // stageBenchValidate counts the benchmark tasks proven before the
-// training funnel: its drops name the proof that failed (reference_fails,
+// training funnel: its drops name the proof that failed (ambiguous_truth, reference_fails,
 // empty_passes, mutant_passes, adversary_<name>_passes).
 const stageBenchValidate = "validate_bench"
 

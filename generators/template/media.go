@@ -119,6 +119,41 @@ func (c *bctx) mp3Seconds(i int) float64 {
 	rates := []int{44100, 48000, 32000}
 	kbps := []int{0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320}
 	frames, rate := 0, 0
+	// An encoder's Xing/Info frame holds no audio, and its LAME tag says
+	// how many samples of delay and padding the encoder added. pydub's
+	// ffmpeg reports what it keeps, and this follows it: it drops the Info
+	// frame, skips the delay and its decoder's 529 samples at the start,
+	// and ends the stream at the Xing frame count's samples plus 529 less
+	// the padding, when that is before the end.
+	info, lame := false, false
+	delay, pad, xingFrames := 0, 0, -1
+	if len(b) >= 4 && b[0] == 0xFF && b[1]&0xFE == 0xFA {
+		side := 32
+		if b[3]>>6 == 3 { // mono
+			side = 17
+		}
+		if t := 4 + side; t+8 <= len(b) && (string(b[t:t+4]) == "Xing" || string(b[t:t+4]) == "Info") {
+			info = true
+			flags := b[t+7]
+			l := t + 8 // the LAME tag follows the fields the flags announce
+			if flags&1 != 0 && l+4 <= len(b) {
+				xingFrames = int(b[l])<<24 | int(b[l+1])<<16 | int(b[l+2])<<8 | int(b[l+3])
+			}
+			for _, f := range []struct {
+				bit  byte
+				size int
+			}{{1, 4}, {2, 4}, {4, 100}, {8, 4}} {
+				if flags&f.bit != 0 {
+					l += f.size
+				}
+			}
+			if l+24 <= len(b) {
+				lame = true
+				delay = int(b[l+21])<<4 | int(b[l+22])>>4
+				pad = int(b[l+22]&0x0F)<<8 | int(b[l+23])
+			}
+		}
+	}
 	for p := 0; p+4 <= len(b); {
 		h := b[p : p+4]
 		if h[0] != 0xFF || h[1]&0xFE != 0xFA { // MPEG-1 Layer III only
@@ -133,10 +168,22 @@ func (c *bctx) mp3Seconds(i int) float64 {
 		frames++
 		p += size
 	}
-	if frames == 0 {
+	if info {
+		frames-- // the Info frame
+	}
+	if frames <= 0 {
 		panic("no MPEG-1 Layer III frames")
 	}
-	return float64(frames*1152) / float64(rate)
+	samples := frames * 1152
+	if lame {
+		const decoderDelay = 529
+		end := samples
+		if xingFrames >= 0 {
+			end = min(end, xingFrames*1152+decoderDelay-pad)
+		}
+		samples = end - delay - decoderDelay
+	}
+	return float64(max(0, samples)) / float64(rate)
 }
 
 // audioSeconds is file i's duration, for WAV and MP3.
@@ -159,6 +206,29 @@ func (c *bctx) decodeImage(i int) image.Image {
 		return nil
 	}
 	return img
+}
+
+// bilevel reports whether image i, as a viewer shows it (transparency
+// over white), is black and white only: no edit of its contrast,
+// brightness or sharpness can change it. Sampled on a grid.
+func (c *bctx) bilevel(i int) bool {
+	img := c.decodeImage(i)
+	if img == nil {
+		return false
+	}
+	b := img.Bounds()
+	step := max(1, min(b.Dx(), b.Dy())/64)
+	for y := b.Min.Y; y < b.Max.Y; y += step {
+		for x := b.Min.X; x < b.Max.X; x += step {
+			r, g, bl, a := img.At(x, y).RGBA() // premultiplied by a
+			white := float64(0xffff - a)
+			v := (0.299*(float64(r)+white) + 0.587*(float64(g)+white) + 0.114*(float64(bl)+white)) / 257
+			if v > 8 && v < 247 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // boxVariance is the variance of the gray level inside a box, sampled.

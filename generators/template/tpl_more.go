@@ -92,8 +92,16 @@ func buildConcat2(c *bctx) []spec {
 			fmt.Sprintf("将两张图片横向拼接：先 %s，再 %s（等比缩放到相同高度），存为 {OUT}.png。", c.name(0), c.name(1))},
 		steps: []schemas.RefStep{step("Open both, scale the second to the first's height, paste side by side.", fmt.Sprintf(`import os
 from PIL import Image
-a = Image.open(%s).convert('RGB')
-b = Image.open(%s).convert('RGB')
+
+def flat(im):
+    # transparency over white, as a viewer shows it
+    if im.mode in ('RGBA', 'LA', 'PA') or 'transparency' in im.info:
+        im = im.convert('RGBA')
+        return Image.alpha_composite(Image.new('RGBA', im.size, (255, 255, 255, 255)), im).convert('RGB')
+    return im.convert('RGB')
+
+a = flat(Image.open(%s))
+b = flat(Image.open(%s))
 b = b.resize((round(b.width * a.height / b.height), a.height))
 out = Image.new('RGB', (a.width + b.width, a.height), 'white')
 out.paste(a, (0, 0))

@@ -18,12 +18,12 @@ import (
 
 // Reasons a task fails validation.
 const (
-	DropReferenceError    = "reference_error"    // a reference step raised or timed out
-	DropReferenceFails    = "reference_fails"    // the reference solution fails a check
-	DropReferenceMismatch = "reference_mismatch" // the reference's code does not print what its answer says
-	DropEmptyPasses       = "empty_passes"       // a do-nothing rollout passes every check
-	DropMutantPasses      = "mutant_passes"      // a wrong solution passes every check
-	DropMissingFile       = "missing_file"       // an input file has no host path
+	DropReferenceError = "reference_error" // a reference step raised or timed out
+	DropReferenceFails = "reference_fails" // the reference solution fails a check
+	DropAmbiguousTruth = "ambiguous_truth" // the reference's execution does not reproduce a check's expected value
+	DropEmptyPasses    = "empty_passes"    // a do-nothing rollout passes every check
+	DropMutantPasses   = "mutant_passes"   // a wrong solution passes every check
+	DropMissingFile    = "missing_file"    // an input file has no host path
 )
 
 // Validation is the outcome of proving a set of tasks.
@@ -83,22 +83,29 @@ func Validate(ctx context.Context, b sandbox.Backend, tasks []schemas.Task, file
 type Proof struct {
 	ReferenceError    string                           // a reference step that did not run cleanly
 	ReferenceFailure  string                           // the first check the reference failed
-	ReferenceMismatch string                           // the first answer check the reference's output failed
+	ReferenceMismatch string                           // the first answer check the reference's printed output failed
 	Mutant            *bool                            // nil: no mutant; else whether it passed
 	Adversaries       map[string]*adversary.Result     // by name; Applied false when it had nothing to try
 	Checks            map[string][]schemas.CheckResult // results by proof name ("reference", "mutant", adversary names)
 }
 
 // Reason is the drop reason of the proof, empty when the task holds, with a
-// message saying why. Adversaries are reported in adversary.All's order.
+// message saying why. Adversaries are reported in adversary.All's order. A
+// reference whose execution does not reproduce a check's expected value
+// (its answer states a number its code never printed, or what it printed
+// fails the answer checks) is ambiguous_truth: the value was computed by
+// another reader than the Python that solves the task, and the two
+// disagree.
 func (p Proof) Reason() (reason, why string) {
 	switch {
 	case p.ReferenceError != "":
 		return DropReferenceError, p.ReferenceError
+	case checks.Unsupported(p.ReferenceFailure):
+		return DropAmbiguousTruth, "the reference's answer is not what its code printed: " + p.ReferenceFailure
 	case p.ReferenceFailure != "":
 		return DropReferenceFails, p.ReferenceFailure
 	case p.ReferenceMismatch != "":
-		return DropReferenceMismatch, "the reference's output: " + p.ReferenceMismatch
+		return DropAmbiguousTruth, "the reference's printed output does not hold the expected value: " + p.ReferenceMismatch
 	case p.Mutant != nil && *p.Mutant:
 		return DropMutantPasses, "a mutated solution passes every check"
 	}
@@ -156,11 +163,14 @@ func ProveTask(ctx context.Context, b sandbox.Backend, t *schemas.Task, files ma
 	if err != nil {
 		return p, err
 	}
+	// The mutant and the adversaries prove the checks alone; only the
+	// reference is held to what its code printed.
+	ref.Observations = printed
 	if failed != "" {
 		p.ReferenceError = failed
 		return p, nil
 	}
-	cases := []checks.Case{ref, {Checks: checks.AnswerChecks(t.Checks), Answer: printed, Transcript: true}, {}}
+	cases := []checks.Case{ref, {Checks: checks.AnswerChecks(t.Checks), Answer: strings.Join(printed, "\n"), Transcript: true}, {}}
 	if m := Mutant(t); m != nil {
 		if cases[2], _, _, err = rollout(ctx, b, inputs, filepath.Join(store, "artifacts"), t, m); err != nil {
 			return p, err
@@ -220,27 +230,27 @@ func Mutant(t *schemas.Task) *schemas.Reference {
 // rollout runs a solution's steps in a fresh sandbox, collects what it
 // wrote under output/ into store and closes the sandbox; the case it
 // returns is what the checks judge. failed says which step did not run
-// cleanly; printed is everything the steps printed.
-func rollout(ctx context.Context, b sandbox.Backend, inputs []sandbox.Input, store string, t *schemas.Task, ref *schemas.Reference) (c checks.Case, printed, failed string, err error) {
+// cleanly; printed is what each step printed.
+func rollout(ctx context.Context, b sandbox.Backend, inputs []sandbox.Input, store string, t *schemas.Task, ref *schemas.Reference) (c checks.Case, printed []string, failed string, err error) {
 	sb, err := b.Open(ctx, sandbox.Spec{Inputs: inputs})
 	if err != nil {
-		return c, "", "", fmt.Errorf("task %s: open sandbox: %w", t.ID, err)
+		return c, nil, "", fmt.Errorf("task %s: open sandbox: %w", t.ID, err)
 	}
 	defer sb.Close()
-	var all strings.Builder
+	var all []string
 	for i, st := range ref.Steps {
 		res, err := sb.Exec(ctx, st.Code)
 		if err != nil {
-			return c, "", "", fmt.Errorf("task %s: step %d: %w", t.ID, i, err)
+			return c, nil, "", fmt.Errorf("task %s: step %d: %w", t.ID, i, err)
 		}
-		all.WriteString(res.Output + "\n")
+		all = append(all, res.Output)
 		if res.Status != schemas.StatusOK && failed == "" {
 			failed = fmt.Sprintf("step %d ended %s: %s", i, res.Status, lastLines(res.Output, 6))
 		}
 	}
 	arts, err := sandbox.CollectArtifacts(sb.Workspace(), store)
 	if err != nil {
-		return c, "", "", fmt.Errorf("task %s: %w", t.ID, err)
+		return c, nil, "", fmt.Errorf("task %s: %w", t.ID, err)
 	}
 	sb.Close()
 	c = checks.Case{Checks: t.Checks, Answer: ref.Answer, Messages: []schemas.Message{{Role: schemas.RoleAssistant, Content: "Finished: " + ref.Answer}}}
@@ -248,7 +258,7 @@ func rollout(ctx context.Context, b sandbox.Backend, inputs []sandbox.Input, sto
 	for _, a := range arts {
 		c.Files = append(c.Files, sandbox.Input{Name: a.Path, Path: filepath.Join(store, a.SHA256[:2], a.SHA256)})
 	}
-	return c, all.String(), failed, nil
+	return c, all, failed, nil
 }
 
 // caseInputs are a task's inputs as a verification case's files, under

@@ -33,6 +33,12 @@ func TestValidateDrops(t *testing.T) {
 			Outputs: []string{"output/1.csv"}, Checks: cs,
 			Reference: &schemas.Reference{Steps: []schemas.RefStep{writeCSV}, Answer: "Sorted into output/1.csv."}}
 	}
+	// counted is a task whose reference reads the table, prints expr and
+	// answers answer.
+	counted := func(expr, answer string, cs ...schemas.Check) schemas.Task {
+		return schemas.Task{ID: "c", Generator: "test:truth", Files: []schemas.TaskFile{{ID: "f1", Name: "sales.csv"}}, Checks: cs,
+			Reference: &schemas.Reference{Steps: []schemas.RefStep{{Code: "import pandas as pd\ndf = pd.read_csv('data/sales.csv')\nprint(" + expr + ")"}}, Answer: answer}}
+	}
 	// A real template with a mutant: table.sort, its sort check removed, so
 	// that the mutant (the other direction) passes.
 	sorted := generate(t, Options{Seed: 1, Langs: []string{"en"}, Include: []string{"table.sort"}})
@@ -60,6 +66,10 @@ func TestValidateDrops(t *testing.T) {
 		{"empty passes", base(schemas.Check{Kind: "file", Path: "output/2.csv", Exists: bp(false)}), files, DropEmptyPasses},
 		{"adversary passes", base(schemas.Check{Kind: "file", Path: "output/1.csv"}), files, adversary.Reason("copy_input")},
 		{"mutant passes", weak, paths, DropMutantPasses},
+		// The Go side expected 4 rows; the reference's pandas counts 3.
+		{"answer its code did not print", counted("len(df)", "The table has 4 rows.", schemas.Check{Kind: "answer", Number: &schemas.NumberMatch{Value: 4}}), files, DropAmbiguousTruth},
+		{"answer its code printed", counted("len(df)", "The table has 3 rows.", schemas.Check{Kind: "answer", Number: &schemas.NumberMatch{Value: 3}}), files, ""},
+		{"printed output without the expected word", counted("'S'", "The best region is N.", schemas.Check{Kind: "answer", ContainsAny: []string{"N"}}), files, DropAmbiguousTruth},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
