@@ -84,7 +84,7 @@ func buildDropNA(c *bctx) []spec {
 func buildFillNA(c *bctx) []spec {
 	t := c.table(0)
 	var cands []column
-	for _, col := range t.ofKind(kindNum) {
+	for _, col := range t.measures() {
 		if col.nulls > 0 {
 			cands = append(cands, col)
 		}

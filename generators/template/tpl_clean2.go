@@ -23,7 +23,7 @@ func init() {
 
 func buildIQR(c *bctx) []spec {
 	t := c.table(0)
-	for _, col := range t.ofKind(kindNum) {
+	for _, col := range t.measures() {
 		xs := t.floats(col.idx)
 		q1, q3 := quantile(xs, 0.25), quantile(xs, 0.75)
 		lo, hi := q1-1.5*(q3-q1), q3+1.5*(q3-q1)
@@ -85,8 +85,8 @@ func parseMoney(s string) (float64, bool) {
 func buildTypes(c *bctx) []spec {
 	t := c.table(0)
 	for _, col := range t.columns() {
-		if col.kind == kindNum || col.kind == kindDate {
-			continue
+		if col.kind == kindNum || col.kind == kindDate || !sumsByName(col.name) {
+			continue // the total of a price or a code means nothing
 		}
 		total, n, marked := 0.0, 0, false
 		ok := true
