@@ -38,7 +38,7 @@ var (
 	// idWords name identifiers and codes.
 	idWords = regexp.MustCompile(`(?i)(^id$|^id[ _.]|[ _.]id$|[a-z]Id$|\bid\b|identifier|^uuid|guid|code$|^code|\bkey$|zip|postal|phone|isbn|sku|serial|account|^no\.?$|^nr\.?$|^#$)`)
 	// ordinalWords name ranks, positions and sequence numbers.
-	ordinalWords = regexp.MustCompile(`(?i)(rank|^pos$|^pos[ _.]|position|^index$|^idx|^order$|sequence|^seq|^place$|^seed$|^round$|^row$|^lap$|^inns?$|inning|episode|^ep$|^week$|^match$|^game$|(game|match|race|episode|round|lap|row|pick|jersey|shirt|squad|player|seat|room|lot|batch|order|item|record|entry|case|ticket|invoice|customer|student|employee)[ _.]*(no\.?|nr\.?|number|num|#|index|idx)$|^(no|num|number)[ _.]*(of[ _.]+)?(game|match|row|entry|order)$)`)
+	ordinalWords = regexp.MustCompile(`(?i)((^|[ _.])rank|^pos$|^pos[ _.]|(^|[ _.])position|^month$|^mon$|^day$|^dow$|weekday|day[ _.]of[ _.]|^hour$|^hr$|^minute$|quarter|^qtr$|^index$|^idx|^order$|sequence|^seq|^place$|^seed$|^round$|^row$|^lap$|^inns?$|inning|episode|^ep$|^week$|^match$|^game$|(game|match|race|episode|round|lap|row|pick|jersey|shirt|squad|player|seat|room|lot|batch|order|item|record|entry|case|ticket|invoice|customer|student|employee)[ _.]*(no\.?|nr\.?|number|num|#|index|idx)$|^(no|num|number)[ _.]*(of[ _.]+)?(game|match|row|entry|order)$)`)
 	// yearWords name calendar years.
 	yearWords = regexp.MustCompile(`(?i)(^year|year$|^yr\.?$|^fy$|fiscal.?year|^season$|[ _.]year[ _.])`)
 	// countWords start the name of a count ("Number of cases", "n_items").
@@ -85,10 +85,7 @@ func (t *table) profile(c *column) {
 		c.role = roleDate
 		return
 	case kindCat:
-		c.role = roleCategory
-		if ordinalWords.MatchString(c.name) {
-			c.role = roleOrdinal
-		}
+		c.role = roleCategory // a few strings: "Goalkeeper" is a position but a category
 		return
 	case kindID:
 		c.role = roleID

@@ -16,7 +16,7 @@ func init() {
 			inputs: 1, build: b, mutate: mutateCopyInput})
 	}
 	register(&tmpl{Info: Info{Name: "table.iqr", Version: 1, Category: schemas.CategoryData, Subcategory: GroupCleaning, FileTypes: tableTypes},
-		inputs: 1, build: buildIQR, mutate: mutateCode("df = df[~mask]", "df = df[~mask].iloc[1:]")})
+		inputs: 1, build: withoutTotals(buildIQR), mutate: mutateCode("df = df[~mask]", "df = df[~mask].iloc[1:]")})
 	reg("table.types", buildTypes)
 	reg("table.dates", buildDates)
 }
