@@ -36,15 +36,15 @@ func (r role) measure() bool { return r == roleExtensive || r == roleIntensive }
 
 var (
 	// idWords name identifiers and codes.
-	idWords = regexp.MustCompile(`(?i)(^id$|^id[ _.]|[ _.]id$|[a-z]Id$|\bid\b|identifier|^uuid|guid|code$|^code|\bkey$|zip|postal|phone|isbn|sku|serial|account|^no\.?$|^nr\.?$|^#$)`)
+	idWords = regexp.MustCompile(`(?i)(^id$|^id[ _.]|[ _.]id$|(?-i:[a-z]Id$)|\bid\b|identifier|^uuid|guid|code$|^code|\bkey$|zip|postal|phone|isbn|sku|serial|account|^no\.?$|^nr\.?$|^#$)`)
 	// ordinalWords name ranks, positions and sequence numbers.
 	ordinalWords = regexp.MustCompile(`(?i)((^|[ _.])rank|^pos$|^pos[ _.]|(^|[ _.])position|^month$|^mon$|^day$|^dow$|weekday|day[ _.]of[ _.]|^hour$|^hr$|^minute$|quarter|^qtr$|^index$|^idx|^order$|sequence|^seq|^place$|^seed$|^round$|^row$|^lap$|^inns?$|inning|episode|^ep$|^week$|^match$|^game$|(game|match|race|episode|round|lap|row|pick|jersey|shirt|squad|player|seat|room|lot|batch|order|item|record|entry|case|ticket|invoice|customer|student|employee)[ _.]*(no\.?|nr\.?|number|num|#|index|idx)$|^(no|num|number)[ _.]*(of[ _.]+)?(game|match|row|entry|order)$)`)
 	// yearWords name calendar years.
-	yearWords = regexp.MustCompile(`(?i)(^year|year$|^yr\.?$|^fy$|fiscal.?year|^season$|[ _.]year[ _.])`)
+	yearWords = regexp.MustCompile(`(?i)(^(year|yr\.?|fy|season)$|^year[ _.]|[ _.]year$|[ _.]year[ _.]|fiscal.?year|(?-i:^Year[A-Z][a-z]+$)|(?-i:[a-z]Year$))`)
 	// countWords start the name of a count ("Number of cases", "n_items").
 	countWords = regexp.MustCompile(`(?i)^(number|num|no|n|count|cnt|nb|total)[ _.]+(of[ _.]+)?[a-z]`)
 	// extensiveWords name amounts and counts: totals make sense.
-	extensiveWords = regexp.MustCompile(`(?i)(count|total|amount|sales|sold|revenue|turnover|quantity|\bqty|units|volume|deaths|death|cases|births|casualt|injur|killed|visitors|passengers|population|budget|gross|spend|expens|profit|income|earning|salary|salaries|cost|payment|paid|donation|export|import|production|consumption|runs|goals|wins|losses|medals|points|votes|views|subscribers|uploads|downloads|clicks|orders|bookings|trips|rides|flights|minutes|mins|hours|balls|bf$|^4s$|^6s$|boundar|wickets|tonnes|barrels|gallons)`)
+	extensiveWords = regexp.MustCompile(`(?i)(count|\btips?\b|charges|fares?$|cogs|total|amount|sales|sold|revenue|turnover|quantity|\bqty|units|volume|deaths|death|cases|births|casualt|injur|killed|visitors|passengers|population|budget|gross|spend|expens|profit|income|earning|salary|salaries|cost|payment|paid|donation|export|import|production|consumption|runs|goals|wins|losses|medals|points|votes|views|subscribers|uploads|downloads|clicks|orders|bookings|trips|rides|flights|minutes|mins|hours|balls|bf$|^4s$|^6s$|boundar|wickets|tonnes|barrels|gallons)`)
 	// intensiveWords name rates, levels, prices and other averages.
 	intensiveWords = regexp.MustCompile(`(?i)(rate|ratio|percent|pct|%|share|proportion|probab|average|avg|mean|median|per[ _.]|_per_|temp|°|celsius|fahrenheit|humid|pressure|speed|velocity|wind|kmh|mph|km/h|m/s|knot|ppm|ppb|concentration|density|level|extent|index|score|rating|grade|gpa|bmi|age$|^age|price|close|open|high|low|adj|volatil|yield|margin|elevation|altitude|depth|height|width|length|size|weight|area|lat$|latitude|lon$|long$|longitude|ozone|co2|no2|so2|pm2|pm10|aqi|ph$|sr$|strike|economy|efficiency|mpg|magnitude|intensity|frequency|duration|distance|radius|diameter|vote_average|popularity|sentiment|polarity|acidity|sweetness|brix|firmness|ripeness)`)
 	// unitPart is a unit written in a name: "Extent (10^6 sq km)", "CO2 [ppm]", "wind_kmh".
@@ -54,6 +54,9 @@ var (
 	// extensiveUnits are units of amounts.
 	extensiveUnits = regexp.MustCompile(`(?i)(usd|eur|gbp|\$|€|£|¥|million|billion|thousand|bn|\bm\b|mn|tonnes|tons|\bt\b|barrels|count|people|persons|units)`)
 )
+
+// unnamed matches a blank column name, or the name pandas gives one.
+var unnamed = regexp.MustCompile(`^\s*$|^Unnamed: \d+$`)
 
 // unitOf is the unit a column's name states, "" when none.
 func unitOf(name string) string {
@@ -74,6 +77,18 @@ func unitOf(name string) string {
 func (t *table) profile(c *column) {
 	c.unit = unitOf(c.name)
 	nonNull := len(t.rows) - c.nulls
+	if unnamed.MatchString(c.name) {
+		c.role = roleID // a written-out index: pandas calls it "Unnamed: 0"
+		return
+	}
+	if c.kind != kindNum && c.kind != kindDate && t.moneyText(c.idx) {
+		// Amounts written "$1,200": a measure pandas reads as text.
+		c.role = roleIntensive
+		if sumsByName(c.name) {
+			c.role = roleExtensive
+		}
+		return
+	}
 	switch c.kind {
 	case kindText:
 		c.role = roleText
@@ -126,6 +141,24 @@ func (t *table) profile(c *column) {
 	default:
 		c.role = roleIntensive // a real-valued measure averages safely
 	}
+}
+
+// moneyText reports whether every non-null cell of column idx is an amount
+// with a currency sign or thousands separators, at least one of them marked.
+func (t *table) moneyText(idx int) bool {
+	marked, n := false, 0
+	for _, r := range t.rows {
+		v := r[idx]
+		if strings.TrimSpace(v) == "" {
+			continue
+		}
+		if !moneyRE.MatchString(v) {
+			return false
+		}
+		marked = marked || strings.ContainsAny(v, "$€£¥,")
+		n++
+	}
+	return marked && n > 0
 }
 
 // numeric reports whether every non-null cell of column idx is a number.
@@ -198,11 +231,17 @@ func (t *table) ofRole(rs ...role) []column {
 	return out
 }
 
-// measures are the columns that may be summarised: amounts, counts, rates.
-func (t *table) measures() []column { return t.ofRole(roleExtensive, roleIntensive) }
+// measures are the number columns that may be summarised: amounts,
+// counts, rates. Amounts written as text ("$1,200") are left to the
+// templates that convert them.
+func (t *table) measures() []column { return numbers(t.ofRole(roleExtensive, roleIntensive)) }
 
-// additive are the measures whose totals make sense.
-func (t *table) additive() []column { return t.ofRole(roleExtensive) }
+// additive are the number measures whose totals make sense.
+func (t *table) additive() []column { return numbers(t.ofRole(roleExtensive)) }
+
+func numbers(cs []column) []column {
+	return slices.DeleteFunc(cs, func(c column) bool { return !c.isNum })
+}
 
 // groupKeys are the string category columns a group-by may use.
 func (t *table) categories() []column {

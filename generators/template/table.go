@@ -259,6 +259,7 @@ type column struct {
 	isInt    bool
 	nulls    int
 	distinct int
+	isNum    bool   // every non-null cell is a number
 	role     role   // what the column means; see profile
 	unit     string // the unit its name states, "" when none
 }
@@ -298,6 +299,7 @@ func (t *table) inferColumns() []column {
 		}
 		c.distinct = len(seen)
 		nonNull := len(t.rows) - c.nulls
+		c.isNum = num && nonNull > 0
 		switch {
 		case nonNull == 0:
 			c.kind = kindText

@@ -3,6 +3,7 @@ package template
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -221,6 +222,9 @@ func buildAddCol(c *bctx) []spec {
 		prods = append(prods, x*y)
 	}
 	m := mean(prods)
+	if math.IsNaN(m) {
+		return nil // no row has both
+	}
 	return []spec{{
 		params: "addcol:" + name,
 		en: []string{
