@@ -38,7 +38,7 @@ var (
 	// idWords name identifiers and codes.
 	idWords = regexp.MustCompile(`(?i)(^id$|^id[ _.]|[ _.]id$|(?-i:[a-z]Id$)|\bid\b|identifier|^uuid|guid|code$|^code|\bkey$|zip|postal|phone|isbn|sku|serial|account|^no\.?$|^nr\.?$|^#$)`)
 	// ordinalWords name ranks, positions and sequence numbers.
-	ordinalWords = regexp.MustCompile(`(?i)((^|[ _.])rank|^pos$|^pos[ _.]|(^|[ _.])position|^month$|^mon$|^day$|^dow$|weekday|day[ _.]of[ _.]|^hour$|^hr$|^minute$|quarter|^qtr$|^index$|^idx|^order$|sequence|^seq|^place$|^seed$|^round$|^row$|^lap$|^inns?$|inning|episode|^ep$|^week$|^match$|^game$|(game|match|race|episode|round|lap|row|pick|jersey|shirt|squad|player|seat|room|lot|batch|order|item|record|entry|case|ticket|invoice|customer|student|employee)[ _.]*(no\.?|nr\.?|number|num|#|index|idx)$|^(no|num|number)[ _.]*(of[ _.]+)?(game|match|row|entry|order)$)`)
+	ordinalWords = regexp.MustCompile(`(?i)((^|[ _.])rank|^pos$|^pos[ _.]|(^|[ _.])position|^month$|^mon$|^day$|^dow$|weekday|day[ _.]of[ _.]|^hour$|^hr$|^minute$|quarter|^qtr$|^index$|^idx|^order$|sequence|^seq|^place$|^seed$|^round$|^row$|^lap$|^inns?$|inning|episode|^ep$|^week$|^match$|^game$|(game|match|race|episode|round|lap|row|pick|jersey|shirt|squad|player|seat|room|lot|batch|order|item|record|entry|case|ticket|invoice|customer|student|employee)[ _.]*(no\.?|nr\.?|number|num|#|index|idx)$|^(no|num|number)[ _.]*(of[ _.]+)?(game|match|row|entry|order|episode|season|round|lap|week|day)s?$|(^|[ _.])(day|date|month|hour|minute|week)$)`)
 	// yearWords name calendar years.
 	yearWords = regexp.MustCompile(`(?i)(^(year|yr\.?|fy|season)$|^year[ _.]|[ _.]year$|[ _.]year[ _.]|fiscal.?year|(?-i:^Year[A-Z][a-z]+$)|(?-i:[a-z]Year$))`)
 	// countWords start the name of a count ("Number of cases", "n_items").
@@ -46,7 +46,7 @@ var (
 	// extensiveWords name amounts and counts: totals make sense.
 	extensiveWords = regexp.MustCompile(`(?i)(count|\btips?\b|charges|fares?$|cogs|total|amount|sales|sold|revenue|turnover|quantity|\bqty|units|volume|deaths|death|cases|births|casualt|injur|killed|visitors|passengers|population|budget|gross|spend|expens|profit|income|earning|salary|salaries|cost|payment|paid|donation|export|import|production|consumption|runs|goals|wins|losses|medals|points|votes|views|subscribers|uploads|downloads|clicks|orders|bookings|trips|rides|flights|minutes|mins|hours|balls|bf$|^4s$|^6s$|boundar|wickets|tonnes|barrels|gallons)`)
 	// intensiveWords name rates, levels, prices and other averages.
-	intensiveWords = regexp.MustCompile(`(?i)(rate|ratio|percent|pct|%|share|proportion|probab|average|avg|mean|median|per[ _.]|_per_|temp|°|celsius|fahrenheit|humid|pressure|speed|velocity|wind|kmh|mph|km/h|m/s|knot|ppm|ppb|concentration|density|level|extent|index|score|rating|grade|gpa|bmi|age$|^age|price|close|open|high|low|adj|volatil|yield|margin|elevation|altitude|depth|height|width|length|size|weight|area|lat$|latitude|lon$|long$|longitude|ozone|co2|no2|so2|pm2|pm10|aqi|ph$|sr$|strike|economy|efficiency|mpg|magnitude|intensity|frequency|duration|distance|radius|diameter|vote_average|popularity|sentiment|polarity|acidity|sweetness|brix|firmness|ripeness)`)
+	intensiveWords = regexp.MustCompile(`(?i)((?-i:^Years)|^years[ _.]|tenure|rate|ratio|percent|pct|%|share|proportion|probab|average|avg|mean|median|per[ _.]|_per_|temp|°|celsius|fahrenheit|humid|pressure|speed|velocity|wind|kmh|mph|km/h|m/s|knot|ppm|ppb|concentration|density|level|extent|index|score|rating|grade|gpa|bmi|age$|^age|price|close|open|high|low|adj|volatil|yield|margin|elevation|altitude|depth|height|width|length|size|weight|area|lat$|latitude|lon$|long$|longitude|ozone|co2|no2|so2|pm2|pm10|aqi|ph$|sr$|strike|economy|efficiency|mpg|magnitude|intensity|frequency|duration|distance|radius|diameter|vote_average|popularity|sentiment|polarity|acidity|sweetness|brix|firmness|ripeness)`)
 	// unitPart is a unit written in a name: "Extent (10^6 sq km)", "CO2 [ppm]", "wind_kmh".
 	unitPart = regexp.MustCompile(`[(\[]([^()\[\]]{1,24})[)\]]\s*$|[_ ](kmh|mph|ms|kg|km|cm|mm|ppm|ppb|pct|usd|eur|gbp|degc|degf|c|f|h|hr|min|s|sec|m)$`)
 	// intensiveUnits are units of rates, levels and averages.
@@ -116,10 +116,10 @@ func (t *table) profile(c *column) {
 		c.role = roleText
 	case t.leadingZeros(c.idx):
 		c.role = roleID
-	case countWords.MatchString(bare):
-		c.role = roleExtensive
 	case ordinalWords.MatchString(bare):
 		c.role = roleOrdinal
+	case countWords.MatchString(bare):
+		c.role = roleExtensive
 	case idWords.MatchString(bare):
 		c.role = roleID
 	case yearWords.MatchString(bare) && c.isInt:
@@ -132,6 +132,8 @@ func (t *table) profile(c *column) {
 		c.role = roleID // a unique integer key in the first column
 	case c.isInt && c.distinct <= 3 && !extensiveWords.MatchString(bare):
 		c.role = roleCategory // flags and classes: 0/1, 1..3
+	case c.isInt && smallScale(xs) && !extensiveWords.MatchString(bare):
+		c.role = roleOrdinal // a scale or a position: 1..5, 1..11
 	case intensiveWords.MatchString(bare) || (c.unit != "" && intensiveUnits.MatchString(c.unit)):
 		c.role = roleIntensive
 	case extensiveWords.MatchString(bare) || (c.unit != "" && extensiveUnits.MatchString(c.unit)):
@@ -196,6 +198,13 @@ func yearLike(xs []float64) bool {
 		}
 	}
 	return len(xs) > 0
+}
+
+// smallScale reports whether xs are whole numbers from 0 to 11, as the
+// points of a rating scale, a level or a batting position are.
+func smallScale(xs []float64) bool {
+	lo, hi := minMax(xs)
+	return lo >= 0 && hi <= 11
 }
 
 // monotoneSequence reports whether xs run up (or down) by exactly 1 at

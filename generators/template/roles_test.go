@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"synth/generators"
+	"synth/pyenv/pyenvtest"
+	"synth/sandbox"
 	"synth/schemas"
 )
 
@@ -51,6 +53,11 @@ var realShaped = []struct {
 	{"disasters.csv", disastersCSV(), map[string]role{
 		"Entity": roleCategory, "Year": roleYear, "Deaths": roleExtensive, "Number of events": roleExtensive,
 		"Kind": roleCategory,
+	}},
+	{"hr.csv", hrCSV(), map[string]role{
+		"EmpID": roleID, "Department": roleCategory, "JobSatisfaction": roleOrdinal, "JobLevel": roleOrdinal,
+		"YearsAtCompany": roleIntensive, "MonthlyIncome": roleExtensive, "created_date": roleOrdinal,
+		"No. of Episode (Overall)": roleOrdinal, "Number of trainings": roleExtensive, "HourlyRate": roleIntensive,
 	}},
 	{"noheader.csv", noHeaderCSV(), nil},
 }
@@ -114,6 +121,9 @@ func disastersCSV() string {
 		all := 0
 		for k, kind := range kinds {
 			d := (y*97 + k*311) % 5000
+			if y == 4 && kind == "Earthquake" {
+				d = 227898 // an outlier for table.iqr
+			}
 			all += d
 			rows = append(rows, fmt.Sprintf("%s,%d,%d,%d,%s", kind, 2000+y, d, 1+(y+k)%9, []string{"climate", "geo"}[k%2]))
 		}
@@ -122,6 +132,13 @@ func disastersCSV() string {
 		}
 	}
 	return "Entity,Year,Deaths,Number of events,Kind\n" + strings.Join(rows, "\n") + "\n"
+}
+
+func hrCSV() string {
+	return genRows("EmpID,Department,JobSatisfaction,JobLevel,YearsAtCompany,MonthlyIncome,created_date,No. of Episode (Overall),Number of trainings,HourlyRate", 70, func(i int) string {
+		return fmt.Sprintf("RM%03d,%s,%d,%d,%d,%d,%d,%d,%d,%d", i+1, []string{"Sales", "R&D", "HR"}[(i*5)%3], 1+(i*7)%4, 1+(i*3)%5,
+			(i*11)%36, 2000+(i*397)%9000, 1+(i*13)%31, 100+i*3+(i%2), (i*7)%6, 30+(i*17)%70)
+	})
 }
 
 // noHeaderCSV is a CSV without a header: its first record becomes the
@@ -440,4 +457,59 @@ func auditInputs(t *testing.T, dir string) []generators.Input {
 		ins = append(ins, generators.Input{File: schemas.File{ID: e.Name(), Name: e.Name(), Type: typ}, Path: p})
 	}
 	return ins
+}
+
+// TestRoleTasksProve proves, in the real sandbox, one task of each template
+// whose choice of columns or aggregate changed with roles, on the
+// real-shaped tables: the reference passes its checks (a mean per month,
+// a bar of averages, a heatmap of named measures, Pearson's r in a scatter
+// answer, aggregate rows dropped by the reference), and the mutant and the
+// adversaries fail.
+func TestRoleTasksProve(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs tasks in the sandbox")
+	}
+	pyenvtest.Python(t)
+	b, err := sandbox.New(sandbox.Config{Slots: 2})
+	if err != nil {
+		t.Fatalf("sandbox: %v", err)
+	}
+	defer b.Close()
+	dir := t.TempDir()
+	ins := writeShaped(t, dir)
+	paths := map[string]string{}
+	for _, in := range ins {
+		paths[in.File.ID] = in.Path
+	}
+	want := []string{"table.monthly", "chart.bar", "chart.heatmap", "chart.scatter", "table.describe", "table.groupby", "table.iqr", "chart.pie", "table.stat", "table.topn"}
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: want}).Generate(context.Background(), ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One task per template, on the table with aggregate rows when it has one.
+	pick := map[string]*schemas.Task{}
+	for i := range tasks {
+		tmpl := strings.TrimPrefix(strings.Split(tasks[i].Generator, "@")[0], "template:")
+		if p := pick[tmpl]; p == nil || (tasks[i].Files[0].Name == "disasters.csv" && p.Files[0].Name != "disasters.csv") ||
+			(tmpl == "table.monthly" && tasks[i].Files[0].Name == "air.csv") {
+			pick[tmpl] = &tasks[i]
+		}
+	}
+	for _, tmpl := range want {
+		task := pick[tmpl]
+		if task == nil {
+			t.Errorf("no %s task on the real-shaped tables", tmpl)
+			continue
+		}
+		t.Run(tmpl, func(t *testing.T) {
+			p, err := ProveTask(context.Background(), b, task, paths)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s on %s: %s", tmpl, task.Files[0].Name, task.Query)
+			if reason, why := p.Reason(); reason != "" {
+				t.Errorf("%s on %s: %s: %s\n  query: %s", task.ID, task.Files[0].Name, reason, why, task.Query)
+			}
+		})
+	}
 }
