@@ -513,3 +513,50 @@ func TestRoleTasksProve(t *testing.T) {
 		})
 	}
 }
+
+// TestChartCaps: a wide table gets an annotated heatmap of at most 10
+// columns, and a category of 11 values no pie.
+func TestChartCaps(t *testing.T) {
+	head := "region"
+	for i := range 14 {
+		head += fmt.Sprintf(",rate_%d", i)
+	}
+	body := genRows(head, 66, func(i int) string {
+		row := fmt.Sprintf("r%d", i%11)
+		for j := range 14 {
+			row += fmt.Sprintf(",%.2f", float64((i*(j+3)*7)%97)/10)
+		}
+		return row
+	})
+	p := filepath.Join(t.TempDir(), "wide.csv")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ins := []generators.Input{{File: schemas.File{ID: "wide", Name: "wide.csv", Type: "csv"}, Path: p}}
+	heat := 0
+	for seed := int64(1); seed <= 3; seed++ {
+		tasks, err := New(Options{Seed: seed, Langs: []string{"en"}, Include: []string{"chart.heatmap", "chart.pie"}}).Generate(context.Background(), ins)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, task := range tasks {
+			if strings.Contains(task.Generator, "chart.pie") {
+				t.Errorf("a pie of 11 slices: %s", task.Query)
+			}
+			if !strings.Contains(task.Generator, "chart.heatmap") {
+				continue
+			}
+			heat++
+			m := regexp.MustCompile(`corr = df\[\[([^\]]*)\]\]`).FindStringSubmatch(task.Reference.Steps[1].Code)
+			if m == nil {
+				t.Fatalf("the heatmap names no columns:\n%s", task.Reference.Steps[1].Code)
+			}
+			if n := strings.Count(m[1], ",") + 1; n > 10 {
+				t.Errorf("a heatmap of %d columns is annotated", n)
+			}
+		}
+	}
+	if heat == 0 {
+		t.Error("no heatmap on a table of 14 measures")
+	}
+}
