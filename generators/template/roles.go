@@ -226,9 +226,10 @@ func monotoneSequence(xs []float64) bool {
 }
 
 // ofRole returns the columns with one of the roles; none when the table's
-// header is really a data row, whose "names" no query can use.
+// header is really a data row, or repeats a name (pandas renames the
+// second "x" to "x.1"): then no query can name its columns.
 func (t *table) ofRole(rs ...role) []column {
-	if t.headerless() {
+	if t.headerless() || repeatsName(t.header) {
 		return nil
 	}
 	var out []column
@@ -265,6 +266,18 @@ func (t *table) categories() []column {
 
 // dates are the date columns.
 func (t *table) dates() []column { return t.ofRole(roleDate) }
+
+// repeatsName reports whether a header holds a name twice.
+func repeatsName(h []string) bool {
+	seen := map[string]bool{}
+	for _, n := range h {
+		if seen[n] {
+			return true
+		}
+		seen[n] = true
+	}
+	return false
+}
 
 // aggOf is how a measure is totalled per group: a sum for an amount, a
 // mean for a rate or level.

@@ -211,6 +211,7 @@ func TestHeaderless(t *testing.T) {
 		{"named", "id,value,colour\n1,2.5,red\n2,3.5,blue\n", false},
 		{"wide years", "Country,2019,2020,2021\nFrance,1.5,2.5,3.5\nSpain,2,3,4\n", false},
 		{"quoted names", "name's \"%d\",value\n\"q'\",1\nr,2\n", false},
+		{"repeated names", "kind,a,a,b\ncat,1.5,2.5,3.5\ndog,5.5,6.5,7.5\ncat,1.5,2.5,3.5\ndog,2.5,3.5,4.5\ncat,1.5,2.5,3.5\ndog,2.5,3.5,4.5\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "f.csv")
@@ -224,7 +225,7 @@ func TestHeaderless(t *testing.T) {
 			if got := tab.headerless(); got != tc.want {
 				t.Errorf("headerless = %v, want %v", got, tc.want)
 			}
-			if tc.want && len(tab.measures())+len(tab.categories())+len(tab.dates()) > 0 {
+			if (tc.want || repeatsName(tab.header)) && len(tab.measures())+len(tab.categories())+len(tab.dates()) > 0 {
 				t.Error("a headerless table offers columns to pick")
 			}
 		})
@@ -516,6 +517,31 @@ func TestRoleTasksProve(t *testing.T) {
 
 // TestChartCaps: a wide table gets an annotated heatmap of at most 10
 // columns, and a category of 11 values no pie.
+// TestDecimalCommaIsNotMoney: "45,06" is a decimal comma, not a
+// thousands separator, so no template sums it as 4506.
+func TestDecimalCommaIsNotMoney(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "orders.tsv")
+	body := genRows("Region\tSales\tProfit", 30, func(i int) string {
+		return fmt.Sprintf("%s\t%d,%02d\t$%d,%03d", []string{"APAC", "EU"}[i%2], 10+i, i, 1+i%3, i*7)
+	})
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := readTable(p, "tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.moneyText(1) {
+		t.Error("Sales (45,06) is read as an amount with thousands separators")
+	}
+	if !tab.moneyText(2) {
+		t.Error("Profit ($1,007) is not read as an amount")
+	}
+	if c, _, _, ok := moneyCol(tab); !ok || c.name != "Profit" {
+		t.Errorf("moneyCol = %q, %v; want Profit", c.name, ok)
+	}
+}
+
 func TestChartCaps(t *testing.T) {
 	head := "region"
 	for i := range 14 {

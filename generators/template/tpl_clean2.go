@@ -74,7 +74,10 @@ assert n_in == %[6]d, '{out}.csv keeps %%d rows with %[1]s inside the fences, ex
 	return nil
 }
 
-var moneyRE = regexp.MustCompile(`^\s*[$€£¥]?\s*-?[\d,]+(\.\d+)?\s*$`)
+// moneyRE matches an amount: an optional currency sign, then digits with
+// thousands separators in groups of three, so a decimal comma ("45,06")
+// is not read as one.
+var moneyRE = regexp.MustCompile(`^\s*[$€£¥]?\s*-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?\s*$`)
 
 func parseMoney(s string) (float64, bool) {
 	s = strings.NewReplacer("$", "", "€", "", "£", "", "¥", "", ",", "", " ", "").Replace(s)
