@@ -425,6 +425,7 @@ func TestRoleAudit(t *testing.T) {
 		}
 	}
 	bad, checked := 0, 0
+	byKind := map[string]int{}
 	for i := range tasks {
 		task := &tasks[i]
 		if len(task.Files) != 1 || roles[task.Files[0].Name] == nil {
@@ -436,10 +437,21 @@ func TestRoleAudit(t *testing.T) {
 		}
 		if ms := misuse(task, roles[task.Files[0].Name], totals[task.Files[0].Name]); len(ms) > 0 {
 			bad++
+			kinds := map[string]bool{}
+			for _, m := range ms {
+				for _, k := range []string{"the id", "the ordinal", "the year", "sums the intensive", "every number column", "aggregate rows", "annotates a"} {
+					if strings.Contains(m, k) {
+						kinds[k] = true
+					}
+				}
+			}
+			for k := range kinds {
+				byKind[k]++
+			}
 			t.Logf("%s: %s\n  query: %s", task.Files[0].Name, strings.Join(ms, "; "), task.Query)
 		}
 	}
-	t.Logf("%d of %d table tasks misuse a column's role", bad, checked)
+	t.Logf("%d of %d table tasks misuse a column's role; tasks per misuse: %v", bad, checked, byKind)
 }
 
 // auditInputs are the table files of dir as generator inputs.
