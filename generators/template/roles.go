@@ -327,32 +327,38 @@ func (t *table) headerless() bool {
 	return true
 }
 
-// aggregateLabel matches the label of a row that totals others: "Total",
-// "All", "All natural disasters", "World", "Grand total".
-var aggregateLabel = regexp.MustCompile(`(?i)^\s*(total|totals|grand[ _-]?total|sub[ _-]?total|sum|all|all[ _-].+|world|worldwide|global|overall|everyone|everything|合计|总计|总和|全部|所有)\s*$`)
+// aggregateLabel is the label of a row that totals others: "Total",
+// "Grand total", "All", "World". allLabel is a short "All ..." label, as
+// "All natural disasters", taken only in a column whose values repeat (so
+// a title such as "All About Eve" is not one).
+var (
+	aggregateLabel = regexp.MustCompile(`(?i)^\s*(total|totals|grand[ _-]?total|sub[ _-]?total|sum|all|world|worldwide|global|overall|everyone|everything|合计|总计|总和|全部|所有)\s*$`)
+	allLabel       = regexp.MustCompile(`(?i)^\s*all[ _-]+\S+([ _-]+\S+){0,2}\s*$`)
+)
 
 // aggregateRows maps each string column to the labels of its cells that
-// name an aggregate of other rows; empty when there are none. A label
-// counts only when it is rare in its column (at most 5% of the rows, and
-// at most 3 distinct labels), so a real category called "All" is kept.
+// name an aggregate of other rows; empty when there are none. Labels count
+// when at most 3 distinct ones cover at most a third of the rows, so a
+// column where "All" is an ordinary value is kept.
 func (t *table) aggregateRows() map[int][]string {
 	if t.aggRows != nil {
 		return t.aggRows
 	}
 	t.aggRows = map[int][]string{}
 	for _, c := range t.columns() {
-		if c.kind == kindNum || c.kind == kindDate || t.numeric(c.idx) {
+		if c.isNum || c.kind == kindDate {
 			continue
 		}
+		repeats := c.distinct < len(t.rows)-c.nulls
 		hits := map[string]int{}
 		n := 0
 		for _, r := range t.rows {
-			if aggregateLabel.MatchString(r[c.idx]) {
-				hits[r[c.idx]]++
+			if v := r[c.idx]; aggregateLabel.MatchString(v) || (repeats && allLabel.MatchString(v)) {
+				hits[v]++
 				n++
 			}
 		}
-		if n == 0 || len(hits) > 3 || n*20 > max(len(t.rows), 20) {
+		if n == 0 || len(hits) > 3 || n*3 > len(t.rows) {
 			continue
 		}
 		labels := make([]string, 0, len(hits))

@@ -254,6 +254,19 @@ func TestAggregateRows(t *testing.T) {
 			t.Fatal("an aggregate row was kept")
 		}
 	}
+	titles := filepath.Join(t.TempDir(), "titles.csv")
+	if err := os.WriteFile(titles, []byte(genRows("title,year,gross", 30, func(i int) string {
+		title := fmt.Sprintf("Film %d", i)
+		if i == 7 {
+			title = "All About Eve"
+		}
+		return fmt.Sprintf("%s,%d,%d", title, 1950+i, 1000+i*37)
+	})), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if tt, err := readTable(titles, "csv"); err != nil || len(tt.aggregateRows()) != 0 {
+		t.Errorf("titles starting with All are aggregate rows: %v (%v)", tt.aggregateRows(), err)
+	}
 	code, en, _ := tab.aggregateFilter("df")
 	if !strings.Contains(code, `isin(["All natural disasters"])`) || !strings.Contains(en, "All natural disasters") {
 		t.Errorf("filter %q, note %q", code, en)
@@ -419,6 +432,9 @@ func TestRoleAudit(t *testing.T) {
 		}
 		for _, labels := range tab.aggregateRows() {
 			totals[in.File.Name] = append(totals[in.File.Name], labels...)
+		}
+		if len(totals[in.File.Name]) > 0 {
+			t.Logf("%s: aggregate rows %q", in.File.Name, totals[in.File.Name])
 		}
 		if tab.headerless() {
 			t.Logf("%s: headerless (names %q)", in.File.Name, tab.header)
