@@ -485,3 +485,9 @@ func (t *table) labels() []column {
 	}
 	return out
 }
+
+// named drops the blank names of a header, which pandas renames
+// ("Unnamed: 0") and a converted or cleaned file may not keep.
+func named(names []string) []string {
+	return slices.DeleteFunc(names, unnamed.MatchString)
+}

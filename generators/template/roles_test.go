@@ -614,3 +614,40 @@ func TestChartCaps(t *testing.T) {
 		t.Error("no heatmap on a table of 14 measures")
 	}
 }
+
+// TestBlankNameNotRequired: a table written with its index has a blank
+// first name, which pandas calls "Unnamed: 0"; no check requires a column
+// named "" in the output, and no template picks the index.
+func TestBlankNameNotRequired(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "exercise.csv")
+	body := genRows(",id,diet,pulse,time,kind", 40, func(i int) string {
+		return fmt.Sprintf("%d,%d,%s,%d,%d min,%s", i, 1+i/3, []string{"low fat", "no fat"}[i%2], 80+(i*7)%40, []int{1, 15, 30}[i%3], []string{"rest", "walking", "running"}[(i/3)%3])
+	})
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ins := []generators.Input{{File: schemas.File{ID: "ex", Name: "exercise.csv", Type: "csv"}, Path: p}}
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{"table.convert", "table.dedup", "table.dropna", "table.stat", "table.topn", "chart.hist"}}).Generate(context.Background(), ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, task := range tasks {
+		for _, c := range task.Checks {
+			if slices.Contains(c.ColumnsInclude, "") {
+				t.Errorf("%s requires a column named \"\"", task.Generator)
+			}
+		}
+		if strings.Contains(task.Generator, "table.convert") {
+			n++
+		}
+		for _, s := range task.Reference.Steps {
+			if strings.Contains(s.Code, `df[""]`) {
+				t.Errorf("%s picks the blank-named index", task.Generator)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no table.convert task")
+	}
+}

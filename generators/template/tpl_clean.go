@@ -41,7 +41,7 @@ func buildDedup(c *bctx) []spec {
 		answer:   fmt.Sprintf("There were %d duplicate rows; the cleaned data (%d rows) is saved to {OUT}.csv.", d, len(t.rows)-d),
 		answerZh: fmt.Sprintf("共有 %d 行重复数据，去重后的 %d 行数据已保存到 {OUT}.csv。", d, len(t.rows)-d),
 		checks: []schemas.Check{
-			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(len(t.rows) - d), NoDuplicates: true, ColumnsInclude: headCols(t, 6)},
+			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(len(t.rows) - d), NoDuplicates: true, ColumnsInclude: named(headCols(t, 6))},
 			answerInt(d),
 		},
 		outputs: []string{"{out}.csv"},
@@ -74,7 +74,7 @@ func buildDropNA(c *bctx) []spec {
 		answer:   fmt.Sprintf("%d rows had missing values and were removed; %d rows remain, saved to {OUT}.csv.", n, left),
 		answerZh: fmt.Sprintf("删除了 %d 行含缺失值的数据，剩余 %d 行，已保存到 {OUT}.csv。", n, left),
 		checks: []schemas.Check{
-			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(left), NoNulls: true, ColumnsInclude: headCols(t, 6)},
+			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(left), NoNulls: true, ColumnsInclude: named(headCols(t, 6))},
 			answerInt(left),
 		},
 		outputs: []string{"{out}.csv"},

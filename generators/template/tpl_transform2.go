@@ -269,7 +269,7 @@ func buildTableConvert(c *bctx) []spec {
 		answer: fmt.Sprintf("Saved %d rows as %s to {OUT}.%s.", len(t.rows), upper(to), to), answerZh: fmt.Sprintf("已将 %d 行数据保存为 %s 格式：{OUT}.%s。", len(t.rows), upper(to), to),
 		checks: []schemas.Check{
 			fileCheck("{out}."+to, to, 10),
-			{Kind: schemas.CheckTable, Path: "{out}." + to, Rows: ip(len(t.rows)), ColumnsInclude: headCols(t, 8)},
+			{Kind: schemas.CheckTable, Path: "{out}." + to, Rows: ip(len(t.rows)), ColumnsInclude: named(headCols(t, 8))},
 		},
 		outputs: []string{"{out}." + to},
 	}}
