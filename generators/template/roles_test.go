@@ -92,8 +92,12 @@ func seaIceCSV() string {
 
 func airCSV() string {
 	return genRows("date,station,CO2 (ppm),wind_kmh,Temperature (C),rainfall_mm", 90, func(i int) string {
-		return fmt.Sprintf("2021-%02d-%02d,%s,%.2f,%.1f,%.1f,%.1f", 1+i%12, 1+i%28, []string{"north", "south", "east"}[i%3],
-			410+float64((i*13)%70)/10, float64((i*17)%400)/10, -5+float64((i*29)%350)/10, float64((i*11)%90)/10)
+		rain := fmt.Sprintf("%.1f", float64((i*11)%90)/10)
+		if i%9 == 4 {
+			rain = "" // gaps for table.fillna
+		}
+		return fmt.Sprintf("2021-%02d-%02d,%s,%.2f,%.1f,%.1f,%s", 1+i%12, 1+i%28, []string{"north", "south", "east"}[i%3],
+			410+float64((i*13)%70)/10, float64((i*17)%400)/10, -5+float64((i*29)%350)/10, rain)
 	})
 }
 
@@ -510,7 +514,7 @@ func TestRoleTasksProve(t *testing.T) {
 	for _, in := range ins {
 		paths[in.File.ID] = in.Path
 	}
-	want := []string{"table.monthly", "chart.bar", "chart.heatmap", "chart.scatter", "table.describe", "table.groupby", "table.iqr", "chart.pie", "table.stat", "table.topn"}
+	want := []string{"table.monthly", "chart.bar", "chart.heatmap", "chart.scatter", "table.describe", "table.groupby", "table.iqr", "chart.pie", "table.stat", "table.topn", "table.fillna"}
 	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: want}).Generate(context.Background(), ins)
 	if err != nil {
 		t.Fatal(err)

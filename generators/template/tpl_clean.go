@@ -99,11 +99,11 @@ func buildFillNA(c *bctx) []spec {
 	return []spec{{
 		params: "fillna:" + col.name,
 		en: []string{
-			fmt.Sprintf("The %s column has %d missing values. Fill them with the median of %s, keep all rows, and save the table to {OUT}.csv.", col.name, col.nulls, col.name),
+			fmt.Sprintf("The %s column has %d missing values. Fill them with the median of %s, keep all rows, save the table to {OUT}.csv, and tell me the median.", col.name, col.nulls, col.name),
 			fmt.Sprintf("Impute the gaps in '%s' using the column median (don't drop any rows) and write the result to {OUT}.csv. What median did you use?", col.name),
 		},
 		zh: []string{
-			fmt.Sprintf("%s 列有缺失值，请用该列的中位数填充，不要删除任何行，结果保存到 {OUT}.csv。", col.name),
+			fmt.Sprintf("%s 列有缺失值，请用该列的中位数填充，不要删除任何行，结果保存到 {OUT}.csv，并告诉我中位数是多少。", col.name),
 			fmt.Sprintf("用中位数补全“%s”列的空值（保留所有行），保存为 {OUT}.csv，并告诉我中位数是多少。", col.name),
 		},
 		steps: []schemas.RefStep{
@@ -122,6 +122,7 @@ assert df[col].isna().sum() == 0, "%[1]s still has %%d missing values in %[2]s" 
 m = float(df[col].mean())
 assert abs(m - %[3]g) <= 1e-3 * max(1.0, abs(%[3]g)), "%[2]s has mean %%.4f after filling, expected %[4]s (filled with the median %[5]s?)" %% m
 `, "{out}.csv", col.name, after, num(after), num(med)),
+			answerNum(med), // every phrasing asks for the median
 		},
 		outputs: []string{"{out}.csv"},
 	}}
