@@ -30,10 +30,6 @@ var roleNames = [...]string{"text", "id", "ordinal", "category", "year", "date",
 
 func (r role) String() string { return roleNames[r] }
 
-// measure reports whether values of the role may be summarised (mean,
-// spread, outliers, model features).
-func (r role) measure() bool { return r == roleExtensive || r == roleIntensive }
-
 var (
 	// idWords name identifiers and codes.
 	idWords = regexp.MustCompile(`(?i)(^id$|^id[ _.]|[ _.]id$|(?-i:[a-z]Id$)|\bid\b|identifier|^uuid|guid|code$|^code|\bkey$|zip|postal|phone|isbn|sku|serial|account|^no\.?$|^nr\.?$|^#$)`)
