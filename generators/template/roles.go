@@ -32,7 +32,7 @@ func (r role) String() string { return roleNames[r] }
 
 var (
 	// idWords name identifiers and codes.
-	idWords = regexp.MustCompile(`(?i)(^id$|^id[ _.]|[ _.]id$|(?-i:[a-z]Id$)|\bid\b|identifier|^uuid|guid|code$|^code|\bkey$|zip|postal|phone|isbn|sku|serial|account|^no\.?$|^nr\.?$|^#$)`)
+	idWords = regexp.MustCompile(`(?i)(^id$|^id[ _.]|[ _.]id$|(?-i:[a-z]Id$)|(?-i:[a-z]ID$)|\bid\b|identifier|^uuid|guid|code$|^code|\bkey$|zip|postal|phone|isbn|sku|serial|account|^no\.?$|^nr\.?$|^#$)`)
 	// ordinalWords name ranks, positions and sequence numbers.
 	ordinalWords = regexp.MustCompile(`(?i)((^|[ _.])rank|^pos$|^pos[ _.]|(^|[ _.])position|^month$|^mon$|^day$|^dow$|weekday|day[ _.]of[ _.]|^hour$|^hr$|^minute$|quarter|^qtr$|^index$|^idx|^order$|sequence|^seq|^place$|^seed$|^round$|^row$|^lap$|^inns?$|inning|episode|^ep$|^week$|^match$|^game$|(game|match|race|episode|round|lap|row|pick|jersey|shirt|squad|player|seat|room|lot|batch|order|item|record|entry|case|ticket|invoice|customer|student|employee)[ _.]*(no\.?|nr\.?|number|num|#|index|idx)$|^(no|num|number)[ _.]*(of[ _.]+)?(game|match|row|entry|order|episode|season|round|lap|week|day)s?$|(^|[ _.])(day|date|month|hour|minute|week)$)`)
 	// yearWords name calendar years.
@@ -42,7 +42,7 @@ var (
 	// extensiveWords name amounts and counts: totals make sense.
 	extensiveWords = regexp.MustCompile(`(?i)(count|\btips?\b|charges|fares?$|cogs|total|amount|sales|sold|revenue|turnover|quantity|\bqty|units|volume|deaths|death|cases|births|casualt|injur|killed|visitors|passengers|population|budget|gross|spend|expens|profit|income|earning|salary|salaries|cost|payment|paid|donation|export|import|production|consumption|runs|goals|wins|losses|medals|points|votes|views|subscribers|uploads|downloads|clicks|orders|bookings|trips|rides|flights|minutes|mins|hours|balls|bf$|^4s$|^6s$|boundar|wickets|tonnes|barrels|gallons)`)
 	// intensiveWords name rates, levels, prices and other averages.
-	intensiveWords = regexp.MustCompile(`(?i)((?-i:^Years)|^years[ _.]|tenure|rate|ratio|percent|pct|%|share|proportion|probab|average|avg|mean|median|per[ _.]|_per_|temp|°|celsius|fahrenheit|humid|pressure|speed|velocity|wind|kmh|mph|km/h|m/s|knot|ppm|ppb|concentration|density|level|extent|index|score|rating|grade|gpa|bmi|age$|^age|price|close|open|high|low|adj|volatil|yield|margin|elevation|altitude|depth|height|width|length|size|weight|area|lat$|latitude|lon$|long$|longitude|ozone|co2|no2|so2|pm2|pm10|aqi|ph$|sr$|strike|economy|efficiency|mpg|magnitude|intensity|frequency|duration|distance|radius|diameter|vote_average|popularity|sentiment|polarity|acidity|sweetness|brix|firmness|ripeness)`)
+	intensiveWords = regexp.MustCompile(`(?i)((?-i:^Years)|^years[ _.]|tenure|pulse|heart|bpm|^[xyz]$|coord|rate|ratio|percent|pct|%|share|proportion|probab|average|avg|mean|median|per[ _.]|_per_|temp|°|celsius|fahrenheit|humid|pressure|speed|velocity|wind|kmh|mph|km/h|m/s|knot|ppm|ppb|concentration|density|level|extent|index|score|rating|grade|gpa|bmi|age$|^age|price|close|open|high|low|adj|volatil|yield|margin|elevation|altitude|depth|height|width|length|size|weight|area|lat$|latitude|lon$|long$|longitude|ozone|co2|no2|so2|pm2|pm10|aqi|ph$|sr$|strike|economy|efficiency|mpg|magnitude|intensity|frequency|duration|distance|radius|diameter|vote_average|popularity|sentiment|polarity|acidity|sweetness|brix|firmness|ripeness)`)
 	// unitPart is a unit written in a name: "Extent (10^6 sq km)", "CO2 [ppm]", "wind_kmh".
 	unitPart = regexp.MustCompile(`[(\[]([^()\[\]]{1,24})[)\]]\s*$|[_ ](kmh|mph|ms|kg|km|cm|mm|ppm|ppb|pct|usd|eur|gbp|degc|degf|c|f|h|hr|min|s|sec|m)$`)
 	// intensiveUnits are units of rates, levels and averages.
@@ -134,10 +134,10 @@ func (t *table) profile(c *column) {
 		c.role = roleIntensive
 	case extensiveWords.MatchString(bare) || (c.unit != "" && extensiveUnits.MatchString(c.unit)):
 		c.role = roleExtensive
-	case c.isInt:
-		c.role = roleExtensive // whole numbers with no other sign are counts
 	default:
-		c.role = roleIntensive // a real-valued measure averages safely
+		// No sign either way: an average is safe, a total may mean nothing
+		// (a pulse, a coordinate), so only a named amount or count sums.
+		c.role = roleIntensive
 	}
 }
 
