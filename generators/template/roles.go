@@ -110,6 +110,8 @@ func (t *table) profile(c *column) {
 	switch {
 	case len(xs) == 0:
 		c.role = roleText
+	case c.distinct <= 1:
+		c.role = roleCategory // a constant: nothing to summarise or learn from
 	case t.leadingZeros(c.idx):
 		c.role = roleID
 	case ordinalWords.MatchString(bare):

@@ -58,6 +58,7 @@ var realShaped = []struct {
 		"EmpID": roleID, "Department": roleCategory, "JobSatisfaction": roleOrdinal, "JobLevel": roleOrdinal,
 		"YearsAtCompany": roleIntensive, "MonthlyIncome": roleExtensive, "created_date": roleOrdinal,
 		"No. of Episode (Overall)": roleOrdinal, "Number of trainings": roleExtensive, "HourlyRate": roleIntensive,
+		"EmployeeCount": roleCategory,
 	}},
 	{"noheader.csv", noHeaderCSV(), nil},
 }
@@ -139,8 +140,8 @@ func disastersCSV() string {
 }
 
 func hrCSV() string {
-	return genRows("EmpID,Department,JobSatisfaction,JobLevel,YearsAtCompany,MonthlyIncome,created_date,No. of Episode (Overall),Number of trainings,HourlyRate", 70, func(i int) string {
-		return fmt.Sprintf("RM%03d,%s,%d,%d,%d,%d,%d,%d,%d,%d", i+1, []string{"Sales", "R&D", "HR"}[(i*5)%3], 1+(i*7)%4, 1+(i*3)%5,
+	return genRows("EmpID,Department,JobSatisfaction,JobLevel,YearsAtCompany,MonthlyIncome,created_date,No. of Episode (Overall),Number of trainings,HourlyRate,EmployeeCount", 70, func(i int) string {
+		return fmt.Sprintf("RM%03d,%s,%d,%d,%d,%d,%d,%d,%d,%d,1", i+1, []string{"Sales", "R&D", "HR"}[(i*5)%3], 1+(i*7)%4, 1+(i*3)%5,
 			(i*11)%36, 2000+(i*397)%9000, 1+(i*13)%31, 100+i*3+(i%2), (i*7)%6, 30+(i*17)%70)
 	})
 }
