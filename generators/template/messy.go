@@ -86,7 +86,7 @@ func layoutNote(col string, zh bool) string {
 // false when there is none.
 func moneyCol(t *table) (col column, vals []float64, blank []bool, ok bool) {
 	for _, col := range t.columns() {
-		if col.kind == kindNum || col.kind == kindDate || nonAdditive.MatchString(col.name) {
+		if col.kind == kindNum || col.kind == kindDate || !sumsByName(col.name) {
 			continue
 		}
 		vals, blank = nil, nil

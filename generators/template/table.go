@@ -24,6 +24,9 @@ type bctx struct {
 	files []generators.Input
 	rng   *rand.Rand
 	cache *parsed
+	// noTotals makes table and loadStep leave out aggregate rows
+	// ("Total", "All"); see withoutTotals.
+	noTotals bool
 }
 
 // parsed holds what one Generate call has read, by file id, so a file is
@@ -51,8 +54,17 @@ func (c *bctx) dpath(i int) string { return "./data/" + c.files[i].File.Name }
 func (c *bctx) typ(i int) string   { return c.files[i].File.Type }
 
 // table parses file i as a table; it panics (caught by safeBuild) when the
-// file is not one.
+// file is not one. Under withoutTotals its aggregate rows are left out.
 func (c *bctx) table(i int) *table {
+	t := c.rawTable(i)
+	if c.noTotals {
+		return t.withoutAggregates()
+	}
+	return t
+}
+
+// rawTable is file i as a table, every row kept.
+func (c *bctx) rawTable(i int) *table {
 	id := c.files[i].File.ID
 	t, ok := c.cache.tabs[id]
 	err := c.cache.errs[id]
@@ -80,8 +92,20 @@ func (c *bctx) text(i int) string {
 	return string(b)
 }
 
-// loadCode is the pandas line that reads table i into df.
+// loadCode is the pandas line that reads table i into v; under
+// withoutTotals, followed by the lines that drop its aggregate rows.
 func (c *bctx) loadCode(i int, v string) string {
+	code := c.readCode(i, v)
+	if c.noTotals {
+		if drop, _, _ := c.rawTable(i).aggregateFilter(v); drop != "" {
+			code += "\n" + strings.TrimSuffix(drop, "\n")
+		}
+	}
+	return code
+}
+
+// readCode is the pandas line that reads table i into v.
+func (c *bctx) readCode(i int, v string) string {
 	p := py(c.dpath(i))
 	switch c.typ(i) {
 	case "xlsx", "xls":
@@ -104,6 +128,11 @@ type table struct {
 	header []string
 	rows   [][]string
 	cols   []column // columns(), computed once
+	// delimited is true for csv and tsv, whose first line may be data.
+	delimited bool
+	noHeader  int              // headerless(), computed once: 1 yes, -1 no
+	aggRows   map[int][]string // aggregateRows(), computed once
+	nobody    *table           // withoutAggregates(), computed once
 }
 
 // naValues are the cells pandas reads as missing by default.
@@ -155,7 +184,7 @@ func readTable(path, typ string) (*table, error) {
 	default:
 		return nil, fmt.Errorf("type %s is not a table", typ)
 	}
-	t := &table{header: header}
+	t := &table{header: header, delimited: typ == "csv" || typ == "tsv"}
 	for _, r := range rows {
 		row := make([]string, len(header))
 		copy(row, r)
@@ -230,6 +259,9 @@ type column struct {
 	isInt    bool
 	nulls    int
 	distinct int
+	isNum    bool   // every non-null cell is a number
+	role     role   // what the column means; see profile
+	unit     string // the unit its name states, "" when none
 }
 
 var idName = regexp.MustCompile(`(?i)(^id$|_id$|^id_|code$|number$|^no$)`)
@@ -267,6 +299,7 @@ func (t *table) inferColumns() []column {
 		}
 		c.distinct = len(seen)
 		nonNull := len(t.rows) - c.nulls
+		c.isNum = num && nonNull > 0
 		switch {
 		case nonNull == 0:
 			c.kind = kindText
@@ -281,6 +314,7 @@ func (t *table) inferColumns() []column {
 		default:
 			c.kind = kindText
 		}
+		t.profile(&c)
 		out = append(out, c)
 	}
 	return out
@@ -293,18 +327,6 @@ func isDate(s string) bool {
 		}
 	}
 	return false
-}
-
-// ofKind returns the columns of a kind; for numbers, integer-valued ones
-// with very few values (flags, ratings) still count.
-func (t *table) ofKind(kind string) []column {
-	var out []column
-	for _, c := range t.columns() {
-		if c.kind == kind {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 // floats returns the column's non-null values as numbers.
@@ -355,18 +377,4 @@ func (c *bctx) pickCol(cols []column) (column, bool) {
 		return column{}, false
 	}
 	return cols[c.rng.IntN(len(cols))], true
-}
-
-// nonAdditive names columns whose sum means nothing (ages, prices, rates).
-var nonAdditive = regexp.MustCompile(`(?i)(age|year|rating|score|pct|percent|rate|ratio|discount|temp|humid|price|lat|lon|width|length|size|_id$)`)
-
-// additive returns the numeric columns whose totals make sense.
-func (t *table) additive() []column {
-	var out []column
-	for _, c := range t.ofKind(kindNum) {
-		if !nonAdditive.MatchString(c.name) {
-			out = append(out, c)
-		}
-	}
-	return out
 }

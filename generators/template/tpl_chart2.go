@@ -2,6 +2,7 @@ package template
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"synth/schemas"
@@ -16,7 +17,7 @@ func init() {
 		{"chart.heatmap", buildHeatmap}, {"chart.radar", buildRadar}, {"chart.box", buildBox},
 	} {
 		register(&tmpl{Info: Info{Name: t.name, Version: 1, Category: schemas.CategoryData, Subcategory: GroupVisualization, FileTypes: tableTypes},
-			inputs: 1, build: t.build, mutate: mutateBlankImage})
+			inputs: 1, build: withoutTotals(t.build), mutate: mutateBlankImage})
 	}
 }
 
@@ -34,8 +35,8 @@ func chartSpec(c *bctx, params string, en, zh []string, code, what, whatZh strin
 
 func buildLine(c *bctx) []spec {
 	t := c.table(0)
-	d, ok1 := c.pickCol(t.ofKind(kindDate))
-	nc, ok2 := c.pickCol(t.ofKind(kindNum))
+	d, ok1 := c.pickCol(t.dates())
+	nc, ok2 := c.pickCol(t.measures())
 	if !ok1 || !ok2 {
 		return nil
 	}
@@ -48,8 +49,8 @@ func buildLine(c *bctx) []spec {
 
 func buildPie(c *bctx) []spec {
 	t := c.table(0)
-	cat, ok := c.pickCol(t.ofKind(kindCat))
-	if !ok {
+	cat, ok := c.pickCol(t.categories())
+	if !ok || cat.distinct > maxSlices {
 		return nil
 	}
 	return chartSpec(c, "pie:"+cat.name,
@@ -61,49 +62,92 @@ func buildPie(c *bctx) []spec {
 
 func buildScatter(c *bctx) []spec {
 	t := c.table(0)
-	nums := t.ofKind(kindNum)
+	nums := t.measures()
 	if len(nums) < 2 {
 		return nil
 	}
 	i := c.rng.IntN(len(nums))
 	j := (i + 1 + c.rng.IntN(len(nums)-1)) % len(nums)
 	a, b := nums[i], nums[j]
-	return chartSpec(c, fmt.Sprintf("scatter:%s:%s", a.name, b.name),
-		[]string{fmt.Sprintf("Make a scatter plot of %s (x axis) against %s (y axis) and save it to {OUT}.png.", a.name, b.name), fmt.Sprintf("Is there a relationship between %s and %s? Draw a scatter plot and save it as {OUT}.png.", a.name, b.name)},
-		[]string{fmt.Sprintf("请以 %s 为横轴、%s 为纵轴绘制散点图，保存到 {OUT}.png。", a.name, b.name), fmt.Sprintf("%s 和 %s 之间有关系吗？画一个散点图，存为 {OUT}.png。", a.name, b.name)},
-		fmt.Sprintf("fig, ax = plt.subplots(figsize=(7, 5))\nax.scatter(df[%s], df[%s], alpha=0.6)\nax.set_xlabel(%s)\nax.set_ylabel(%s)", py(a.name), py(b.name), py(a.name), py(b.name)),
+	r := pearson(t.pairs(a.idx, b.idx))
+	if math.IsNaN(r) {
+		return nil
+	}
+	// The question variant is answered: the strength of the relation, by
+	// Pearson's r over the rows where both are present, and a check holds r.
+	s := chartSpec(c, fmt.Sprintf("scatter:%s:%s", a.name, b.name),
+		[]string{fmt.Sprintf("Make a scatter plot of %s (x axis) against %s (y axis), save it to {OUT}.png, and report Pearson's correlation coefficient between them.", a.name, b.name), fmt.Sprintf("Is there a linear relationship between %s and %s? Draw a scatter plot, save it as {OUT}.png, and answer with Pearson's r.", a.name, b.name)},
+		[]string{fmt.Sprintf("请以 %s 为横轴、%s 为纵轴绘制散点图，保存到 {OUT}.png，并给出两者的皮尔逊相关系数。", a.name, b.name), fmt.Sprintf("%s 和 %s 之间有线性关系吗？画一个散点图，存为 {OUT}.png，并用皮尔逊相关系数 r 回答。", a.name, b.name)},
+		fmt.Sprintf("fig, ax = plt.subplots(figsize=(7, 5))\nax.scatter(df[%s], df[%s], alpha=0.6)\nax.set_xlabel(%s)\nax.set_ylabel(%s)\nprint('r', round(df[%s].corr(df[%s]), 3))", py(a.name), py(b.name), py(a.name), py(b.name), py(a.name), py(b.name)),
 		"scatter plot", "散点图")
+	s[0].answer = fmt.Sprintf("The scatter plot is saved to {OUT}.png. Pearson's r between %s and %s is %.3f: %s.", a.name, b.name, r, strength(r, false))
+	s[0].answerZh = fmt.Sprintf("散点图已保存到 {OUT}.png。%s 与 %s 的皮尔逊相关系数 r 为 %.3f：%s。", a.name, b.name, r, strength(r, true))
+	s[0].checks = append(s[0].checks, schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(r, 6), AbsTol: 0.002}})
+	return s
+}
+
+// strength words a correlation coefficient.
+func strength(r float64, zh bool) string {
+	a := math.Abs(r)
+	dir, dirZh := "positive", "正"
+	if r < 0 {
+		dir, dirZh = "negative", "负"
+	}
+	switch {
+	case a >= 0.7:
+		return pick(zh, "a strong "+dir+" linear relationship", "强"+dirZh+"线性相关")
+	case a >= 0.3:
+		return pick(zh, "a moderate "+dir+" linear relationship", "中等"+dirZh+"线性相关")
+	case a >= 0.1:
+		return pick(zh, "a weak "+dir+" linear relationship", "弱"+dirZh+"线性相关")
+	}
+	return pick(zh, "no clear linear relationship", "没有明显的线性关系")
+}
+
+func pick(zh bool, en, zhs string) string {
+	if zh {
+		return zhs
+	}
+	return en
 }
 
 func buildHist(c *bctx) []spec {
 	t := c.table(0)
-	nc, ok := c.pickCol(t.ofKind(kindNum))
+	nc, ok := c.pickCol(t.measures())
 	if !ok {
 		return nil
 	}
 	return chartSpec(c, "hist:"+nc.name,
-		[]string{fmt.Sprintf("Plot a histogram of %s with 20 bins and save it to {OUT}.png.", nc.name), fmt.Sprintf("What does the distribution of %s look like? Draw a histogram (20 bins) and save it as {OUT}.png.", nc.name)},
-		[]string{fmt.Sprintf("请绘制 %s 的直方图（20 个区间），保存到 {OUT}.png。", nc.name), fmt.Sprintf("%s 的分布是什么样的？画一个 20 组的直方图，存为 {OUT}.png。", nc.name)},
+		[]string{fmt.Sprintf("Plot a histogram of %s with 20 bins and save it to {OUT}.png.", nc.name), fmt.Sprintf("Show the distribution of %s as a histogram (20 bins) and save it as {OUT}.png.", nc.name)},
+		[]string{fmt.Sprintf("请绘制 %s 的直方图（20 个区间），保存到 {OUT}.png。", nc.name), fmt.Sprintf("用 20 组的直方图展示 %s 的分布，存为 {OUT}.png。", nc.name)},
 		fmt.Sprintf("fig, ax = plt.subplots(figsize=(8, 5))\nax.hist(df[%s].dropna(), bins=20, color='teal', edgecolor='black')\nax.set_xlabel(%s)\nax.set_ylabel('count')", py(nc.name), py(nc.name)),
 		"histogram", "直方图")
 }
 
 func buildHeatmap(c *bctx) []spec {
 	t := c.table(0)
-	if len(t.ofKind(kindNum)) < 3 {
+	ms := t.measures()
+	if len(ms) < 3 {
 		return nil
 	}
+	// Only measures correlate meaningfully (no ids, ranks or years), and
+	// a matrix stays readable: annotated up to maxAnnotate columns, the
+	// first maxAnnotate measures when there are more.
+	if len(ms) > maxAnnotate {
+		ms = ms[:maxAnnotate]
+	}
+	cols := names(ms)
 	return chartSpec(c, "heatmap",
-		[]string{"Draw a heatmap of the correlation matrix of the numeric columns (annotated with the values) and save it to {OUT}.png.", "Visualize how the numeric variables correlate with each other as a heatmap; save it as {OUT}.png."},
-		[]string{"请绘制数值列相关系数矩阵的热力图（标注数值），保存到 {OUT}.png。", "用热力图展示各数值变量之间的相关性，存为 {OUT}.png。"},
-		"corr = df.select_dtypes('number').corr()\nfig, ax = plt.subplots(figsize=(8, 7))\nim = ax.imshow(corr, cmap='coolwarm', vmin=-1, vmax=1)\nax.set_xticks(range(len(corr)))\nax.set_xticklabels(corr.columns, rotation=45, ha='right')\nax.set_yticks(range(len(corr)))\nax.set_yticklabels(corr.columns)\nfor i in range(len(corr)):\n    for j in range(len(corr)):\n        ax.text(j, i, '%.2f' % corr.iloc[i, j], ha='center', va='center', fontsize=8)\nfig.colorbar(im)",
+		[]string{fmt.Sprintf("Draw a heatmap of the correlation matrix of %s (annotated with the values) and save it to {OUT}.png.", joinAnd(cols)), fmt.Sprintf("Visualize how %s correlate with each other as an annotated heatmap; save it as {OUT}.png.", joinAnd(cols))},
+		[]string{fmt.Sprintf("请绘制 %s 相关系数矩阵的热力图（标注数值），保存到 {OUT}.png。", joinZh(cols)), fmt.Sprintf("用标注数值的热力图展示 %s 之间的相关性，存为 {OUT}.png。", joinZh(cols))},
+		fmt.Sprintf("corr = df[%s].corr()\nfig, ax = plt.subplots(figsize=(8, 7))\nim = ax.imshow(corr, cmap='coolwarm', vmin=-1, vmax=1)\nax.set_xticks(range(len(corr)))\nax.set_xticklabels(corr.columns, rotation=45, ha='right')\nax.set_yticks(range(len(corr)))\nax.set_yticklabels(corr.columns)\nfor i in range(len(corr)):\n    for j in range(len(corr)):\n        ax.text(j, i, '%%.2f' %% corr.iloc[i, j], ha='center', va='center', fontsize=8)\nfig.colorbar(im)", pyList(cols)),
 		"correlation heatmap", "相关性热力图")
 }
 
 func buildRadar(c *bctx) []spec {
 	t := c.table(0)
-	nums := t.ofKind(kindNum)
-	cat, ok := c.pickCol(t.ofKind(kindCat))
+	nums := t.measures()
+	cat, ok := c.pickCol(t.categories())
 	if len(nums) < 3 || !ok || cat.distinct > 6 {
 		return nil
 	}
@@ -137,9 +181,9 @@ func joinAnd(xs []string) string {
 
 func buildBox(c *bctx) []spec {
 	t := c.table(0)
-	cat, ok1 := c.pickCol(t.ofKind(kindCat))
-	nc, ok2 := c.pickCol(t.ofKind(kindNum))
-	if !ok1 || !ok2 {
+	cat, ok1 := c.pickCol(t.categories())
+	nc, ok2 := c.pickCol(t.measures())
+	if !ok1 || !ok2 || cat.distinct > maxBars {
 		return nil
 	}
 	return chartSpec(c, fmt.Sprintf("box:%s:%s", cat.name, nc.name),

@@ -41,7 +41,7 @@ func buildDedup(c *bctx) []spec {
 		answer:   fmt.Sprintf("There were %d duplicate rows; the cleaned data (%d rows) is saved to {OUT}.csv.", d, len(t.rows)-d),
 		answerZh: fmt.Sprintf("共有 %d 行重复数据，去重后的 %d 行数据已保存到 {OUT}.csv。", d, len(t.rows)-d),
 		checks: []schemas.Check{
-			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(len(t.rows) - d), NoDuplicates: true, ColumnsInclude: headCols(t, 6)},
+			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(len(t.rows) - d), NoDuplicates: true, ColumnsInclude: named(headCols(t, 6))},
 			answerInt(d),
 		},
 		outputs: []string{"{out}.csv"},
@@ -74,7 +74,7 @@ func buildDropNA(c *bctx) []spec {
 		answer:   fmt.Sprintf("%d rows had missing values and were removed; %d rows remain, saved to {OUT}.csv.", n, left),
 		answerZh: fmt.Sprintf("删除了 %d 行含缺失值的数据，剩余 %d 行，已保存到 {OUT}.csv。", n, left),
 		checks: []schemas.Check{
-			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(left), NoNulls: true, ColumnsInclude: headCols(t, 6)},
+			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(left), NoNulls: true, ColumnsInclude: named(headCols(t, 6))},
 			answerInt(left),
 		},
 		outputs: []string{"{out}.csv"},
@@ -84,7 +84,7 @@ func buildDropNA(c *bctx) []spec {
 func buildFillNA(c *bctx) []spec {
 	t := c.table(0)
 	var cands []column
-	for _, col := range t.ofKind(kindNum) {
+	for _, col := range t.measures() {
 		if col.nulls > 0 {
 			cands = append(cands, col)
 		}
@@ -99,11 +99,11 @@ func buildFillNA(c *bctx) []spec {
 	return []spec{{
 		params: "fillna:" + col.name,
 		en: []string{
-			fmt.Sprintf("The %s column has %d missing values. Fill them with the median of %s, keep all rows, and save the table to {OUT}.csv.", col.name, col.nulls, col.name),
+			fmt.Sprintf("The %s column has %d missing values. Fill them with the median of %s, keep all rows, save the table to {OUT}.csv, and tell me the median.", col.name, col.nulls, col.name),
 			fmt.Sprintf("Impute the gaps in '%s' using the column median (don't drop any rows) and write the result to {OUT}.csv. What median did you use?", col.name),
 		},
 		zh: []string{
-			fmt.Sprintf("%s 列有缺失值，请用该列的中位数填充，不要删除任何行，结果保存到 {OUT}.csv。", col.name),
+			fmt.Sprintf("%s 列有缺失值，请用该列的中位数填充，不要删除任何行，结果保存到 {OUT}.csv，并告诉我中位数是多少。", col.name),
 			fmt.Sprintf("用中位数补全“%s”列的空值（保留所有行），保存为 {OUT}.csv，并告诉我中位数是多少。", col.name),
 		},
 		steps: []schemas.RefStep{
@@ -122,6 +122,7 @@ assert df[col].isna().sum() == 0, "%[1]s still has %%d missing values in %[2]s" 
 m = float(df[col].mean())
 assert abs(m - %[3]g) <= 1e-3 * max(1.0, abs(%[3]g)), "%[2]s has mean %%.4f after filling, expected %[4]s (filled with the median %[5]s?)" %% m
 `, "{out}.csv", col.name, after, num(after), num(med)),
+			answerNum(med), // every phrasing asks for the median
 		},
 		outputs: []string{"{out}.csv"},
 	}}

@@ -16,14 +16,14 @@ func init() {
 			inputs: 1, build: b, mutate: mutateCopyInput})
 	}
 	register(&tmpl{Info: Info{Name: "table.iqr", Version: 1, Category: schemas.CategoryData, Subcategory: GroupCleaning, FileTypes: tableTypes},
-		inputs: 1, build: buildIQR, mutate: mutateCode("df = df[~mask]", "df = df[~mask].iloc[1:]")})
+		inputs: 1, build: withoutTotals(buildIQR), mutate: mutateCode("df = df[~mask]", "df = df[~mask].iloc[1:]")})
 	reg("table.types", buildTypes)
 	reg("table.dates", buildDates)
 }
 
 func buildIQR(c *bctx) []spec {
 	t := c.table(0)
-	for _, col := range t.ofKind(kindNum) {
+	for _, col := range t.measures() {
 		xs := t.floats(col.idx)
 		q1, q3 := quantile(xs, 0.25), quantile(xs, 0.75)
 		lo, hi := q1-1.5*(q3-q1), q3+1.5*(q3-q1)
@@ -74,7 +74,10 @@ assert n_in == %[6]d, '{out}.csv keeps %%d rows with %[1]s inside the fences, ex
 	return nil
 }
 
-var moneyRE = regexp.MustCompile(`^\s*[$€£¥]?\s*-?[\d,]+(\.\d+)?\s*$`)
+// moneyRE matches an amount: an optional currency sign, then digits with
+// thousands separators in groups of three, so a decimal comma ("45,06")
+// is not read as one.
+var moneyRE = regexp.MustCompile(`^\s*[$€£¥]?\s*-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?\s*$`)
 
 func parseMoney(s string) (float64, bool) {
 	s = strings.NewReplacer("$", "", "€", "", "£", "", "¥", "", ",", "", " ", "").Replace(s)
@@ -85,8 +88,8 @@ func parseMoney(s string) (float64, bool) {
 func buildTypes(c *bctx) []spec {
 	t := c.table(0)
 	for _, col := range t.columns() {
-		if col.kind == kindNum || col.kind == kindDate {
-			continue
+		if col.kind == kindNum || col.kind == kindDate || !sumsByName(col.name) {
+			continue // the total of a price or a code means nothing
 		}
 		total, n, marked := 0.0, 0, false
 		ok := true

@@ -12,7 +12,7 @@ import (
 func init() {
 	reg := func(name string, b func(*bctx) []spec) {
 		register(&tmpl{Info: Info{Name: name, Version: 1, Category: schemas.CategoryData, Subcategory: GroupML, FileTypes: tableTypes},
-			inputs: 1, build: b, mutate: mutateEmptyFile})
+			inputs: 1, build: withTotalsSkipped(b), mutate: mutateEmptyFile})
 	}
 	reg("ml.classify", buildClassify)
 	reg("ml.regress", buildRegress)
@@ -24,10 +24,11 @@ var (
 	targetName = regexp.MustCompile(`(?i)(price|salary|revenue|value|target|cost|amount|score|sales)`)
 )
 
-// features are the numeric columns other than the excluded one.
+// features are the measures other than the excluded one: never an
+// identifier, a rank or a year.
 func features(t *table, not string) []column {
 	var out []column
-	for _, c := range t.ofKind(kindNum) {
+	for _, c := range t.measures() {
 		if c.name != not {
 			out = append(out, c)
 		}
@@ -47,7 +48,7 @@ func buildClassify(c *bctx) []spec {
 	t := c.table(0)
 	var target column
 	found := false
-	for _, col := range t.ofKind(kindCat) {
+	for _, col := range t.categories() {
 		if labelName.MatchString(col.name) && col.distinct <= 6 {
 			target, found = col, true
 			break
@@ -161,7 +162,7 @@ func buildRegress(c *bctx) []spec {
 	t := c.table(0)
 	var target column
 	found := false
-	for _, col := range t.ofKind(kindNum) {
+	for _, col := range t.measures() {
 		if targetName.MatchString(col.name) {
 			target, found = col, true
 		}
@@ -243,7 +244,7 @@ assert r2 >= %[4]v, 'the model in {out}.pkl reaches R2 = %%.3f on the data, expe
 
 func buildCluster(c *bctx) []spec {
 	t := c.table(0)
-	fs := t.ofKind(kindNum)
+	fs := t.measures()
 	if len(fs) < 2 || len(t.rows) < 30 {
 		return nil
 	}

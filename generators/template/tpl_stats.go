@@ -9,9 +9,9 @@ import (
 
 func init() {
 	register(&tmpl{Info: Info{Name: "table.stat", Version: 1, Category: schemas.CategoryData, Subcategory: GroupStatistics, FileTypes: tableTypes},
-		inputs: 1, build: buildStat, mutate: mutateAnswer})
+		inputs: 1, build: withoutTotals(buildStat), mutate: mutateAnswer})
 	register(&tmpl{Info: Info{Name: "table.topgroup", Version: 1, Category: schemas.CategoryData, Subcategory: GroupStatistics, FileTypes: tableTypes},
-		inputs: 1, build: buildTopGroup, mutate: mutateWrongGroup})
+		inputs: 1, build: withoutTotals(buildTopGroup), mutate: mutateWrongGroup})
 }
 
 type statKind struct {
@@ -29,7 +29,7 @@ var statKinds = []statKind{
 
 func buildStat(c *bctx) []spec {
 	t := c.table(0)
-	col, ok := c.pickCol(t.ofKind(kindNum))
+	col, ok := c.pickCol(t.measures())
 	if !ok {
 		return nil
 	}
@@ -61,7 +61,7 @@ func buildStat(c *bctx) []spec {
 
 func buildTopGroup(c *bctx) []spec {
 	t := c.table(0)
-	cat, ok := c.pickCol(t.ofKind(kindCat))
+	cat, ok := c.pickCol(t.categories())
 	if !ok {
 		return nil
 	}

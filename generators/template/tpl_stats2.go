@@ -16,14 +16,14 @@ func init() {
 		register(&tmpl{Info: Info{Name: name, Version: 1, Category: schemas.CategoryData, Subcategory: GroupStatistics, FileTypes: types},
 			inputs: 1, build: b, mutate: mutateAnswer})
 	}
-	reg("table.corr", tableTypes, buildCorr)
+	reg("table.corr", tableTypes, withoutTotals(buildCorr))
 	reg("table.shape", tableTypes, buildShape)
 	reg("table.nunique", tableTypes, buildNUnique)
 	reg("table.missing", tableTypes, buildMissing)
 	register(&tmpl{Info: Info{Name: "xlsx.sheets", Version: 1, Category: schemas.CategoryData, Subcategory: GroupStatistics, FileTypes: []string{"xlsx"}},
 		inputs: 1, build: buildSheets, mutate: mutateWrongGroup})
 	register(&tmpl{Info: Info{Name: "table.describe", Version: 1, Category: schemas.CategoryData, Subcategory: GroupStatistics, FileTypes: tableTypes},
-		inputs: 1, build: buildDescribe, mutate: mutateCopyInput})
+		inputs: 1, build: withoutTotals(buildDescribe), mutate: mutateCopyInput})
 }
 
 // pairs returns the rows where both columns are numbers.
@@ -54,7 +54,7 @@ func pearson(xs, ys []float64) float64 {
 
 func buildCorr(c *bctx) []spec {
 	t := c.table(0)
-	nums := t.ofKind(kindNum)
+	nums := t.measures()
 	if len(nums) < 2 {
 		return nil
 	}
@@ -92,7 +92,7 @@ func buildShape(c *bctx) []spec {
 
 func buildNUnique(c *bctx) []spec {
 	t := c.table(0)
-	col, ok := c.pickCol(append(t.ofKind(kindCat), t.ofKind(kindText)...))
+	col, ok := c.pickCol(t.labels())
 	if !ok {
 		return nil
 	}
@@ -163,16 +163,19 @@ func buildSheets(c *bctx) []spec {
 
 func buildDescribe(c *bctx) []spec {
 	t := c.table(0)
-	col, ok := c.pickCol(t.ofKind(kindNum))
+	ms := t.measures()
+	col, ok := c.pickCol(ms)
 	if !ok {
 		return nil
 	}
 	m := mean(t.floats(col.idx))
+	// Only measures are described: the mean of an id or a rank means nothing.
+	cols := names(ms)
 	return []spec{{
 		params: "describe",
-		en:     []string{"Compute summary statistics (count, mean, std, min, quartiles, max) for the numeric columns and save them to {OUT}.csv, with the statistic names in the first column.", "Produce a describe()-style table of the numeric columns and write it to {OUT}.csv (statistics as rows, first column naming them)."},
-		zh:     []string{"请计算数值列的描述性统计（count、mean、std、min、四分位数、max），保存到 {OUT}.csv，第一列为统计量名称。", "生成数值列的 describe() 统计表，写入 {OUT}.csv（每行一个统计量，第一列是名称）。"},
-		steps:  []schemas.RefStep{loadStep(c, 0), step("describe() and keep its index as a column.", "df = df.describe().reset_index().rename(columns={'index': 'stat'})\n"+saveCSV+"\nprint(df)")},
+		en:     []string{fmt.Sprintf("Compute summary statistics (count, mean, std, min, quartiles, max) of %s and save them to {OUT}.csv, with the statistic names in the first column.", joinAnd(cols)), fmt.Sprintf("Produce a describe()-style table of %s and write it to {OUT}.csv (statistics as rows, first column naming them).", joinAnd(cols))},
+		zh:     []string{fmt.Sprintf("请计算 %s 的描述性统计（count、mean、std、min、四分位数、max），保存到 {OUT}.csv，第一列为统计量名称。", joinZh(cols)), fmt.Sprintf("生成 %s 的 describe() 统计表，写入 {OUT}.csv（每行一个统计量，第一列是名称）。", joinZh(cols))},
+		steps:  []schemas.RefStep{loadStep(c, 0), step("describe() the measures and keep its index as a column.", fmt.Sprintf("df = df[%s].describe().reset_index().rename(columns={'index': 'stat'})\n", pyList(cols))+saveCSV+"\nprint(df)")},
 		answer: "The summary statistics are saved to {OUT}.csv.", answerZh: "描述性统计已保存到 {OUT}.csv。",
 		checks: []schemas.Check{pyCheck(`
 df = read_table('{out}.csv')

@@ -10,16 +10,16 @@ import (
 
 func init() {
 	register(&tmpl{Info: Info{Name: "table.sort", Version: 1, Category: schemas.CategoryData, Subcategory: GroupTransform, FileTypes: tableTypes},
-		inputs: 1, build: buildSort, mutate: mutateCode("ascending=False", "ascending=True", "ascending=True", "ascending=False")})
+		inputs: 1, build: withoutTotals(buildSort), mutate: mutateCode("ascending=False", "ascending=True", "ascending=True", "ascending=False")})
 	register(&tmpl{Info: Info{Name: "table.filter", Version: 1, Category: schemas.CategoryData, Subcategory: GroupTransform, FileTypes: tableTypes},
-		inputs: 1, build: buildFilter, mutate: mutateCopyInput})
+		inputs: 1, build: withoutTotals(buildFilter), mutate: mutateCopyInput})
 	register(&tmpl{Info: Info{Name: "table.groupby", Version: 1, Category: schemas.CategoryData, Subcategory: GroupTransform, FileTypes: tableTypes},
-		inputs: 1, build: buildGroupBy, mutate: mutateCode(".sum()\n", ".mean()\n", ".mean()\n", ".sum()\n")})
+		inputs: 1, build: withoutTotals(buildGroupBy), mutate: mutateCode(".sum()\n", ".mean()\n", ".mean()\n", ".sum()\n")})
 }
 
 func buildSort(c *bctx) []spec {
 	t := c.table(0)
-	col, ok := c.pickCol(t.ofKind(kindNum))
+	col, ok := c.pickCol(t.measures())
 	if !ok {
 		return nil
 	}
@@ -62,8 +62,8 @@ func pyBool(b bool) string {
 
 func buildFilter(c *bctx) []spec {
 	t := c.table(0)
-	cat, ok1 := c.pickCol(t.ofKind(kindCat))
-	nc, ok2 := c.pickCol(t.ofKind(kindNum))
+	cat, ok1 := c.pickCol(t.categories())
+	nc, ok2 := c.pickCol(t.measures())
 	if !ok1 || !ok2 {
 		return nil
 	}
@@ -119,18 +119,18 @@ assert len(bad) == 0, "%[1]s has %%d rows that do not satisfy %[2]s == %[3]s and
 
 func buildGroupBy(c *bctx) []spec {
 	t := c.table(0)
-	cat, ok1 := c.pickCol(t.ofKind(kindCat))
-	nc, ok2 := c.pickCol(t.ofKind(kindNum))
+	cat, ok1 := c.pickCol(t.categories())
+	nc, ok2 := c.pickCol(t.measures())
 	if !ok1 || !ok2 {
 		return nil
 	}
-	aggs := []struct {
+	var a struct {
 		name, en, zh string
 		f            func([]float64) float64
-	}{{"sum", "total", "总", sum}, {"mean", "average", "平均", mean}}
-	a := aggs[c.rng.IntN(len(aggs))]
-	if nonAdditive.MatchString(nc.name) {
-		a = aggs[1] // an average, not a meaningless total
+	}
+	a.name, a.en, a.zh, a.f = aggOf(nc) // amounts sum, rates and levels average
+	if nc.role == roleExtensive && c.rng.IntN(2) == 0 {
+		a.name, a.en, a.zh, a.f = "mean", "average", "平均", mean
 	}
 	gs := t.groupBy(cat.idx, nc.idx)
 	best, _, unique := argmax(gs, a.f)

@@ -3,6 +3,7 @@ package template
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -17,11 +18,11 @@ func init() {
 			inputs: inputs, build: b, mutate: m})
 	}
 	reg("table.join", 2, buildJoin, mutateCopyInput)
-	reg("table.pivot", 1, buildPivot, mutateCopyInput)
-	reg("table.topn", 1, buildTopN, mutateCopyInput)
-	reg("table.addcol", 1, buildAddCol, mutateCopyInput)
+	reg("table.pivot", 1, withoutTotals(buildPivot), mutateCopyInput)
+	reg("table.topn", 1, withoutTotals(buildTopN), mutateCopyInput)
+	reg("table.addcol", 1, withoutTotals(buildAddCol), mutateCopyInput)
 	reg("table.convert", 1, buildTableConvert, mutateEmptyFile)
-	reg("table.monthly", 1, buildMonthly, mutateCopyInput)
+	reg("table.monthly", 1, withoutTotals(buildMonthly), mutateCopyInput)
 }
 
 func buildJoin(c *bctx) []spec {
@@ -104,7 +105,7 @@ func firstOther(h []string, not string) int {
 
 func buildPivot(c *bctx) []spec {
 	t := c.table(0)
-	cats := t.ofKind(kindCat)
+	cats := t.categories()
 	nc, ok := c.pickCol(t.additive())
 	if len(cats) < 2 || !ok {
 		return nil
@@ -164,7 +165,7 @@ assert number_close(v, %[4]v, 1e-3, 0.01), 'the cell (%[2]s, %[3]s) is %%s, expe
 
 func buildTopN(c *bctx) []spec {
 	t := c.table(0)
-	col, ok := c.pickCol(t.ofKind(kindNum))
+	col, ok := c.pickCol(t.measures())
 	if !ok {
 		return nil
 	}
@@ -203,7 +204,7 @@ assert number_close(float(s.min()), %[4]v, 1e-6, 1e-6), 'the smallest kept %[1]s
 
 func buildAddCol(c *bctx) []spec {
 	t := c.table(0)
-	nums := t.ofKind(kindNum)
+	nums := t.measures()
 	if len(nums) < 2 {
 		return nil
 	}
@@ -221,6 +222,9 @@ func buildAddCol(c *bctx) []spec {
 		prods = append(prods, x*y)
 	}
 	m := mean(prods)
+	if math.IsNaN(m) {
+		return nil // no row has both
+	}
 	return []spec{{
 		params: "addcol:" + name,
 		en: []string{
@@ -265,7 +269,7 @@ func buildTableConvert(c *bctx) []spec {
 		answer: fmt.Sprintf("Saved %d rows as %s to {OUT}.%s.", len(t.rows), upper(to), to), answerZh: fmt.Sprintf("已将 %d 行数据保存为 %s 格式：{OUT}.%s。", len(t.rows), upper(to), to),
 		checks: []schemas.Check{
 			fileCheck("{out}."+to, to, 10),
-			{Kind: schemas.CheckTable, Path: "{out}." + to, Rows: ip(len(t.rows)), ColumnsInclude: headCols(t, 8)},
+			{Kind: schemas.CheckTable, Path: "{out}." + to, Rows: ip(len(t.rows)), ColumnsInclude: named(headCols(t, 8))},
 		},
 		outputs: []string{"{out}." + to},
 	}}
@@ -284,23 +288,29 @@ func buildMonthly(c *bctx) []spec {
 		return s
 	}
 	t := c.table(0)
-	d, ok1 := c.pickCol(t.ofKind(kindDate))
-	nc, ok2 := c.pickCol(t.additive())
+	d, ok1 := c.pickCol(t.dates())
+	nc, ok2 := c.pickCol(t.measures())
 	if !ok1 || !ok2 {
 		return nil
 	}
-	tot := map[string]float64{}
+	// Amounts are totalled per month; rates, levels and prices averaged.
+	agg, en, _, f := aggOf(nc)
+	vals := map[string][]float64{}
 	for _, r := range t.rows {
 		m := monthOf(r[d.idx])
 		if m == "" || r[nc.idx] == "" {
 			continue
 		}
-		f, _ := strconv.ParseFloat(r[nc.idx], 64)
-		tot[m] += f
+		v, _ := strconv.ParseFloat(r[nc.idx], 64)
+		vals[m] = append(vals[m], v)
+	}
+	tot := map[string]float64{}
+	for m, xs := range vals {
+		tot[m] = f(xs)
 	}
 	months, best := monthsByTotal(tot)
-	if len(months) < 3 {
-		return nil
+	if len(months) < 3 || monthsWithDates(t, d.idx) != len(months) {
+		return nil // a month without values would be NaN in a mean, 0 in a sum
 	}
 	expect := "{"
 	for i, m := range months {
@@ -310,20 +320,21 @@ func buildMonthly(c *bctx) []spec {
 		expect += fmt.Sprintf("%q: %v", m, tot[m])
 	}
 	expect += "}"
+	zhAgg := map[string]string{"sum": "总和", "mean": "平均值"}[agg]
 	return []spec{{
-		params: fmt.Sprintf("monthly:%s:%s", d.name, nc.name),
+		params: fmt.Sprintf("monthly:%s:%s:%s", d.name, nc.name, agg),
 		en: []string{
-			fmt.Sprintf("Analyse the trend over time: compute the total %s per month (from %s), save it to {OUT}.csv with columns month (YYYY-MM) and %s, and tell me which month had the highest total.", nc.name, d.name, nc.name),
-			fmt.Sprintf("Resample the data to monthly sums of '%s' using the %s column. Write {OUT}.csv (one row per month, month as YYYY-MM) and name the peak month.", nc.name, d.name),
+			fmt.Sprintf("Analyse the trend over time: compute the %s %s per month (from %s), save it to {OUT}.csv with columns month (YYYY-MM) and %s, and tell me which month had the highest %s.", en, nc.name, d.name, nc.name, en),
+			fmt.Sprintf("Resample the data to monthly %ss of '%s' using the %s column. Write {OUT}.csv (one row per month, month as YYYY-MM) and name the peak month.", map[string]string{"sum": "sum", "mean": "mean"}[agg], nc.name, d.name),
 		},
 		zh: []string{
-			fmt.Sprintf("请分析时间趋势：按月（根据 %s）计算 %s 的总和，保存到 {OUT}.csv（列为 month（YYYY-MM）和 %s），并告诉我哪个月的总和最高。", d.name, nc.name, nc.name),
-			fmt.Sprintf("用 %s 列把“%s”按月求和，写入 {OUT}.csv（每月一行，月份格式 YYYY-MM），并指出最高的月份。", d.name, nc.name),
+			fmt.Sprintf("请分析时间趋势：按月（根据 %s）计算 %s 的%s，保存到 {OUT}.csv（列为 month（YYYY-MM）和 %s），并告诉我哪个月最高。", d.name, nc.name, zhAgg, nc.name),
+			fmt.Sprintf("用 %s 列把“%s”按月求%s，写入 {OUT}.csv（每月一行，月份格式 YYYY-MM），并指出最高的月份。", d.name, nc.name, zhAgg),
 		},
 		steps: []schemas.RefStep{loadStep(c, 0), step("Group by the month of the date.", fmt.Sprintf(
-			"df['month'] = pd.to_datetime(df[%s]).dt.strftime('%%Y-%%m')\ndf = df.groupby('month', as_index=False)[%s].sum()\n", py(d.name), py(nc.name))+saveCSV+fmt.Sprintf("\nprint(df.sort_values(%s, ascending=False).head(3))", py(nc.name)))},
-		answer:   fmt.Sprintf("Monthly totals are saved to {OUT}.csv; %s had the highest total %s (%s).", best, nc.name, num(tot[best])),
-		answerZh: fmt.Sprintf("每月合计已保存到 {OUT}.csv，%s 的 %s 总和最高（%s）。", best, nc.name, num(tot[best])),
+			"df['month'] = pd.to_datetime(df[%s]).dt.strftime('%%Y-%%m')\ndf = df.groupby('month', as_index=False)[%s].%s()\n", py(d.name), py(nc.name), agg)+saveCSV+fmt.Sprintf("\nprint(df.sort_values(%s, ascending=False).head(3))", py(nc.name)))},
+		answer:   fmt.Sprintf("Monthly %ss are saved to {OUT}.csv; %s had the highest %s %s (%s).", map[string]string{"sum": "total", "mean": "average"}[agg], best, en, nc.name, num(tot[best])),
+		answerZh: fmt.Sprintf("每月%s已保存到 {OUT}.csv，%s 的 %s %s最高（%s）。", zhAgg, best, nc.name, zhAgg, num(tot[best])),
 		checks: []schemas.Check{
 			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(len(months)), ColumnsInclude: []string{"month", nc.name}},
 			pyCheck(`
@@ -337,6 +348,17 @@ for m, v in %[2]s.items():
 		},
 		outputs: []string{"{out}.csv"},
 	}}
+}
+
+// monthsWithDates counts the distinct months of the date column idx.
+func monthsWithDates(t *table, idx int) int {
+	seen := map[string]bool{}
+	for _, r := range t.rows {
+		if m := monthOf(r[idx]); m != "" {
+			seen[m] = true
+		}
+	}
+	return len(seen)
 }
 
 var monthEN = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
