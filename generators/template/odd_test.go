@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"synth/checks"
@@ -87,5 +88,39 @@ func TestInvalidTaskLeftOut(t *testing.T) {
 				t.Errorf("seed %d: %s: an invalid task was kept: %v", seed, task.Generator, err)
 			}
 		}
+	}
+}
+
+// TestMixedTypesNoCount: a label column whose cells mix numbers and text
+// (an xlsx column of 0, 1, TRUE and words) has no single count of distinct
+// values, since pandas keeps each cell's type and 1 == True; no template
+// counts or groups it.
+func TestMixedTypesNoCount(t *testing.T) {
+	dir := t.TempDir()
+	body := "maybe,kind\n"
+	vals := []string{"0", "1", "cabbage", "true", "F", "False", "1", "0", "x", "2"}
+	for i := range 40 {
+		body += fmt.Sprintf("%s,%s\n", vals[i%len(vals)], []string{"a", "b", "c", "d"}[i%4])
+	}
+	p := filepath.Join(dir, "types.csv")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ins := []generators.Input{{File: schemas.File{ID: "ty", Name: "types.csv", Type: "csv"}, Path: p}}
+	n := 0
+	for seed := int64(1); seed <= 12; seed++ {
+		tasks, err := New(Options{Seed: seed, Langs: []string{"en"}, Include: []string{"table.nunique"}, Strict: true}).Generate(context.Background(), ins)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, task := range tasks {
+			n++
+			if strings.Contains(task.Query, "maybe") {
+				t.Errorf("seed %d: %q counts a column of mixed types", seed, task.Query)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no nunique task on the text column")
 	}
 }

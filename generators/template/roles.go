@@ -477,11 +477,34 @@ func sumsByName(name string) bool {
 func (t *table) labels() []column {
 	var out []column
 	for _, c := range t.ofRole(roleCategory, roleText, roleOrdinal, roleID) {
-		if c.kind == kindCat || c.kind == kindText {
+		if (c.kind == kindCat || c.kind == kindText) && !t.mixedTypes(c.idx) {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// mixedTypes reports a column whose cells mix numbers with text: pandas
+// keeps each cell's own type there (an xlsx cell 1, the text "1" and TRUE
+// are three values to Go and may be one or two to pandas, where 1 == True),
+// so counts and groups over it have no single answer.
+func (t *table) mixedTypes(idx int) bool {
+	num, other := false, false
+	for _, r := range t.rows {
+		v := strings.TrimSpace(r[idx])
+		if v == "" {
+			continue
+		}
+		if _, err := strconv.ParseFloat(v, 64); err == nil {
+			num = true
+		} else {
+			other = true
+		}
+		if num && other {
+			return true
+		}
+	}
+	return false
 }
 
 // named drops the blank names of a header, which pandas renames
