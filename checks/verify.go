@@ -163,6 +163,11 @@ func Verify(ctx context.Context, b sandbox.Backend, cases []Case) ([][]schemas.C
 		return nil, fmt.Errorf("verify: %w", err)
 	}
 	all, err := parseResults(res.Output, nonce)
+	if err == nil && res.Truncated {
+		// The results line is the last thing the cell prints: output cut
+		// at its limit may have cut or dropped it.
+		err = fmt.Errorf("output cut at %d bytes", verifyOutputBytes)
+	}
 	if err != nil {
 		err = fmt.Errorf("checks cell ended %s: %w", res.Status, err)
 		if len(run) == 1 && (res.Status == schemas.StatusTimeout || res.Status == schemas.StatusCrash) {
@@ -323,6 +328,9 @@ func parseResults(out, nonce string) ([][]schemas.CheckResult, error) {
 	case 1:
 	default:
 		return nil, fmt.Errorf("%d results lines in output", found)
+	}
+	if len(line) > verifyOutputBytes {
+		return nil, fmt.Errorf("results line of %d bytes, more than the %d a verification cell may print", len(line), verifyOutputBytes)
 	}
 	var rs [][]schemas.CheckResult
 	if err := json.Unmarshal([]byte(line), &rs); err != nil {
