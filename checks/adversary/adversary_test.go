@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -130,11 +131,60 @@ func TestAdversariesFailEveryKindOfCheck(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if len(res) != len(All()) {
+				t.Fatalf("%d results for %d adversaries", len(res), len(All()))
+			}
 			for _, r := range res {
 				if r.Passed {
 					t.Errorf("adversary %s passes: %+v", r.Adversary, r.Checks)
+				}
+				// The adversaries that apply to any task ran, and their
+				// verdict is recorded check by check.
+				if slices.Contains(everyTask, r.Adversary) && (!r.Applied || len(r.Checks) != len(task.Checks)) {
+					t.Errorf("adversary %s did not run: applied=%v, %d results for %d checks", r.Adversary, r.Applied, len(r.Checks), len(task.Checks))
 				}
 			}
 		})
 	}
 }
+
+// TestProveScoresAPassingAdversary: against weak tasks, in the real
+// sandbox, the adversaries that pass every check are scored as passing
+// (so the task is dropped) and the others are not.
+func TestProveScoresAPassingAdversary(t *testing.T) {
+	dir := fixture(t)
+	b := backend(t)
+	inputs := []sandbox.Input{{Name: "sales.csv", Path: filepath.Join(dir, "data", "sales.csv")}}
+	cases := []struct {
+		name   string
+		task   schemas.Task
+		passed []string
+	}{
+		// A rollout that writes no output/2.csv passes; the file
+		// adversaries write one at every path a check names.
+		{"nothing asked", schemas.Task{ID: "absent", Checks: []schemas.Check{{Kind: "file", Path: "output/2.csv", Exists: bp(false)}}},
+			[]string{Empty, "shotgun"}},
+		// Any file at output/1.csv passes.
+		{"a file asked", schemas.Task{ID: "exists", Outputs: []string{"output/1.csv"}, Checks: []schemas.Check{{Kind: "file", Path: "output/1.csv"}}},
+			[]string{"copy_input", "random_bytes", "empty_table", "shadow_modules", "forged_code"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Prove(context.Background(), b, &tc.task, inputs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var passed []string
+			for _, r := range res {
+				if r.Passed {
+					passed = append(passed, r.Adversary)
+				}
+			}
+			if !slices.Equal(passed, tc.passed) {
+				t.Fatalf("passing adversaries %v, want %v: %+v", passed, tc.passed, res)
+			}
+		})
+	}
+}
+
+func bp(b bool) *bool { return &b }
