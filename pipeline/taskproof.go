@@ -111,33 +111,38 @@ func (r *run) proveTask(ctx context.Context, jb job, fs *fileSet) ([]*schemas.Tr
 		adversary.Score(res, rs[len(judged):])
 	}
 	for _, a := range jb.proof.adversaries {
-		recs = append(recs, adversaryRecord(a, res, advErr))
+		t, err := adversaryRecord(a, res, advErr)
+		if err != nil {
+			return nil, err
+		}
+		recs = append(recs, t)
 	}
 	return recs, nil
 }
 
 // adversaryRecord is the record of adversary job a from the task's results
 // res, or, when err says the adversaries could not be verified, a
-// sandbox_crash.
-func adversaryRecord(a job, res []adversary.Result, err error) *schemas.Trajectory {
+// sandbox_crash. An adversary the job was made for that has no verdict in
+// res did not run: that is an error, never a record that it failed.
+func adversaryRecord(a job, res []adversary.Result, err error) (*schemas.Trajectory, error) {
 	t := &schemas.Trajectory{ID: a.id, TaskID: a.task.ID, Teacher: a.teacher.Info(), StopReason: schemas.StopFinished,
 		Messages: []schemas.Message{}, Steps: []schemas.Step{}}
 	if err != nil {
 		t.StopReason, t.Error = schemas.StopSandboxError, err.Error()
 		t.Verdict = &schemas.Verdict{Failure: schemas.FailSandboxCrash, Checks: []schemas.CheckResult{}}
-		return t
+		return t, nil
 	}
 	name := a.teacher.(adversaryProof).name
 	for _, x := range res {
-		if x.Adversary == name && x.Applied {
+		if x.Adversary == name && x.Applied && len(x.Checks) > 0 {
 			v := filters.VerdictOf(x.Checks)
 			t.Verdict = &v
 		}
 	}
-	if t.Verdict == nil { // it applied when the job was made; it must have a verdict
-		t.Verdict = &schemas.Verdict{Failure: schemas.FailCheck, Checks: []schemas.CheckResult{}}
+	if t.Verdict == nil {
+		return nil, fmt.Errorf("task %s: adversary %s applied when its job was made but has no verdict", a.task.ID, name)
 	}
-	return t
+	return t, nil
 }
 
 // perform plays jb without verifying it (player.perform) and gives a
