@@ -5,7 +5,7 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO ?= go
 OUT ?= out
 
-.PHONY: all deps build demo test pytest fuzz bench vet fmt clean lock
+.PHONY: all deps build demo test pytest fuzz bench vet fmt clean lock mutate
 
 all: build
 
@@ -62,6 +62,17 @@ fuzz:
 # scripts/pyenv.sh).
 pytest:
 	scripts/pytest.sh
+
+# The mutation run over the guards (internal/mutate/mutants.txt): each mutant
+# is applied to a temporary copy of the tree, never to the checkout, and its
+# tests run there; it prints each mutant killed or SURVIVED, the kill rate and
+# the survivors, and fails below MUTATE_MIN percent. make test runs the
+# mutants marked sample (internal/mutate's TestSampleMutantsDie).
+# MUTATE_FLAGS: e.g. -only 'verify-' or -sample.
+MUTATE_MIN ?= 95
+MUTATE_FLAGS ?=
+mutate: deps
+	$(GO) run ./internal/mutate -min $(MUTATE_MIN) $(MUTATE_FLAGS)
 
 # The parity environment (the sandbox's lock plus ipykernel and jupyter_client):
 # the Jupyter kernel the sandbox is measured against; chromium: synth view's index load.

@@ -1,0 +1,32 @@
+// Mutate is synth's mutation run over its guards: it applies each mutant
+// of a list (a file, an exact piece of its text, what replaces it, and the
+// tests that must notice) one at a time to a temporary copy of the tree,
+// runs the named package's tests there, and reports which mutants a test
+// killed and which survived.
+//
+// Usage:
+//
+//	go run ./internal/mutate [-mutants FILE] [-sample] [-only REGEXP] [-min PERCENT] [-keep]
+//
+// The checkout is never edited: the tracked and untracked (not ignored)
+// files are copied once into a temporary directory, and each mutant is
+// written there and undone after its run. The tests named for a mutant
+// first run unmutated; a mutant whose tests fail without it, whose text
+// is not found exactly once, or that does not compile is an error of the
+// list. The kill rate counts the mutants not marked equivalent; the exit
+// status is 1 when it is below -min or the list has an error, 2 for a
+// usage error.
+//
+// The list (internal/mutate/mutants.txt) is blocks of "key: value" lines
+// separated by blank lines; a value that starts with a double quote is a
+// Go string literal (for newlines and tabs):
+//
+//	name: score-never-passes
+//	file: checks/adversary/adversary.go
+//	old: res[i].Passed = len(rs[i]) > 0
+//	new: res[i].Passed = false
+//	pkg: ./checks/adversary/
+//	run: TestScore
+//	sample: true
+//	equivalent: why no test can tell the mutant from the original
+package main

@@ -1,0 +1,308 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// outcome is what one mutant's run came to.
+type outcome int
+
+const (
+	killed outcome = iota
+	survived
+	broken // the mutant, not the tests, is wrong: text not found, no build
+)
+
+// run parses args, runs the mutants and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mutate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	list := fs.String("mutants", "internal/mutate/mutants.txt", "the list of mutants, relative to -root")
+	root := fs.String("root", "", "the repository to copy (default: the git work tree holding the current directory)")
+	sample := fs.Bool("sample", false, "run only the mutants marked sample (what make test runs)")
+	only := fs.String("only", "", "run only the mutants whose name matches this regular expression")
+	min := fs.Float64("min", 95, "the least kill rate, in percent of the mutants not marked equivalent, that exits 0")
+	keep := fs.Bool("keep", false, "keep the temporary copy of the tree and print where it is")
+	timeout := fs.Duration("timeout", 15*time.Minute, "bound on each go test run")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: go run ./internal/mutate [flags]")
+		fmt.Fprintln(stderr, "Applies each mutant of the list to a temporary copy of the tree, runs its tests there and")
+		fmt.Fprintln(stderr, "reports which mutants were killed and which survived, then the kill rate.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		return 2
+	}
+	if *root == "" {
+		out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+		if err != nil {
+			fmt.Fprintf(stderr, "mutate: finding the repository: %v (give -root)\n", err)
+			return 2
+		}
+		*root = strings.TrimSpace(string(out))
+	}
+	var keepRE *regexp.Regexp
+	if *only != "" {
+		var err error
+		if keepRE, err = regexp.Compile(*only); err != nil {
+			fmt.Fprintf(stderr, "mutate: -only: %v\n", err)
+			return 2
+		}
+	}
+	f, err := os.Open(filepath.Join(*root, *list))
+	if err != nil {
+		fmt.Fprintf(stderr, "mutate: %v\n", err)
+		return 2
+	}
+	all, err := parseMutants(f, *list)
+	f.Close()
+	if err != nil {
+		fmt.Fprintf(stderr, "mutate: %v\n", err)
+		return 2
+	}
+	var ms []mutant
+	for _, m := range all {
+		if (!*sample || m.Sample) && (keepRE == nil || keepRE.MatchString(m.Name)) {
+			ms = append(ms, m)
+		}
+	}
+	if len(ms) == 0 {
+		fmt.Fprintln(stderr, "mutate: no mutant selected")
+		return 2
+	}
+
+	tree, err := os.MkdirTemp("", "synth-mutate-")
+	if err != nil {
+		fmt.Fprintf(stderr, "mutate: %v\n", err)
+		return 1
+	}
+	if *keep {
+		fmt.Fprintf(stdout, "tree: %s\n", tree)
+	} else {
+		defer os.RemoveAll(tree)
+	}
+	if err := copyTree(*root, tree); err != nil {
+		fmt.Fprintf(stderr, "mutate: copying the tree: %v\n", err)
+		return 1
+	}
+	m := mutator{tree: tree, timeout: *timeout, out: stdout}
+	if err := m.baseline(ms); err != nil {
+		fmt.Fprintf(stderr, "mutate: %v\n", err)
+		return 1
+	}
+	var nKilled, nMust, nBroken int
+	var survivors, equivKilled []string
+	for _, mu := range ms {
+		o, why, took := m.try(mu)
+		tag := map[outcome]string{killed: "killed", survived: "SURVIVED", broken: "BROKEN"}[o]
+		if o == survived && mu.Equivalent != "" {
+			tag = "equivalent"
+		}
+		fmt.Fprintf(stdout, "%-10s %-34s %s (%s, %.1fs)\n", tag, mu.Name, mu.File, mu.Pkg, took.Seconds())
+		if why != "" {
+			fmt.Fprintf(stdout, "           %s\n", why)
+		}
+		switch {
+		case o == broken:
+			nBroken++
+		case mu.Equivalent != "" && o == killed:
+			equivKilled = append(equivKilled, mu.Name)
+		case mu.Equivalent != "":
+		case o == killed:
+			nMust++
+			nKilled++
+		default:
+			nMust++
+			survivors = append(survivors, mu.Name)
+		}
+	}
+	rate := 100.0
+	if nMust > 0 {
+		rate = 100 * float64(nKilled) / float64(nMust)
+	}
+	fmt.Fprintf(stdout, "mutants: %d run, %d marked equivalent; killed %d of %d (%.1f%%)\n", len(ms), len(ms)-nMust-nBroken, nKilled, nMust, rate)
+	if len(survivors) > 0 {
+		fmt.Fprintf(stdout, "survivors: %s\n", strings.Join(survivors, ", "))
+	}
+	code := 0
+	if len(equivKilled) > 0 {
+		fmt.Fprintf(stdout, "marked equivalent but killed (drop the mark): %s\n", strings.Join(equivKilled, ", "))
+		code = 1
+	}
+	if nBroken > 0 {
+		fmt.Fprintf(stdout, "%d mutants are broken: fix the list\n", nBroken)
+		code = 1
+	}
+	if rate < *min {
+		fmt.Fprintf(stdout, "kill rate %.1f%% is below %.1f%%\n", rate, *min)
+		code = 1
+	}
+	return code
+}
+
+// mutator runs mutants in a copy of the tree.
+type mutator struct {
+	tree    string
+	timeout time.Duration
+	out     io.Writer
+}
+
+// baseline runs each distinct set of tests the mutants name on the
+// unmutated copy: a test that fails there would kill every mutant.
+func (m mutator) baseline(ms []mutant) error {
+	done := map[[2]string]bool{}
+	for _, mu := range ms {
+		k := [2]string{mu.Pkg, mu.Run}
+		if done[k] {
+			continue
+		}
+		done[k] = true
+		start := time.Now()
+		if out, err := m.goTest(mu); err != nil {
+			return fmt.Errorf("unmutated, go test -run '%s' %s fails: %v\n%s", mu.Run, mu.Pkg, err, tail(out, 2000))
+		}
+		fmt.Fprintf(m.out, "baseline   %-34s ok (%.1fs)\n", mu.Pkg+" "+mu.Run, time.Since(start).Seconds())
+	}
+	return nil
+}
+
+// try applies mu to the copy, runs its tests and undoes it.
+func (m mutator) try(mu mutant) (outcome, string, time.Duration) {
+	start := time.Now()
+	p := filepath.Join(m.tree, filepath.FromSlash(mu.File))
+	orig, err := os.ReadFile(p)
+	if err != nil {
+		return broken, err.Error(), 0
+	}
+	if n := bytes.Count(orig, []byte(mu.Old)); n != 1 {
+		return broken, fmt.Sprintf("the old text occurs %d times in %s, want once", n, mu.File), 0
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		return broken, err.Error(), 0
+	}
+	mutated := bytes.Replace(orig, []byte(mu.Old), []byte(mu.New), 1)
+	if err := os.WriteFile(p, mutated, st.Mode().Perm()); err != nil {
+		return broken, err.Error(), 0
+	}
+	defer func() {
+		if err := os.WriteFile(p, orig, st.Mode().Perm()); err != nil {
+			panic(fmt.Sprintf("mutate: restoring %s in the copy: %v", p, err))
+		}
+	}()
+	out, err := m.goTest(mu)
+	took := time.Since(start)
+	switch {
+	case err == nil:
+		return survived, "", took
+	case strings.Contains(out, "[build failed]") || strings.Contains(out, "[setup failed]"):
+		return broken, "does not build: " + firstLines(out, 6), took
+	}
+	return killed, failed(out), took
+}
+
+// goTest runs mu's tests in the copy.
+func (m mutator) goTest(mu mutant) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), m.timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, goTool(), "test", "-count=1", "-run", mu.Run, mu.Pkg)
+	cmd.Dir = m.tree
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		err = errors.Join(err, fmt.Errorf("timed out after %s", m.timeout))
+	}
+	return string(out), err
+}
+
+// goTool is the go command: on PATH, else the toolchain's own.
+func goTool() string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	if p := filepath.Join(os.Getenv("GOROOT"), "bin", "go"); os.Getenv("GOROOT") != "" {
+		return p
+	}
+	return "/usr/local/go/bin/go"
+}
+
+// copyTree copies the files git tracks, and those it would (untracked, not
+// ignored), from root to dst.
+func copyTree(root, dst string) error {
+	out, err := exec.Command("git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+	if err != nil {
+		return fmt.Errorf("git ls-files: %w", err)
+	}
+	for name := range strings.SplitSeq(strings.TrimRight(string(out), "\x00"), "\x00") {
+		src := filepath.Join(root, filepath.FromSlash(name))
+		st, err := os.Lstat(src)
+		if errors.Is(err, os.ErrNotExist) {
+			continue // deleted in the work tree
+		}
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dst, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return err
+		}
+		if st.Mode()&os.ModeSymlink != 0 {
+			l, err := os.Readlink(src)
+			if err != nil {
+				return err
+			}
+			if err := os.Symlink(l, to); err != nil {
+				return err
+			}
+			continue
+		}
+		if !st.Mode().IsRegular() {
+			continue
+		}
+		data, err := os.ReadFile(src)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(to, data, st.Mode().Perm()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// failed is the first failing test go test's output names.
+func failed(out string) string {
+	for l := range strings.SplitSeq(out, "\n") {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "--- FAIL: ") {
+			return "by " + strings.TrimSuffix(strings.Fields(t)[2], ":")
+		}
+	}
+	return "by go test: " + firstLines(out, 3)
+}
+
+func firstLines(s string, n int) string {
+	ls := strings.Split(strings.TrimSpace(s), "\n")
+	if len(ls) > n {
+		ls = ls[:n]
+	}
+	return strings.Join(ls, " | ")
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
+}

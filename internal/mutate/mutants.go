@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// mutant is one source change and the tests that must notice it.
+type mutant struct {
+	Name       string
+	File       string // slash path from the repository's root
+	Old, New   string // Old occurs exactly once in File
+	Pkg        string // the package whose tests run, "./checks/"
+	Run        string // go test -run's pattern
+	Sample     bool   // one of the fast few make test runs
+	Equivalent string // why no test can tell it apart; "" for a mutant that must die
+	line       int
+}
+
+// parseMutants reads a list of mutants: blocks of "key: value" lines
+// separated by blank lines, "#" starting a comment line.
+func parseMutants(r io.Reader, name string) ([]mutant, error) {
+	var out []mutant
+	var cur *mutant
+	seen := map[string]bool{}
+	finish := func() error {
+		if cur == nil {
+			return nil
+		}
+		m := *cur
+		cur = nil
+		switch {
+		case m.Name == "":
+			return fmt.Errorf("%s:%d: a mutant without a name", name, m.line)
+		case seen[m.Name]:
+			return fmt.Errorf("%s:%d: mutant %s listed twice", name, m.line, m.Name)
+		case m.File == "" || m.Old == "" || m.Pkg == "" || m.Run == "":
+			return fmt.Errorf("%s:%d: mutant %s needs file, old, pkg and run", name, m.line, m.Name)
+		case m.Old == m.New:
+			return fmt.Errorf("%s:%d: mutant %s changes nothing", name, m.line, m.Name)
+		}
+		seen[m.Name] = true
+		out = append(out, m)
+		return nil
+	}
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		if strings.TrimSpace(line) == "" {
+			if err := finish(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		key, val, ok := strings.Cut(line, ":")
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: want \"key: value\", got %q", name, n, line)
+		}
+		val = strings.TrimPrefix(val, " ")
+		if strings.HasPrefix(val, `"`) {
+			s, err := strconv.Unquote(val)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %s: %v", name, n, key, err)
+			}
+			val = s
+		}
+		if cur == nil {
+			cur = &mutant{line: n}
+		}
+		switch key {
+		case "name":
+			cur.Name = val
+		case "file":
+			cur.File = val
+		case "old":
+			cur.Old = val
+		case "new":
+			cur.New = val
+		case "pkg":
+			cur.Pkg = val
+		case "run":
+			cur.Run = val
+		case "sample":
+			b, err := strconv.ParseBool(val)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: sample: %v", name, n, err)
+			}
+			cur.Sample = b
+		case "equivalent":
+			cur.Equivalent = val
+		default:
+			return nil, fmt.Errorf("%s:%d: unknown key %q (want name, file, old, new, pkg, run, sample or equivalent)", name, n, key)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if err := finish(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
