@@ -33,6 +33,7 @@ func TestDefaultBuildLooksReal(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\nlog:\n%s", err, log.String())
 	}
+	checkReadmeFunnel(t, sum)
 
 	// The corpus: at least 80 files of at least 14 types.
 	var files []schemas.File

@@ -18,7 +18,13 @@ import (
 	"synth/schemas"
 )
 
-var hackTable = flag.String("hack-table", "", "write the template × adversary table of TestConformance as Markdown to this file")
+var (
+	hackTable  = flag.String("hack-table", "", "write the template × adversary table of TestConformance as Markdown to this file")
+	updateDocs = flag.Bool("update-docs", false, "rewrite docs/HACK_RESISTANCE.md's template × adversary table with TestConformance's")
+)
+
+// hackDoc is the page that quotes TestConformance's table.
+const hackDoc = "../../docs/HACK_RESISTANCE.md"
 
 // TestConformance writes every task the templates write over the built-in
 // corpus, and proves provePer of each template and input type in the real
@@ -88,6 +94,66 @@ func TestConformance(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	checkDocTable(t, md)
+}
+
+// checkDocTable compares docs/HACK_RESISTANCE.md's template × adversary
+// table with this run's md, or rewrites it with -update-docs.
+func checkDocTable(t *testing.T, md string) {
+	t.Helper()
+	doc, err := os.ReadFile(hackDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, end, err := docTable(string(doc))
+	if err != nil {
+		t.Fatalf("%s: %v", hackDoc, err)
+	}
+	if *updateDocs {
+		if err := os.WriteFile(hackDoc, []byte(string(doc[:start])+md+string(doc[end:])), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if got := string(doc[start:end]); got != md {
+		t.Errorf("%s's table is not this run's; rewrite it with go test ./generators/template/ -run TestConformance -args -update-docs\n%s", hackDoc, lineDiff(got, md))
+	}
+}
+
+// docTable finds the template × adversary table in a page: from its header
+// line to the end of its last row.
+func docTable(doc string) (start, end int, err error) {
+	start = strings.Index(doc, "\n| template | reference |")
+	if start < 0 {
+		return 0, 0, fmt.Errorf("no template × adversary table")
+	}
+	start++
+	end = start
+	for end < len(doc) && doc[end] == '|' {
+		nl := strings.IndexByte(doc[end:], '\n')
+		if nl < 0 {
+			return 0, 0, fmt.Errorf("the table's last line has no newline")
+		}
+		end += nl + 1
+	}
+	return start, end, nil
+}
+
+// lineDiff lists the lines of want that got lacks and the other way round.
+func lineDiff(got, want string) string {
+	var b strings.Builder
+	in := func(s, line string) bool { return slices.Contains(strings.Split(s, "\n"), line) }
+	for _, l := range strings.Split(want, "\n") {
+		if !in(got, l) {
+			b.WriteString("run: " + l + "\n")
+		}
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if !in(want, l) {
+			b.WriteString("doc: " + l + "\n")
+		}
+	}
+	return b.String()
 }
 
 // provePer is how many tasks of each template and input type
