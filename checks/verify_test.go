@@ -72,6 +72,7 @@ var verifyCases = []verifyCase{
 	{"python assert", schemas.Check{Kind: "python", Code: "assert answer == 'no', 'answer should be no, got %r' % answer"}, "yes", false, "answer should be no, got 'yes'"},
 	{"python bare assert", schemas.Check{Kind: "python", Code: "x = 1\nassert x == 2"}, "yes", false, "assertion failed: assert x == 2"},
 	{"python raises", schemas.Check{Kind: "python", Code: "1/0"}, "yes", false, "ZeroDivisionError"},
+	{"check raises", schemas.Check{Kind: "answer", Regex: `x\z`}, "x", false, "answer check raised"}, // Go's \z, not Python's
 	{"python imports importlib", schemas.Check{Kind: "python", Code: "import importlib\nassert True"}, "yes", false, "may not import importlib"},
 	{"python imports runpy", schemas.Check{Kind: "python", Code: "from runpy import run_path\nassert True"}, "yes", false, "may not import runpy"},
 }
