@@ -89,6 +89,7 @@ func TestAdversaryRecord(t *testing.T) {
 		{"not verified", nil, fmt.Errorf("zygote gone"), false, schemas.FailSandboxCrash, false},
 		{"did not run", []adversary.Result{{Adversary: "empty", Applied: true, Passed: true, Checks: pass}}, nil, false, "", true},
 		{"not applied", []adversary.Result{{Adversary: "shadow_modules"}}, nil, false, "", true},
+		{"scored against its checks", []adversary.Result{{Adversary: "shadow_modules", Applied: true, Passed: false, Checks: pass}}, nil, false, "", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -123,7 +123,8 @@ func (r *run) proveTask(ctx context.Context, jb job, fs *fileSet) ([]*schemas.Tr
 // adversaryRecord is the record of adversary job a from the task's results
 // res, or, when err says the adversaries could not be verified, a
 // sandbox_crash. An adversary the job was made for that has no verdict in
-// res did not run: that is an error, never a record that it failed.
+// res did not run: that is an error, never a record that it failed; so is
+// a verdict from its checks that is not adversary.Score's.
 func adversaryRecord(a job, res []adversary.Result, err error) (*schemas.Trajectory, error) {
 	t := &schemas.Trajectory{ID: a.id, TaskID: a.task.ID, Teacher: a.teacher.Info(), StopReason: schemas.StopFinished,
 		Messages: []schemas.Message{}, Steps: []schemas.Step{}}
@@ -136,6 +137,9 @@ func adversaryRecord(a job, res []adversary.Result, err error) (*schemas.Traject
 	for _, x := range res {
 		if x.Adversary == name && x.Applied && len(x.Checks) > 0 {
 			v := filters.VerdictOf(x.Checks)
+			if v.Passed != x.Passed {
+				return nil, fmt.Errorf("task %s: adversary %s: scored passed=%v, but its checks say passed=%v", a.task.ID, name, x.Passed, v.Passed)
+			}
 			t.Verdict = &v
 		}
 	}
