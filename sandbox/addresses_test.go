@@ -15,11 +15,10 @@ import (
 // TestAddressesRepeatAcrossZygotes: two fresh backends (two zygotes, as two
 // builds or a build and its resume have) give interpreters that print the
 // same object addresses for the same code and seed: address-space
-// randomisation is off in the zygote (fixed_addresses in driver.py). An
-// interpreter forked after others may still print other addresses, since
-// the zygote's allocator state moves with its history (README, "Reproducing
-// rows"), so the test compares first interpreters only. Where the kernel
-// refuses the personality flag the test skips, naming it.
+// randomisation is off in the zygote (fixed_addresses in driver.py). That
+// later interpreters of one zygote print what its first printed is
+// TestAddressesRepeatAfterHistory's to prove. Where the kernel refuses the
+// personality flag the test skips, naming it.
 func TestAddressesRepeatAcrossZygotes(t *testing.T) {
 	shared := testBackend(t)
 	z, err := shared.zygote()
