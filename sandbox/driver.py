@@ -785,7 +785,10 @@ ZYGOTE_FDS = {}
 def leave_zygote(zsock, wake_fds, keep=()):
     """In a fresh fork of the zygote: closes what only the zygote uses."""
     zsock.close()
-    for fd in list(wake_fds) + list(ZYGOTE_FDS.values()) + list(ROOT_TEMPLATES.values()):
+    stem = [STEM.get(k) for k in ("ops", "pids", "dead")] + list(STEM_LIVE)
+    if STEM.get("hand") is not None:
+        stem.append(STEM["hand"].detach())  # a fork holding it could hand the stem's forks requests
+    for fd in list(wake_fds) + list(ZYGOTE_FDS.values()) + list(ROOT_TEMPLATES.values()) + stem:
         if fd is not None and fd not in keep:
             os.close(fd)
     signal.set_wakeup_fd(-1)
@@ -997,10 +1000,12 @@ def stem_loop(ops, pids, dead, pidns):
     read, write, fork, unshare, setns = os.read, os.write, libc_gil.fork, libc.unshare, libc.setns
     failed = (-1).to_bytes(4, "little", signed=True)
     record = struct.Struct("ii").pack  # struct.pack would cache its format at the first reap
+    waitpid, status = libc.waitpid, ctypes.c_int(0)
+    waitpid.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_int), ctypes.c_int]
     while True:
         op = read(ops, 1)  # one-byte bytes objects are CPython's own constants
         if op == STEM_REAP:
-            reap_into(dead, record)
+            reap_into(dead, record, waitpid, status)
             continue
         if op == STEM_PID_NS:
             if unshare(CLONE_NEWPID) != 0:
@@ -1016,17 +1021,16 @@ def stem_loop(ops, pids, dead, pidns):
         write(pids, pid.to_bytes(4, "little", signed=True))
 
 
-def reap_into(fd, record):
+def reap_into(fd, record, waitpid, status):
     """In the stem: reaps every interpreter that ended and writes its pid
-    and wait status to fd, 8 bytes each (record packs them)."""
+    and wait status to fd, 8 bytes each (record packs them). waitpid is the
+    C library's, status its c_int: os.waitpid would make a tuple, kept on
+    CPython's free list, and raise an exception once no child is left."""
     while True:
-        try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
+        pid = waitpid(-1, status, os.WNOHANG)
+        if pid <= 0:
             return
-        if pid == 0:
-            return
-        os.write(fd, record(pid, status))
+        os.write(fd, record(pid, status.value))
 
 
 def stem_child(op):
@@ -1318,8 +1322,10 @@ def zygote(cfg):
              "pid": os.getpid()}
     zsock.sendall(json.dumps(ready).encode())
     while True:
-        watch = [zsock, wr] + ([STEM["dead"]] if STEM else []) + list(STEM_LIVE)
-        r, _, _ = select.select(watch, [], [])
+        poll = select.poll()  # select() stops at fd 1024; one pidfd per live interpreter
+        for fd in [zsock.fileno(), wr] + ([STEM["dead"]] if STEM else []) + list(STEM_LIVE):
+            poll.register(fd, select.POLLIN)
+        r = [zsock if fd == zsock.fileno() else fd for fd, _ in poll.poll()]
         ended = [fd for fd in r if fd in STEM_LIVE]
         for fd in ended:  # an interpreter ended: the stem reaps it and says how
             os.close(fd)
