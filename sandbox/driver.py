@@ -4,8 +4,9 @@ Run as `python3 -c <bootstrap> <this file> zygote <config json>` with a SOCK_SEQ
 socket on fd 3 and, on fd 4, a pipe carrying the resident modules (a JSON list of
 {"name", "source", "init"}). The zygote imports the configured modules once, runs the
 resident ones into sys.modules, then for every
-request (a JSON packet carrying a control socket and an output pipe) forks an
-interpreter that runs cells in its workspace:
+request (a JSON packet carrying a control socket and an output pipe) has an
+interpreter forked that runs cells in its workspace: by the stem, a copy of the
+zygote taken before it served anything (start_stem), or by itself where there is none:
 
   child -> Go  (control socket, JSON lines)  {"pid": n}         once forked (a spare)
   Go -> child                                {"ws": ..., "uid": n, "seed": n, "limits": {...}, "token": ...}
@@ -796,8 +797,10 @@ def leave_zygote(zsock, wake_fds, keep=()):
 
 
 def spawn(req, fds, zsock, wake_fds):
-    """Forks the interpreter for one request. With namespaces and root, the
-    interpreter is forked straight into a new pid namespace (spawn_pid1).
+    """Forks the interpreter for one request: from the stem where there is
+    one and the request needs no user namespace (spawn_from_stem), so that
+    it starts from the same heap as every other. Else, from the zygote:
+    with namespaces and root, straight into a new pid namespace (spawn_pid1).
     Otherwise (in a user namespace, or where the zygote cannot return to its
     own pid namespace), a waiter process unshares and forks the interpreter
     as pid 1 of a new pid namespace, reports both pids, and waits for it,
@@ -963,8 +966,6 @@ def start_stem(zsock):
     pids_r, pids_w = os.pipe()
     dead_r, dead_w = os.pipe()
     hand_z, hand_s = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    for fd in (ops_r, ops_w, pids_r, pids_w, dead_r, dead_w):
-        os.set_inheritable(fd, False)
     zygote_pid = os.getpid()
     pid = os.fork()
     if pid == 0:
