@@ -1003,6 +1003,15 @@ def stem_loop(ops, pids, dead, pidns):
     record = struct.Struct("ii").pack  # struct.pack would cache its format at the first reap
     waitpid, status = libc.waitpid, ctypes.c_int(0)
     waitpid.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_int), ctypes.c_int]
+    # One fork and one reap before the first request, as the loop does
+    # them, so that the first interpreter is forked from the state every
+    # later one is (the last pid held, the free lists after a reap).
+    pid = fork()
+    if pid == 0:
+        os._exit(0)
+    pid.to_bytes(4, "little", signed=True)
+    waitpid(pid, status, 0)
+    record(pid, status.value)
     while True:
         op = read(ops, 1)  # one-byte bytes objects are CPython's own constants
         if op == STEM_REAP:
