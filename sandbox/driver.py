@@ -999,7 +999,7 @@ def stem_loop(ops, pids, dead, pidns):
     calls is bound before it starts; what an iteration allocates (the pid,
     the bytes written) it frees before the next."""
     read, write, fork, unshare, setns = os.read, os.write, libc_gil.fork, libc.unshare, libc.setns
-    no_pidns = (-2).to_bytes(4, "little", signed=True)  # a failed fork writes -1
+    failed = (-1).to_bytes(4, "little", signed=True)
     record = struct.Struct("ii").pack  # struct.pack would cache its format at the first reap
     waitpid, status = libc.waitpid, ctypes.c_int(0)
     waitpid.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_int), ctypes.c_int]
@@ -1019,7 +1019,7 @@ def stem_loop(ops, pids, dead, pidns):
             continue
         if op == STEM_PID_NS:
             if unshare(CLONE_NEWPID) != 0:
-                write(pids, no_pidns)
+                write(pids, failed)
                 continue
         elif op != STEM_PLAIN:
             os._exit(0)
@@ -1112,11 +1112,11 @@ def spawn_from_stem(req, fds):
         return False
     pid = int.from_bytes(got, "little", signed=True)
     if pid <= 0:
-        if pid == -2:  # the kernel refuses the pid namespace: the caller uses a waiter
+        if ns:  # the kernel refuses the pid namespace: the caller uses a waiter
             for fd in ZYGOTE_FDS.values():
                 os.close(fd)
             ZYGOTE_FDS.clear()
-        return False  # a failed fork (-1): the zygote tries this one itself
+        return False
     STEM_LIVE[os.pidfd_open(pid)] = pid
     template = root_template(req) if ns else None
     send = list(fds) + ([template] if template is not None else [])
