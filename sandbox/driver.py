@@ -999,19 +999,24 @@ def stem_loop(ops, pids, dead, pidns):
     calls is bound before it starts; what an iteration allocates (the pid,
     the bytes written) it frees before the next."""
     read, write, fork, unshare, setns = os.read, os.write, libc_gil.fork, libc.unshare, libc.setns
-    failed = (-1).to_bytes(4, "little", signed=True)
+    no_pidns = (-2).to_bytes(4, "little", signed=True)  # a failed fork writes -1
     record = struct.Struct("ii").pack  # struct.pack would cache its format at the first reap
     waitpid, status = libc.waitpid, ctypes.c_int(0)
     waitpid.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_int), ctypes.c_int]
-    # One fork and one reap before the first request, as the loop does
-    # them, so that the first interpreter is forked from the state every
-    # later one is (the last pid held, the free lists after a reap).
+    # One fork and one reap before the first request, through the code the
+    # loop runs, so that the first interpreter is forked from the state
+    # every later one is: without the reap, the first interpreter started
+    # with one more block than those forked after the first reap.
     pid = fork()
     if pid == 0:
         os._exit(0)
     pid.to_bytes(4, "little", signed=True)
-    waitpid(pid, status, 0)
-    record(pid, status.value)
+    os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)  # ended, not yet reaped
+    sink_r, sink_w = os.pipe()
+    reap_into(sink_w, record, waitpid, status)
+    os.read(sink_r, 8)
+    os.close(sink_r)
+    os.close(sink_w)
     while True:
         op = read(ops, 1)  # one-byte bytes objects are CPython's own constants
         if op == STEM_REAP:
@@ -1019,7 +1024,7 @@ def stem_loop(ops, pids, dead, pidns):
             continue
         if op == STEM_PID_NS:
             if unshare(CLONE_NEWPID) != 0:
-                write(pids, failed)
+                write(pids, no_pidns)
                 continue
         elif op != STEM_PLAIN:
             os._exit(0)
@@ -1112,11 +1117,11 @@ def spawn_from_stem(req, fds):
         return False
     pid = int.from_bytes(got, "little", signed=True)
     if pid <= 0:
-        if ns:  # the kernel refuses the pid namespace: the caller uses a waiter
+        if pid == -2:  # the kernel refuses the pid namespace: the caller uses a waiter
             for fd in ZYGOTE_FDS.values():
                 os.close(fd)
             ZYGOTE_FDS.clear()
-        return False
+        return False  # a failed fork (-1): the zygote tries this one itself
     STEM_LIVE[os.pidfd_open(pid)] = pid
     template = root_template(req) if ns else None
     send = list(fds) + ([template] if template is not None else [])
