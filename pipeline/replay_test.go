@@ -54,12 +54,15 @@ func TestReplayReproducesAndFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("replay: %d rows, %d observations (%d with an address), %d identical", rep.Sampled, rep.Observations, addresses, rep.Identical)
-	// Every observation without an address reproduces. Of those with one,
-	// the allocator's history in the zygote can still move some, and on a
-	// busy machine all of them (docs/REPRODUCIBILITY.md): that addresses
-	// repeat across fresh zygotes is TestAddressesRepeatAcrossZygotes' to
-	// prove, not this test's.
+	// Every observation reproduces, addresses included, where the sandbox
+	// fixes them: randomisation off and every interpreter forked from the
+	// same heap (the replay's zygote served other sandboxes before than the
+	// build's did). Elsewhere every observation without an address does.
 	differ := rep.Observations - rep.Identical
+	if r := info.Reproduction; r != nil && r.FixedAddresses && r.SameStartHeap && differ > 0 {
+		t.Fatalf("replay of an untouched run with fixed addresses: %d of %d observations differ (%d only in addresses); first difference %+v",
+			differ, rep.Observations, rep.AddressesOnly, rep.First)
+	}
 	if rep.Sampled != rep.Rows || rep.Rows == 0 || differ != rep.AddressesOnly || differ > addresses || len(rep.Differ) > 0 && len(rep.Differ) != differ {
 		t.Fatalf("replay of an untouched run: %d observations, %d identical, %d differ only in addresses (of %d printing one); rows that differ %v; first difference %+v",
 			rep.Observations, rep.Identical, rep.AddressesOnly, addresses, rep.Differ, rep.First)

@@ -1,6 +1,12 @@
 package pipeline
 
-import "golang.org/x/sys/unix"
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+
+	"synth/sandbox"
+)
 
 // Reproduction records what a run's rows depend on to come out byte for
 // byte the same in another build with the same config (run.json's
@@ -19,6 +25,19 @@ type Reproduction struct {
 	// interpreters, so object addresses in printed reprs repeat. False
 	// where the kernel or a container refuses it; those rows may differ.
 	FixedAddresses bool `json:"fixed_addresses"`
+	// SameStartHeap: every interpreter is forked from one copy of the
+	// sandbox's zygote made before it served anything (its stem), so a
+	// cell's objects land at the same addresses whatever ran before it in
+	// the build. It takes root (or isolation off); without root the
+	// interpreters are forked through a waiter from the zygote itself,
+	// whose heap moves with what it served, and rows that print addresses
+	// may differ.
+	SameStartHeap bool `json:"same_start_heap"`
+	// Zygote is the sha256 of what the sandbox's zygote runs before it
+	// forks (its driver and resident modules, sandbox.ZygoteDigest): they
+	// lay out the heap every interpreter starts from, so a synth whose
+	// digest differs may print other addresses for the same code.
+	Zygote string `json:"zygote"`
 	// Threads is the thread count of numpy's BLAS and OpenMP in the
 	// sandbox: one, so sums reduce in one order.
 	Threads int `json:"threads"`
@@ -36,6 +55,8 @@ func reproductionOf(cfg Config, py PythonInfo) *Reproduction {
 		PythonHashSeed: "0",
 		Seeds:          "per rollout: the first 63 bits of the sha256 of its id",
 		FixedAddresses: py.FixedAddresses,
+		SameStartHeap:  os.Geteuid() == 0 || cfg.Sandbox.Isolation == sandbox.IsolationOff,
+		Zygote:         sandbox.ZygoteDigest(),
 		Threads:        1,
 	}
 	switch kind := cfg.Teacher.Kind; kind {

@@ -1,9 +1,13 @@
 package sandbox
 
 import (
+	"context"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"synth/schemas"
 )
@@ -11,11 +15,10 @@ import (
 // TestAddressesRepeatAcrossZygotes: two fresh backends (two zygotes, as two
 // builds or a build and its resume have) give interpreters that print the
 // same object addresses for the same code and seed: address-space
-// randomisation is off in the zygote (fixed_addresses in driver.py). An
-// interpreter forked after others may still print other addresses, since
-// the zygote's allocator state moves with its history (README, "Reproducing
-// rows"), so the test compares first interpreters only. Where the kernel
-// refuses the personality flag the test skips, naming it.
+// randomisation is off in the zygote (fixed_addresses in driver.py). That
+// later interpreters of one zygote print what its first printed is
+// TestAddressesRepeatAfterHistory's to prove. Where the kernel refuses the
+// personality flag the test skips, naming it.
 func TestAddressesRepeatAcrossZygotes(t *testing.T) {
 	shared := testBackend(t)
 	z, err := shared.zygote()
@@ -53,5 +56,78 @@ func TestAddressesRepeatAcrossZygotes(t *testing.T) {
 	first := print(fresh(), 3)
 	if second := print(fresh(), 3); second != first {
 		t.Errorf("the first interpreter of another zygote printed\n%q, the first zygote's\n%q", second, first)
+	}
+}
+
+// TestAddressesRepeatAfterHistory: an interpreter prints the same object
+// addresses, and starts with the same heap, whatever the zygote served
+// before it: the first interpreter of a zygote and one opened after others
+// ran, printed, decoded images, were killed or ran side by side. The probe
+// is what a built-in task does (decode a WebP file, print a new image), and
+// it reports the allocator's count of blocks and the collector's counts
+// before anything else, so that a heap that moved shows even where no
+// address does.
+func TestAddressesRepeatAfterHistory(t *testing.T) {
+	shared := testBackend(t)
+	b, err := newBackend(shared.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	webp := filepath.Join(t.TempDir(), "badge.webp")
+	gen := "import sys; from PIL import Image; im = Image.linear_gradient('L').resize((200, 150)).convert('RGB'); " +
+		"im.save(sys.argv[1], 'WEBP', quality=80)"
+	if out, err := exec.Command(testPython, "-I", "-c", gen, webp).CombinedOutput(); err != nil {
+		t.Fatalf("writing %s: %v %s", webp, err, out)
+	}
+	inputs := []Input{{Name: "badge.webp", Path: webp}}
+	cells := []string{
+		"import gc, sys; print(sys.getallocatedblocks(), gc.get_count())",
+		"from PIL import Image, ImageEnhance\nim = Image.open('data/badge.webp')\nprint(im, im.size, im.mode)",
+		"out = ImageEnhance.Brightness(im.convert('RGB')).enhance(1.5)\nprint(out, object(), [])",
+	}
+	probe := func() string {
+		s := open(t, b, Spec{Seed: 7, Inputs: inputs})
+		defer s.Close()
+		var all strings.Builder
+		for _, c := range cells {
+			r := run(t, s, c)
+			if r.Status != schemas.StatusOK {
+				t.Fatalf("%s %s", r.Status, r.Output)
+			}
+			all.WriteString(r.Output)
+		}
+		return all.String()
+	}
+	history := []string{
+		cells[1] + "\n" + cells[2],
+		"x = [str(i) * (i % 50) for i in range(20000)]; print(len(x))",
+		"import numpy as np; print(np.random.rand(3), object())",
+		"raise ValueError('no')",
+		"import os; os.kill(os.getpid(), 9)",
+		"import json; d = {str(i): [i] * 5 for i in range(3000)}; print(len(json.dumps(d)))",
+	}
+	first := probe()
+	for round := 0; round < 2; round++ {
+		var wg sync.WaitGroup
+		for i, code := range history {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s, err := b.Open(context.Background(), Spec{Seed: int64(i), Inputs: inputs})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer s.Close()
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				s.Exec(ctx, code)
+			}()
+		}
+		wg.Wait()
+		if got := probe(); got != first {
+			t.Errorf("after %d rounds of other sandboxes, the probe printed\n%s\nwhere the zygote's first interpreter printed\n%s", round+1, got, first)
+		}
 	}
 }

@@ -27,7 +27,12 @@
 //
 // The zygote's own PYTHONHASHSEED is 0, so str hashes in every interpreter
 // are the same from run to run; subprocesses a cell starts get
-// PYTHONHASHSEED from Spec.Seed.
+// PYTHONHASHSEED from Spec.Seed. The zygote runs with address-space
+// randomisation off, and forks none of the interpreters itself, where it can
+// (root, or isolation off): a copy of it taken before it served anything,
+// the stem, forks each one, so every interpreter starts from the same heap
+// and a cell's objects print the same addresses in every build
+// (docs/REPRODUCIBILITY.md).
 //
 // Without root, the same namespaces hang off a user namespace in which
 // synth's uid is root (no bubblewrap, no uid per sandbox, so no per-sandbox

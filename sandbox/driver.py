@@ -4,8 +4,9 @@ Run as `python3 -c <bootstrap> <this file> zygote <config json>` with a SOCK_SEQ
 socket on fd 3 and, on fd 4, a pipe carrying the resident modules (a JSON list of
 {"name", "source", "init"}). The zygote imports the configured modules once, runs the
 resident ones into sys.modules, then for every
-request (a JSON packet carrying a control socket and an output pipe) forks an
-interpreter that runs cells in its workspace:
+request (a JSON packet carrying a control socket and an output pipe) has an
+interpreter forked that runs cells in its workspace: by the stem, a copy of the
+zygote taken before it served anything (start_stem), or by itself where there is none:
 
   child -> Go  (control socket, JSON lines)  {"pid": n}         once forked (a spare)
   Go -> child                                {"ws": ..., "uid": n, "seed": n, "limits": {...}, "token": ...}
@@ -785,7 +786,10 @@ ZYGOTE_FDS = {}
 def leave_zygote(zsock, wake_fds, keep=()):
     """In a fresh fork of the zygote: closes what only the zygote uses."""
     zsock.close()
-    for fd in list(wake_fds) + list(ZYGOTE_FDS.values()) + list(ROOT_TEMPLATES.values()):
+    stem = [STEM.get(k) for k in ("ops", "pids", "dead")] + list(STEM_LIVE)
+    if STEM.get("hand") is not None:
+        stem.append(STEM["hand"].detach())  # a fork holding it could hand the stem's forks requests
+    for fd in list(wake_fds) + list(ZYGOTE_FDS.values()) + list(ROOT_TEMPLATES.values()) + stem:
         if fd is not None and fd not in keep:
             os.close(fd)
     signal.set_wakeup_fd(-1)
@@ -793,14 +797,18 @@ def leave_zygote(zsock, wake_fds, keep=()):
 
 
 def spawn(req, fds, zsock, wake_fds):
-    """Forks the interpreter for one request. With namespaces and root, the
-    interpreter is forked straight into a new pid namespace (spawn_pid1).
+    """Forks the interpreter for one request: from the stem where there is
+    one and the request needs no user namespace (spawn_from_stem), so that
+    it starts from the same heap as every other. Else, from the zygote:
+    with namespaces and root, straight into a new pid namespace (spawn_pid1).
     Otherwise (in a user namespace, or where the zygote cannot return to its
     own pid namespace), a waiter process unshares and forks the interpreter
     as pid 1 of a new pid namespace, reports both pids, and waits for it,
     exiting with its status (128 + signal when killed); the zygote reports
     the waiter's end. Each dies with its parent, so killing the zygote ends
     every interpreter."""
+    if spawn_from_stem(req, fds):
+        return None
     if req["ns"] and not req.get("userns") and ZYGOTE_FDS:
         pid = spawn_pid1(req, fds, zsock, wake_fds)
         if pid:
@@ -924,6 +932,234 @@ def spawn_pid1(req, fds, zsock, wake_fds):
         except Exception:
             pass
     os._exit(71)
+
+
+# ---------------------------------------------------------------- the stem
+
+# In the zygote: its ends of the channels to the stem (start_stem), empty
+# when there is none. In the stem and its forks: the stem's ends.
+STEM = {}
+STEM_LIVE = {}  # in the zygote: pidfd -> pid of each interpreter the stem forked
+
+STEM_PID_NS = b"p"  # fork an interpreter into a new pid namespace
+STEM_PLAIN = b"f"   # fork an interpreter in the stem's own (no isolation)
+STEM_REAP = b"r"    # reap the interpreters that ended and report them
+
+
+def start_stem(zsock):
+    """Forks the stem, the process every interpreter is forked from. The
+    zygote's heap changes as it serves: each request it parses, each death
+    it reports, in whatever order the machine's timing gives, leaves blocks
+    elsewhere in the allocator's free lists and moves the collector's
+    counts, and a fork inherits that, so the same cell in two interpreters
+    could print two object addresses (<PIL.Image.Image ... at 0x7FFF...>).
+    The stem is a copy of the zygote made once, before it served anything,
+    that does nothing but fork: it reads one byte per fork from a pipe,
+    forks, and writes the new pid back, its loop allocating nothing that
+    outlives an iteration; it reaps its interpreters only when the zygote
+    asks (the zygote watches their pidfds) and writes their status back.
+    So every interpreter starts from the same heap. The request and the
+    interpreter's descriptors reach the interpreter itself, after the fork,
+    over a socket from the zygote; the interpreter reports its own pid.
+    Returns whether the stem runs."""
+    ops_r, ops_w = os.pipe()
+    pids_r, pids_w = os.pipe()
+    dead_r, dead_w = os.pipe()
+    hand_z, hand_s = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    zygote_pid = os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            if os.getppid() != zygote_pid:
+                os._exit(0)
+            zsock.close()
+            hand_z.close()
+            for fd in (ops_w, pids_r, dead_r):
+                os.close(fd)
+            if "pidfd" in ZYGOTE_FDS:  # the interpreters' parent is the stem
+                os.close(ZYGOTE_FDS["pidfd"])
+            ZYGOTE_FDS["pidfd"] = os.pidfd_open(os.getpid())
+            STEM.update(ops=ops_r, pids=pids_w, dead=dead_w, hand=hand_s)
+            op = stem_loop(ops_r, pids_w, dead_w, ZYGOTE_FDS.get("pidns", -1))
+        except BaseException:
+            os._exit(1)
+        stem_child(op)
+    os.close(ops_r)
+    os.close(pids_w)
+    os.close(dead_w)
+    hand_s.close()
+    STEM.update(pid=pid, ops=ops_w, pids=pids_r, dead=dead_r, hand=hand_z)
+    return True
+
+
+def stem_loop(ops, pids, dead, pidns):
+    """The stem's life. Returns only in a fresh fork, the op it was made
+    for; the stem itself exits when the zygote is gone. Everything the loop
+    calls is bound before it starts; what an iteration allocates (the pid,
+    the bytes written) it frees before the next."""
+    read, write, fork, unshare, setns = os.read, os.write, libc_gil.fork, libc.unshare, libc.setns
+    no_pidns = (-2).to_bytes(4, "little", signed=True)  # a failed fork writes -1
+    record = struct.Struct("ii").pack  # struct.pack would cache its format at the first reap
+    waitpid, status = libc.waitpid, ctypes.c_int(0)
+    waitpid.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_int), ctypes.c_int]
+    # One fork and one reap before the first request, through the code the
+    # loop runs, so that the first interpreter is forked from the state
+    # every later one is: without the reap, the first interpreter started
+    # with one more block than those forked after the first reap.
+    pid = fork()
+    if pid == 0:
+        os._exit(0)
+    pid.to_bytes(4, "little", signed=True)
+    os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)  # ended, not yet reaped
+    sink_r, sink_w = os.pipe()
+    reap_into(sink_w, record, waitpid, status)
+    os.read(sink_r, 8)
+    os.close(sink_r)
+    os.close(sink_w)
+    while True:
+        op = read(ops, 1)  # one-byte bytes objects are CPython's own constants
+        if op == STEM_REAP:
+            reap_into(dead, record, waitpid, status)
+            continue
+        if op == STEM_PID_NS:
+            if unshare(CLONE_NEWPID) != 0:
+                write(pids, no_pidns)
+                continue
+        elif op != STEM_PLAIN:
+            os._exit(0)
+        pid = fork()
+        if pid == 0:
+            return op
+        if op == STEM_PID_NS and setns(pidns, CLONE_NEWPID) != 0:
+            os._exit(1)  # the next interpreter would share this one's namespace
+        write(pids, pid.to_bytes(4, "little", signed=True))
+
+
+def reap_into(fd, record, waitpid, status):
+    """In the stem: reaps every interpreter that ended and writes its pid
+    and wait status to fd, 8 bytes each (record packs them). waitpid is the
+    C library's, status its c_int: os.waitpid would make a tuple, kept on
+    CPython's free list, and raise an exception once no child is left."""
+    while True:
+        pid = waitpid(-1, status, os.WNOHANG)
+        if pid <= 0:
+            return
+        os.write(fd, record(pid, status.value))
+
+
+def stem_child(op):
+    """In a fresh fork of the stem: takes a request and its descriptors
+    (control socket, output pipe and, with a root template, its mount
+    namespace) from the zygote, reports its pid on the control socket and
+    becomes the interpreter, as spawn_pid1's fork does. Never returns."""
+    ctl_fd = None
+    try:
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        parent = ZYGOTE_FDS["pidfd"]
+        if parent_gone(parent):
+            os._exit(0)
+        hand = STEM["hand"]
+        msg, fds, _, _ = socket.recv_fds(hand, 1 << 16, 3)
+        if not msg or len(fds) < 2:
+            os._exit(0)
+        hand.close()
+        for fd in (STEM["ops"], STEM["pids"], STEM["dead"]):
+            os.close(fd)
+        if "pidns" in ZYGOTE_FDS:
+            os.close(ZYGOTE_FDS["pidns"])
+        ctl_fd, out_fd = fds[0], fds[1]
+        template = fds[2] if len(fds) > 2 else None
+        req = json.loads(msg)
+        # /proc is still the zygote's: it names this process by the pid the
+        # zygote and synth know, where getpid() would say 1.
+        pid = int(os.readlink("/proc/self")) if op == STEM_PID_NS else os.getpid()
+        os.set_inheritable(ctl_fd, False)
+        ctl = socket.socket(fileno=ctl_fd)
+        ctl.sendall((json.dumps({"pid": pid}) + "\n").encode())
+        if op == STEM_PLAIN:
+            os.close(parent)
+            become_child(req, ctl, out_fd, None)
+        if template is None:
+            _check(libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), "unshare")
+        else:
+            _check(libc.unshare(CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), "unshare")
+            join_root(template)
+            os.close(template)
+            req = dict(req, root_joined=True)
+        become_child(req, ctl, out_fd, parent)
+    except BaseException as e:
+        if ctl_fd is not None:
+            try:
+                os.write(ctl_fd, (json.dumps({"error": "sandbox fork: %s" % e}) + "\n").encode())
+            except Exception:
+                pass
+    os._exit(71)
+
+
+def spawn_from_stem(req, fds):
+    """In the zygote: has the stem fork the interpreter for req and sends
+    it req and fds. Returns False, having sent nothing, where the stem could
+    not fork (the caller forks from the zygote); a stem that is gone is
+    dropped."""
+    if not STEM:
+        return False
+    ns = req["ns"]
+    if ns and (req.get("userns") or not ZYGOTE_FDS):
+        return False
+    try:
+        os.write(STEM["ops"], STEM_PID_NS if ns else STEM_PLAIN)
+        got = os.read(STEM["pids"], 4)
+    except OSError:
+        got = b""
+    if len(got) != 4:
+        stop_stem()
+        return False
+    pid = int.from_bytes(got, "little", signed=True)
+    if pid <= 0:
+        if pid == -2:  # the kernel refuses the pid namespace: the caller uses a waiter
+            for fd in ZYGOTE_FDS.values():
+                os.close(fd)
+            ZYGOTE_FDS.clear()
+        return False  # a failed fork (-1): the zygote tries this one itself
+    STEM_LIVE[os.pidfd_open(pid)] = pid
+    template = root_template(req) if ns else None
+    send = list(fds) + ([template] if template is not None else [])
+    socket.send_fds(STEM["hand"], [json.dumps(req).encode()], send)
+    for fd in fds:
+        os.close(fd)
+    return True
+
+
+def stop_stem():
+    """In the zygote: drops a stem that is gone; the zygote forks from then on."""
+    for fd in (STEM.get("ops"), STEM.get("pids"), STEM.get("dead")):
+        if fd is not None:
+            os.close(fd)
+    if STEM.get("hand") is not None:
+        STEM["hand"].close()
+    for fd in STEM_LIVE:
+        os.close(fd)
+    STEM_LIVE.clear()
+    STEM.clear()
+
+
+def stem_deaths(zsock):
+    """In the zygote: reads the stem's reports of interpreters it reaped and
+    passes them on as reap does."""
+    try:
+        data = os.read(STEM["dead"], 8 << 10)
+    except BlockingIOError:
+        return
+    if not data:
+        stop_stem()
+        return
+    for off in range(0, len(data) - len(data) % 8, 8):
+        pid, status = struct.unpack_from("ii", data, off)
+        for fd in [fd for fd, p in STEM_LIVE.items() if p == pid]:
+            os.close(fd)
+            del STEM_LIVE[fd]
+        report_death(zsock, pid, status)
 
 
 # ---------------------------------------------------------------- the zygote
@@ -1088,6 +1324,10 @@ def zygote(cfg):
             for fd in ZYGOTE_FDS.values():
                 os.close(fd)
             ZYGOTE_FDS.clear()
+    try:
+        layers["stem"] = start_stem(zsock)
+    except OSError:
+        layers["stem"] = False
     wr, ww = os.pipe()
     os.set_blocking(ww, False)
     os.set_blocking(wr, False)
@@ -1097,7 +1337,21 @@ def zygote(cfg):
              "pid": os.getpid()}
     zsock.sendall(json.dumps(ready).encode())
     while True:
-        r, _, _ = select.select([zsock, wr], [], [])
+        poll = select.poll()  # select() stops at fd 1024; one pidfd per live interpreter
+        for fd in [zsock.fileno(), wr] + ([STEM["dead"]] if STEM else []) + list(STEM_LIVE):
+            poll.register(fd, select.POLLIN)
+        r = [zsock if fd == zsock.fileno() else fd for fd, _ in poll.poll()]
+        ended = [fd for fd in r if fd in STEM_LIVE]
+        for fd in ended:  # an interpreter ended: the stem reaps it and says how
+            os.close(fd)
+            del STEM_LIVE[fd]
+        if ended and STEM:
+            try:
+                os.write(STEM["ops"], STEM_REAP)
+            except OSError:
+                stop_stem()
+        if STEM and STEM["dead"] in r:
+            stem_deaths(zsock)
         if wr in r:
             try:
                 os.read(wr, 4096)
@@ -1117,6 +1371,8 @@ def zygote(cfg):
 
 
 def reap(zsock):
+    """Reaps the zygote's own children that ended (the stem's interpreters
+    are the stem's: stem_deaths) and reports each to synth."""
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
@@ -1124,16 +1380,23 @@ def reap(zsock):
             return
         if pid == 0:
             return
-        note = {"dead": pid}
-        if os.WIFSIGNALED(status):
-            note["signal"] = os.WTERMSIG(status)
-        else:
-            note["exit"] = os.WEXITSTATUS(status)
-        try:
-            zsock.sendall(json.dumps(note).encode())
-        except OSError as e:
-            if e.errno in (errno.EPIPE, errno.ECONNRESET):
-                os._exit(0)
+        if STEM and pid == STEM["pid"]:
+            stop_stem()  # its interpreters died with it; the zygote forks from now on
+            continue
+        report_death(zsock, pid, status)
+
+
+def report_death(zsock, pid, status):
+    note = {"dead": pid}
+    if os.WIFSIGNALED(status):
+        note["signal"] = os.WTERMSIG(status)
+    else:
+        note["exit"] = os.WEXITSTATUS(status)
+    try:
+        zsock.sendall(json.dumps(note).encode())
+    except OSError as e:
+        if e.errno in (errno.EPIPE, errno.ECONNRESET):
+            os._exit(0)
 
 
 ADDR_NO_RANDOMIZE = 0x0040000

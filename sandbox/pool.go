@@ -9,9 +9,10 @@ import (
 )
 
 // uidBase and uidSpan bound the unprivileged uids interpreters run as, one
-// per open sandbox.
+// per open sandbox. Every uid in the range has 7 digits, so the assignment
+// an interpreter reads is as long whichever it gets (quota.go, wsPrefix).
 const (
-	uidBase = 200000
+	uidBase = 1000000
 	uidSpan = 1 << 20
 )
 

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,7 +14,11 @@ import (
 )
 
 // wsPrefix names the workspaces the backend makes: synth-ws-<pid>-<random>,
-// so that a later synth can tell those of a process that is gone.
+// so that a later synth can tell those of a process that is gone. The pid
+// has 7 digits and the random part 16, whatever their values: the path
+// reaches the interpreter, and a path one character longer lands its
+// strings in another of the allocator's size classes, which moves the
+// addresses of what a cell makes after (docs/REPRODUCIBILITY.md).
 const wsPrefix = "synth-ws-"
 
 // makeWorkspace makes a fresh workspace directory. With quota, it is a
@@ -21,7 +27,12 @@ const wsPrefix = "synth-ws-"
 // disk never fills; the tmpfs's pages count in the memory of whoever wrote
 // them (the sandbox's cgroup, for what a cell writes).
 func makeWorkspace(lim Limits, inputs []Input, quota bool) (dir string, mounted bool, err error) {
-	dir, err = os.MkdirTemp("", wsPrefix+strconv.Itoa(os.Getpid())+"-")
+	for tries := 0; ; tries++ {
+		dir = filepath.Join(os.TempDir(), fmt.Sprintf("%s%07d-%016x", wsPrefix, os.Getpid(), rand.Uint64()))
+		if err = os.Mkdir(dir, 0o700); err == nil || !errors.Is(err, fs.ErrExist) || tries >= 100 {
+			break
+		}
+	}
 	if err != nil {
 		return "", false, fmt.Errorf("sandbox: workspace: %w", err)
 	}

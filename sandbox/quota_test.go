@@ -121,3 +121,24 @@ func TestSweepLeftovers(t *testing.T) {
 		t.Errorf("the workspace of a live process was swept: %v", err)
 	}
 }
+
+// TestWorkspaceNamesAndUIDsHaveOneLength: the workspace path and the uid an
+// interpreter is assigned have the same length whatever their values, so
+// that the assignment it parses allocates the same (docs/REPRODUCIBILITY.md).
+func TestWorkspaceNamesAndUIDsHaveOneLength(t *testing.T) {
+	seen := map[int]bool{}
+	for range 20 {
+		dir, _, err := makeWorkspace(Limits{}, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(dir)
+		seen[len(dir)] = true
+	}
+	if len(seen) != 1 {
+		t.Errorf("workspace paths of %d lengths: %v", len(seen), seen)
+	}
+	if lo, hi := strconv.Itoa(uidBase), strconv.Itoa(uidBase+uidSpan-1); len(lo) != len(hi) {
+		t.Errorf("uids from %s to %s differ in length", lo, hi)
+	}
+}

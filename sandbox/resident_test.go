@@ -49,3 +49,23 @@ func unregisterResident(name string) {
 	defer residents.mu.Unlock()
 	residents.list = slices.DeleteFunc(residents.list, func(o Resident) bool { return o.Name == name })
 }
+
+// TestZygoteDigestNamesResidents: the digest run.json records changes with
+// a resident module's source, which the zygote runs before any fork.
+func TestZygoteDigestNamesResidents(t *testing.T) {
+	before := ZygoteDigest()
+	r := Resident{Name: "synth_digest_probe", Source: "x = 1\n"}
+	RegisterResident(r)
+	t.Cleanup(func() {
+		residents.mu.Lock()
+		residents.list = slices.DeleteFunc(residents.list, func(o Resident) bool { return o.Name == r.Name })
+		residents.mu.Unlock()
+	})
+	one := ZygoteDigest()
+	r.Source = "x = 2\n"
+	RegisterResident(r)
+	two := ZygoteDigest()
+	if one == before || two == one || len(two) != 64 {
+		t.Errorf("digests %s, %s, %s: a resident's source does not change it", before, one, two)
+	}
+}

@@ -2,7 +2,9 @@ package sandbox
 
 import (
 	"bytes"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -287,4 +289,19 @@ func (t *tailBuffer) suffix() string {
 		return ""
 	}
 	return ": " + string(s)
+}
+
+// ZygoteDigest is the hex sha256 of what the zygote runs before it forks:
+// the driver and the resident modules registered so far. They lay out the
+// heap every interpreter starts from, so two builds whose digests differ
+// may print different object addresses for the same code.
+func ZygoteDigest() string {
+	h := sha256.New()
+	h.Write([]byte(driverSource))
+	residents.mu.Lock()
+	for _, r := range residents.list {
+		fmt.Fprintf(h, "\x00%s\x00%s\x00%s", r.Name, r.Init, r.Source)
+	}
+	residents.mu.Unlock()
+	return hex.EncodeToString(h.Sum(nil))
 }
