@@ -315,6 +315,11 @@ def template_of(task):
     return task["generator"].split(":", 1)[-1].split("@", 1)[0]
 
 
+def has_module(python, name):
+    """Whether python imports module name."""
+    return subprocess.run([python, "-c", "import " + name], capture_output=True).returncode == 0
+
+
 def run(code, data, python):
     """What code prints, run with python in a scratch copy of data/: (ok, stdout+stderr)."""
     with tempfile.TemporaryDirectory() as d:
