@@ -57,6 +57,13 @@ def cell(v):
         return None
     return float(s) if NUM.fullmatch(s) else s
 
+def jcell(v):
+    """A JSON value as a cell: null is missing, a string that writes a
+    number is that number (NA markers are text in JSON)."""
+    if isinstance(v, str):
+        return float(v) if NUM.fullmatch(v) else v
+    return cell(v)
+
 def read_table(path, kind, sep=None, header=True, encoding=None):
     """(column names, rows of cells)."""
     if kind == 'xlsx':
@@ -74,13 +81,13 @@ def read_table(path, kind, sep=None, header=True, encoding=None):
                     if k not in idx:
                         idx.append(k)
             rows = [[(data[c].get(k) if isinstance(data[c], dict) else data[c][k]) for c in cols] for k in idx]
-            return cols, [[None if v is None else cell(v) if not isinstance(v, str) else v for v in r] for r in rows]
+            return cols, [[jcell(v) for v in r] for r in rows]
         cols = []
         for rec in data:
             for k in rec:
                 if k not in cols:
                     cols.append(k)
-        return cols, [[rec.get(c) if isinstance(rec.get(c), str) else cell(rec.get(c)) for c in cols] for rec in data]
+        return cols, [[jcell(rec.get(c)) for c in cols] for rec in data]
     else:
         with open(path, newline='', encoding=encoding or 'utf-8') as f:
             text = f.read()
@@ -165,6 +172,8 @@ def _table(task, name):
     cols = _subscripts(code)
     q = task["query"]
     fmt = _fmt(q)
+    if name in WRITES:
+        return _written(task, name, code, cols, fmt)
     if name == "table.stat":
         m = re.search(r"\.(mean|median|std|max|min)\(\)", code)
         if not m or not cols:
@@ -210,6 +219,119 @@ def _table(task, name):
     return None
 
 
+# Templates whose files the other method writes too.
+WRITES = ("table.sort", "table.addcol", "table.groupby", "chart.scatter", "table.dropna", "table.fillna",
+          "table.iqr", "table.types", "text.replace")
+
+# Writing a table back with the csv module.
+TABLE_WRITER = r'''
+import os
+def text(v):
+    if v is None:
+        return ''
+    if isinstance(v, float):
+        return str(int(v)) if v.is_integer() and abs(v) < 1e15 else repr(v)
+    return str(v)
+
+def write_table(path, names, rows):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'w', newline='', encoding='utf-8') as f:
+        w = csv.writer(f)
+        w.writerow(names)
+        w.writerows([text(v) for v in r] for r in rows)
+'''
+
+
+def _out(task):
+    return "./" + task["outputs"][0]
+
+
+def _written(task, name, code, cols, fmt):
+    """The code of a template that writes a file as well as answering."""
+    if not task.get("outputs"):
+        return None
+    out = _out(task)
+    if name == "table.sort" and cols:
+        desc = "ascending=False" in code
+        body = ("i = names.index(%r)\n"
+                "numbers([r[i] for r in rows])\n"
+                "have = sorted((r for r in rows if r[i] is not None), key=lambda r: r[i], reverse=%r)\n"
+                "rows = have + [r for r in rows if r[i] is None]\n"
+                "write_table(%r, names, rows)\n"
+                "print('Wrote %%d rows to %s; now on top: %s = %%s.' %% (len(rows), text(rows[0][i])))\n") % (
+                    cols[0], desc, out, out, cols[0])
+        return _table_code(task, TABLE_WRITER + body)
+    if name == "table.addcol" and len(cols) >= 3:
+        new, a, b = cols[0], cols[1], cols[2]
+        body = ("ia, ib = names.index(%r), names.index(%r)\n"
+                "vals = [r[ia] * r[ib] if r[ia] is not None and r[ib] is not None else None for r in rows]\n"
+                "write_table(%r, names + [%r], [r + [v] for r, v in zip(rows, vals)])\n"
+                "x = numbers(vals)\n"
+                "print('Across %%d rows the new %s column averages %s.' %% (len(x), statistics.fmean(x)))\n") % (
+                    a, b, out, new, new, fmt)
+        return _table_code(task, TABLE_WRITER + body)
+    g = re.search(r"groupby\(((?:'[^']*'|\"[^\"]*\")), as_index=False\)\[((?:'[^']*'|\"[^\"]*\"))\]\.mean\(\)", code)
+    if name == "table.groupby" and g:
+        key, val = ast.literal_eval(g.group(1)), ast.literal_eval(g.group(2))
+        body = ("ik, iv = names.index(%r), names.index(%r)\n"
+                "groups = {}\n"
+                "for r in rows:\n"
+                "    if r[ik] is not None and r[iv] is not None:\n"
+                "        groups.setdefault(r[ik], []).append(r[iv])\n"
+                "assert all(isinstance(k, str) for k in groups), 'group keys are not all text'\n"
+                "means = {k: statistics.fmean(numbers(v)) for k, v in sorted(groups.items())}\n"
+                "write_table(%r, [%r, %r], [[k, m] for k, m in means.items()])\n"
+                "top = max(means, key=means.get)\n"
+                "print('Top of the %%d groups by mean %s: %%s (%s).' %% (len(means), top, means[top]))\n") % (
+                    key, val, out, key, val, val, fmt)
+        return _table_code(task, TABLE_WRITER + body)
+    if name == "table.dropna" and re.search(r"df = df\.dropna\(\)", code):
+        body = ("full = [r for r in rows if all(v is not None for v in r)]\n"
+                "write_table(%r, names, full)\n"
+                "print('%%d of %%d rows have no gap; they are in %s.' %% (len(full), len(rows)))\n") % (out, out)
+        return _table_code(task, TABLE_WRITER + body)
+    if name == "table.fillna" and cols and ".median()" in code:
+        body = ("i = names.index(%r)\n"
+                "med = statistics.median(numbers([r[i] for r in rows]))\n"
+                "gaps = sum(1 for r in rows if r[i] is None)\n"
+                "for r in rows:\n"
+                "    if r[i] is None:\n"
+                "        r[i] = med\n"
+                "write_table(%r, names, rows)\n"
+                "print('Filled %%d gaps of %s with the median, %s.' %% (gaps, med))\n") % (cols[0], out, cols[0], fmt)
+        return _table_code(task, TABLE_WRITER + body)
+    if name == "table.iqr" and cols:
+        body = ("i = names.index(%r)\n"
+                "q1, _, q3 = statistics.quantiles(numbers([r[i] for r in rows]), n=4, method='inclusive')\n"
+                "lo, hi = q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1)\n"
+                "keep = [r for r in rows if r[i] is None or lo <= r[i] <= hi]\n"
+                "write_table(%r, names, keep)\n"
+                "print('Fences %%.4f to %%.4f; outliers removed: %%d.' %% (lo, hi, len(rows) - len(keep)))\n") % (cols[0], out)
+        return _table_code(task, TABLE_WRITER + body)
+    if name == "table.types" and cols:
+        body = ("i = names.index(%r)\n"
+                "for r in rows:\n"
+                "    if isinstance(r[i], str):\n"
+                "        t = ''.join(ch for ch in r[i] if ch not in '$€£¥,' and not ch.isspace())\n"
+                "        r[i] = float(t) if t else None\n"
+                "write_table(%r, names, rows)\n"
+                "print('As numbers, %s adds up to %%.2f.' %% sum(numbers([r[i] for r in rows])))\n") % (cols[0], out, cols[0])
+        return _table_code(task, TABLE_WRITER + body)
+    if name == "chart.scatter" and len(cols) >= 2:
+        x, y = cols[0], cols[1]
+        body = ("a, b = column(names, rows, %r), column(names, rows, %r)\n"
+                "pairs = [(u, v) for u, v in zip(a, b) if u is not None and v is not None]\n"
+                "xs, ys = numbers([p[0] for p in pairs]), numbers([p[1] for p in pairs])\n"
+                "import os, matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
+                "fig, ax = plt.subplots(figsize=(6, 4.5))\n"
+                "ax.plot(xs, ys, 'o', markersize=4)\nax.set_xlabel(%r)\nax.set_ylabel(%r)\n"
+                "os.makedirs(os.path.dirname(%r), exist_ok=True)\nfig.savefig(%r, dpi=100)\n"
+                "print('Chart in %s; Pearson r over %%d pairs: %s.' %% (len(pairs), statistics.correlation(xs, ys)))\n") % (
+                    x, y, x, y, out, out, out, "%.4f")
+        return _table_code(task, body)
+    return None
+
+
 def _path(task):
     return "./data/" + task["files"][0]["name"]
 
@@ -218,6 +340,20 @@ def _text(task, name):
     p = _path(task)
     code = "\n".join(s["code"] for s in task["reference"]["steps"][1:])
     head = "data = open(%r, 'rb').read().decode('utf-8')\n" % p
+    if name == "text.replace" and task.get("outputs"):
+        m = re.search(r"re\.subn\(r'\\b(\w+)\\b', (\"[^\"]*\"|'[^']*'), text\)", code)
+        if not m:
+            return None
+        word, new = m.group(1), ast.literal_eval(m.group(2))
+        out = _out(task)
+        # Words as runs of word characters between the rest: a token equal
+        # to the word is replaced, whatever its neighbours.
+        return head + ("import os, re\n"
+                       "parts = re.split(r'(\\w+)', data)\n"
+                       "n = sum(1 for p in parts if p == %r)\n"
+                       "os.makedirs(os.path.dirname(%r), exist_ok=True)\n"
+                       "open(%r, 'w', encoding='utf-8').write(''.join(%r if p == %r else p for p in parts))\n"
+                       "print('Replacements made: %%d, written to %s.' %% n)\n") % (word, out, out, new, word, out)
     if name == "text.lines":
         # Lines as the bytes between newlines, each decoded on its own.
         return ("n = sum(1 for line in open(%r, 'rb') if line.decode('utf-8').strip())\n"
@@ -265,12 +401,12 @@ def solution(task):
     """The other method's code for task, or None when its template is not
     covered or the reference uses a convention it does not follow."""
     name = task["generator"].split(":", 1)[-1].split("@", 1)[0]
-    if len(task.get("files") or []) != 1 or task.get("outputs"):
+    if len(task.get("files") or []) != 1:
         return None
-    if any(c["kind"] != "answer" for c in task["checks"]):
-        return None  # tasks that also check files the other method would have to write
+    if name not in WRITES and (task.get("outputs") or any(c["kind"] != "answer" for c in task["checks"])):
+        return None  # tasks that also check files the other method does not write
     p = _path(task)
-    if name.startswith("table."):
+    if name.startswith("table.") or name == "chart.scatter":
         return _table(task, name)
     if name.startswith("text."):
         return _text(task, name)
