@@ -167,7 +167,7 @@ def stated_value(text):
     """The one value an answer to a single-valued question states, as its
     readings (12% is 12 and 0.12): the last number a verb asserts outside
     brackets ("The mean is 5.84 (n = 150)" states 5.84, "12 are missing"
-    12), else the last a sign asserts ("x = 3"), else the last number
+    12, "237 of 246 rows have no gap" 237), else the last a sign asserts ("x = 3"), else the last number
     stated outside brackets, else the last one inside them. A fraction
     a/b reads as a and as a/b. [] when
     text states no number."""

@@ -2,13 +2,13 @@
 checks: another_method.py answers the answer-checked tasks of a benchmark
 built on the built-in corpus without the reference's readers (no pandas,
 PyMuPDF for pypdf, lxml for html.parser, the docx's XML for python-docx,
-wave and mutagen for pydub), in its own words, and `synth eval` replays
+wave and mutagen for pydub), writes the files those tasks ask for with
+the csv module, in its own words, and `synth eval` replays
 those rollouts in the sandbox and grades them with the real checks."""
 
 import json
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -18,10 +18,11 @@ from conftest import SYNTH, synth
 # The templates whose tasks the other method answers; the benchmark is
 # built from these alone, so every task is proven and held out.
 TEMPLATES = ("table.stat,table.corr,table.nunique,table.shape,table.missing,table.topgroup,"
-             "text.lines,text.wordcount,text.summary,text.years,pdf.pages,pdf.wordcount,"
-             "html.title,docx.paragraphs,audio.duration")
+             "table.sort,table.addcol,table.groupby,table.dropna,table.fillna,table.iqr,table.types,"
+             "chart.scatter,text.lines,text.wordcount,text.summary,text.years,text.replace,"
+             "pdf.pages,pdf.wordcount,html.title,docx.paragraphs,audio.duration")
 # At least this many of them must have tasks the other method attempted.
-MIN_TEMPLATES = 14
+MIN_TEMPLATES = 22
 
 
 def sandbox_python() -> str:
