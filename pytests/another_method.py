@@ -144,6 +144,12 @@ def _subscripts(code):
     return out
 
 
+def _q(name):
+    """name as it may stand inside a '...' literal that is %-formatted."""
+    s = str(name).replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n").replace("\r", "\\r")
+    return s.replace("%", "%%")
+
+
 def _two_decimals(query):
     return bool(re.search(r"two decimals|2 decimals|两位小数", query))
 
@@ -183,7 +189,7 @@ def _table(task, name):
         word = {"mean": "mean", "median": "median", "std": "sample standard deviation", "max": "largest value",
                 "min": "smallest value"}[m.group(1)]
         body = ("x = numbers(column(names, rows, %r))\nv = %s\n"
-                "print('Over %%d values of %s, the %s comes out at %s.' %% (len(x), v))\n") % (cols[0], fn, cols[0], word, fmt)
+                "print('Over %%d values of %s, the %s comes out at %s.' %% (len(x), v))\n") % (cols[0], fn, _q(cols[0]), word, fmt)
         return _table_code(task, body)
     if name == "table.corr":
         if len(cols) < 2:
@@ -197,7 +203,7 @@ def _table(task, name):
         if not cols:
             return None
         body = ("vals = {v for v in column(names, rows, %r) if v is not None}\n"
-                "print('%s: %%d different values are present.' %% len(vals))\n") % (cols[0], cols[0])
+                "print('%s: %%d different values are present.' %% len(vals))\n") % (cols[0], _q(cols[0]))
         return _table_code(task, body)
     if name == "table.shape":
         body = "print('Columns: %d. Rows: %d.' % (len(names), len(rows)))\n"
@@ -259,7 +265,7 @@ def _written(task, name, code, cols, fmt):
                 "rows = have + [r for r in rows if r[i] is None]\n"
                 "write_table(%r, names, rows)\n"
                 "print('Wrote %%d rows to %s; now on top: %s = %%s.' %% (len(rows), text(rows[0][i])))\n") % (
-                    cols[0], desc, out, out, cols[0])
+                    cols[0], desc, out, _q(out), _q(cols[0]))
         return _table_code(task, TABLE_WRITER + body)
     if name == "table.addcol" and len(cols) >= 3:
         new, a, b = cols[0], cols[1], cols[2]
@@ -268,7 +274,7 @@ def _written(task, name, code, cols, fmt):
                 "write_table(%r, names + [%r], [r + [v] for r, v in zip(rows, vals)])\n"
                 "x = numbers(vals)\n"
                 "print('Across %%d rows the new %s column averages %s.' %% (len(x), statistics.fmean(x)))\n") % (
-                    a, b, out, new, new, fmt)
+                    a, b, out, new, _q(new), fmt)
         return _table_code(task, TABLE_WRITER + body)
     g = re.search(r"groupby\(((?:'[^']*'|\"[^\"]*\")), as_index=False\)\[((?:'[^']*'|\"[^\"]*\"))\]\.mean\(\)", code)
     if name == "table.groupby" and g:
@@ -283,12 +289,12 @@ def _written(task, name, code, cols, fmt):
                 "write_table(%r, [%r, %r], [[k, m] for k, m in means.items()])\n"
                 "top = max(means, key=means.get)\n"
                 "print('Top of the %%d groups by mean %s: %%s (%s).' %% (len(means), top, means[top]))\n") % (
-                    key, val, out, key, val, val, fmt)
+                    key, val, out, key, val, _q(val), fmt)
         return _table_code(task, TABLE_WRITER + body)
     if name == "table.dropna" and re.search(r"df = df\.dropna\(\)", code):
         body = ("full = [r for r in rows if all(v is not None for v in r)]\n"
                 "write_table(%r, names, full)\n"
-                "print('%%d of %%d rows have no gap; they are in %s.' %% (len(full), len(rows)))\n") % (out, out)
+                "print('%%d of %%d rows have no gap; they are in %s.' %% (len(full), len(rows)))\n") % (out, _q(out))
         return _table_code(task, TABLE_WRITER + body)
     if name == "table.fillna" and cols and ".median()" in code:
         body = ("i = names.index(%r)\n"
@@ -298,7 +304,7 @@ def _written(task, name, code, cols, fmt):
                 "    if r[i] is None:\n"
                 "        r[i] = med\n"
                 "write_table(%r, names, rows)\n"
-                "print('Filled %%d gaps of %s with the median, %s.' %% (gaps, med))\n") % (cols[0], out, cols[0], fmt)
+                "print('Filled %%d gaps of %s with the median, %s.' %% (gaps, med))\n") % (cols[0], out, _q(cols[0]), fmt)
         return _table_code(task, TABLE_WRITER + body)
     if name == "table.iqr" and cols:
         body = ("i = names.index(%r)\n"
@@ -315,7 +321,7 @@ def _written(task, name, code, cols, fmt):
                 "        t = ''.join(ch for ch in r[i] if ch not in '$€£¥,' and not ch.isspace())\n"
                 "        r[i] = float(t) if t else None\n"
                 "write_table(%r, names, rows)\n"
-                "print('As numbers, %s adds up to %%.2f.' %% sum(numbers([r[i] for r in rows])))\n") % (cols[0], out, cols[0])
+                "print('As numbers, %s adds up to %%.2f.' %% sum(numbers([r[i] for r in rows])))\n") % (cols[0], out, _q(cols[0]))
         return _table_code(task, TABLE_WRITER + body)
     if name == "chart.scatter" and len(cols) >= 2:
         x, y = cols[0], cols[1]
@@ -327,7 +333,7 @@ def _written(task, name, code, cols, fmt):
                 "ax.plot(xs, ys, 'o', markersize=4)\nax.set_xlabel(%r)\nax.set_ylabel(%r)\n"
                 "os.makedirs(os.path.dirname(%r), exist_ok=True)\nfig.savefig(%r, dpi=100)\n"
                 "print('Chart in %s; Pearson r over %%d pairs: %s.' %% (len(pairs), statistics.correlation(xs, ys)))\n") % (
-                    x, y, x, y, out, out, out, "%.4f")
+                    x, y, x, y, out, out, _q(out), "%.4f")
         return _table_code(task, body)
     return None
 
@@ -353,7 +359,7 @@ def _text(task, name):
                        "n = sum(1 for p in parts if p == %r)\n"
                        "os.makedirs(os.path.dirname(%r), exist_ok=True)\n"
                        "open(%r, 'w', encoding='utf-8').write(''.join(%r if p == %r else p for p in parts))\n"
-                       "print('Replacements made: %%d, written to %s.' %% n)\n") % (word, out, out, new, word, out)
+                       "print('Replacements made: %%d, written to %s.' %% n)\n") % (word, out, out, new, word, _q(out))
     if name == "text.lines":
         # Lines as the bytes between newlines, each decoded on its own.
         return ("n = sum(1 for line in open(%r, 'rb') if line.decode('utf-8').strip())\n"
@@ -364,7 +370,7 @@ def _text(task, name):
             return None
         w = ast.literal_eval(m.group(1))
         return head + ("import re\nn = len(re.findall(r'(?<![A-Za-z])' + re.escape(%r) + r'(?![A-Za-z])', data, re.I))\n"
-                       "print('As a whole word, %s occurs %%d times.' %% n)\n") % (w, w)
+                       "print('As a whole word, %s occurs %%d times.' %% n)\n") % (w, _q(w))
     if name == "text.summary":
         return head + ("lines = data.replace('\\r\\n', '\\n').split('\\n')\n"
                        "paras, inside = 0, False\n"
@@ -421,7 +427,7 @@ def solution(task):
         return ("import pymupdf, unicodedata\n"
                 "text = ''.join(page.get_text() for page in pymupdf.open(%r))\n"
                 "flat = ''.join(ch for ch in unicodedata.normalize('NFKC', text) if not ch.isspace()).casefold()\n"
-                "print('With whitespace removed, %s turns up %%d times.' %% flat.count(%r))\n") % (p, w, w.casefold())
+                "print('With whitespace removed, %s turns up %%d times.' %% flat.count(%r))\n") % (p, _q(w), w.casefold())
     if name in ("html.title", "html.links"):
         if name == "html.links":
             return None
