@@ -62,6 +62,8 @@ func TestBoundaries(t *testing.T) {
 		{"a list of 4 for three asked", []schemas.Check{num(42, 0, 0.001), num(9901, 0, 0.001), num(99902, 0, 0.001)}, many(4), nil, false},
 		{"one value and its context", []schemas.Check{num(42, 0, 0.001)}, "Finished: The mean is 42 (n = 150, over [1, 2])", nil, true},
 		{"the value asserted, not the first", []schemas.Check{num(42, 0, 0.001)}, "Finished: The value at x = 1 is 42.", nil, true},
+		{"a part of its whole", []schemas.Check{num(237, 0, 0.001)}, "Finished: 237 of 246 rows have no gap.", nil, true},
+		{"the whole of a part", []schemas.Check{num(246, 0, 0.001)}, "Finished: 237 of 246 rows have no gap.", nil, false},
 		{"an earlier assertion", []schemas.Check{num(42, 0, 0.001)}, "Finished: x is 42; x is 43", nil, false},
 		{"9 statements for three asked", []schemas.Check{num(9901, 0, 0.001), num(99902, 0, 0.001), num(999903, 0, 0.001)}, stmts(9), nil, true},
 		{"10 statements for three asked", []schemas.Check{num(9901, 0, 0.001), num(99902, 0, 0.001), num(999903, 0, 0.001)}, stmts(10), nil, false},

@@ -132,6 +132,9 @@ _SIGN_CUE_RE = re.compile(r"(?:\b(?<!out\s)of|[=:≈~→＝：]|->|约)" + _HEDG
 # missing", "15 rows have fee > 89.50".
 _SUBJECT_RE = re.compile(r"[ \t]*(?:[^\W\d]\w*[ \t]+)?(?:are|were|have|has|had|match|matched|remain|remained)\b", re.IGNORECASE)
 
+# What joins a part to its whole: "237 of 246", "9 out of the 10".
+_PART_OF_RE = re.compile(r"\s*(?:out\s+)?of\s+(?:the\s+|all\s+)?", re.IGNORECASE)
+
 # Brackets hold context ("(n = 150)"), not the answer.
 _BRACKETS_RE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]|（[^（）]*）")
 
@@ -164,7 +167,7 @@ def stated_value(text):
     """The one value an answer to a single-valued question states, as its
     readings (12% is 12 and 0.12): the last number a verb asserts outside
     brackets ("The mean is 5.84 (n = 150)" states 5.84, "12 are missing"
-    12), else the last a sign asserts ("x = 3"), else the last number
+    12, "237 of 246 rows have no gap" 237), else the last a sign asserts ("x = 3"), else the last number
     stated outside brackets, else the last one inside them. A fraction
     a/b reads as a and as a/b. [] when
     text states no number."""
@@ -177,10 +180,15 @@ def _stated_span(text):
     None."""
     bare = _BRACKETS_RE.sub(lambda m: " " * len(m.group(0)), text)
     spans = _spans(bare)
-    for span in reversed(spans):
-        start, end, _ = span
-        if _VERB_CUE_RE.search(bare, max(0, start - 40), start) or _SUBJECT_RE.match(bare, end):
-            return span
+    for i in range(len(spans) - 1, -1, -1):
+        start, end, _ = spans[i]
+        if _VERB_CUE_RE.search(bare, max(0, start - 40), start):
+            return spans[i]
+        if _SUBJECT_RE.match(bare, end):
+            # "237 of 246 rows have no gap": the part is the subject.
+            if i and _PART_OF_RE.fullmatch(bare, spans[i - 1][1], start):
+                return spans[i - 1]
+            return spans[i]
     for span in reversed(spans):
         if _SIGN_CUE_RE.search(bare, max(0, span[0] - 40), span[0]):
             return span
