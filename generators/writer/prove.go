@@ -80,7 +80,7 @@ type refutation struct {
 // empty rollout; every other adversary, the writer's wrong solution and
 // each mechanical mutant of the reference fail at least one check. The
 // solutions run in sandboxes of their own; their collected outputs and the
-// adversaries' files are then verified together (checks.Verify). The task
+// adversaries' files are then verified together (proof.Prove). The task
 // is returned with its values frozen, or the refutation. A task that holds
 // is then proven on perturbed inputs (perturbation); unperturbed says why
 // that proof did not run, when it did not. The error is for a sandbox that
