@@ -178,7 +178,7 @@ func (r *run) perform(ctx context.Context, p player, jb job, inputs []sandbox.In
 // again while a failure to run is one filters.infra_retries retries.
 func (r *run) verifyBatch(ctx context.Context, cases []checks.Case) ([][]schemas.CheckResult, error) {
 	for attempt := 1; ; attempt++ {
-		rs, err := proof.Verify(ctx, r.backend, cases)
+		rs, err := proof.Verify(ctx, r.backend, cases, 0)
 		if err == nil || ctx.Err() != nil || r.halted() != nil || !r.cfg.Filters.ShouldRetry(schemas.FailSandboxCrash, attempt) {
 			return rs, err
 		}

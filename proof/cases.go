@@ -29,6 +29,9 @@ type Set struct {
 	Wrong []*checks.Case
 	// Adversaries are tried in this order; nil: adversary.All().
 	Adversaries []adversary.Adversary
+	// LongAnswer, when above 0, verifies each answer longer than it in a
+	// sandbox of its own (Verify's longAnswer); 0: one batch.
+	LongAnswer int
 }
 
 // Cases are a task's proof cases, in the order Outcome reads their
@@ -142,7 +145,7 @@ func Prove(ctx context.Context, b sandbox.Backend, t *schemas.Task, inputs []san
 	if err != nil {
 		return Outcome{}, err
 	}
-	rs, err := Verify(ctx, b, cs.List)
+	rs, err := Verify(ctx, b, cs.List, set.LongAnswer)
 	if err != nil {
 		return Outcome{}, err
 	}

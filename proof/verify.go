@@ -10,18 +10,15 @@ import (
 	"synth/schemas"
 )
 
-// longAnswer is the length above which an answer (a shotgun of numbers) is
-// verified in a cell of its own: reading its numbers takes most of a cell's
-// time.
-const longAnswer = 2000
-
 // Verify verifies a proof's cases as checks.Verify does, in one
 // verification sandbox from b, with less work: the answer checks of a case
 // whose answer, messages and observations an earlier case already had are
 // not run again but copied (the adversaries that write files share one
-// shotgun answer), and a long answer is verified in a cell of its own.
-// The results are in cases' order.
-func Verify(ctx context.Context, b sandbox.Backend, cases []checks.Case) ([][]schemas.CheckResult, error) {
+// shotgun answer). longAnswer > 0 verifies each answer longer than that in
+// a sandbox of its own, for a caller whose long answers (shotguns of
+// numbers) would take most of one cell's time together; 0 verifies every
+// case in one batch. The results are in cases' order.
+func Verify(ctx context.Context, b sandbox.Backend, cases []checks.Case, longAnswer int) ([][]schemas.CheckResult, error) {
 	run := make([]checks.Case, len(cases))
 	origin := make([]int, len(cases)) // the case whose answer checks stand for this one's, or -1
 	first := map[string]int{}
@@ -40,7 +37,7 @@ func Verify(ctx context.Context, b sandbox.Backend, cases []checks.Case) ([][]sc
 	}
 	var short, long []int
 	for i, c := range run {
-		if len(c.Answer) > longAnswer && len(c.Checks) > 0 {
+		if longAnswer > 0 && len(c.Answer) > longAnswer && len(c.Checks) > 0 {
 			long = append(long, i)
 		} else {
 			short = append(short, i)

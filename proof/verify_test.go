@@ -72,7 +72,7 @@ func TestPlay(t *testing.T) {
 func TestVerifyShares(t *testing.T) {
 	b := newBackend(t)
 	cs := []schemas.Check{answerIs(4), {Kind: schemas.CheckAnswer, ContainsAll: []string{"times"}}}
-	long := "4 times " + strings.Repeat("x", longAnswer)
+	long := "4 times " + strings.Repeat("x", 2000)
 	cases := []checks.Case{
 		{Checks: cs, Answer: "occurs 4 times", Observations: []string{"10"}}, // 4 was never printed
 		{Checks: cs, Answer: "occurs 4 times"},
@@ -83,7 +83,7 @@ func TestVerifyShares(t *testing.T) {
 	for i := range cases {
 		cases[i].Messages = []schemas.Message{{Role: schemas.RoleAssistant, Content: "Finished: " + cases[i].Answer}}
 	}
-	got, err := Verify(context.Background(), b, cases)
+	got, err := Verify(context.Background(), b, cases, 2000)
 	if err != nil {
 		t.Fatal(err)
 	}

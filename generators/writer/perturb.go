@@ -136,7 +136,7 @@ func (p *Prover) perturbation(ctx context.Context, d parsed, t *schemas.Task, in
 		Messages: []schemas.Message{{Role: schemas.RoleAssistant, Content: "Finished: " + printed}}}
 	old := checks.Case{Checks: pt.Checks, Answer: orig.Answer, Messages: orig.Messages,
 		Files: append(append([]sandbox.Input(nil), refCase.Files[:len(pins)]...), orig.Files[len(inputs):]...)}
-	rs, err := proof.Verify(ctx, p.Backend, []checks.Case{reran, old})
+	rs, err := proof.Verify(ctx, p.Backend, []checks.Case{reran, old}, longAnswer)
 	if err != nil {
 		return nil, "", err
 	}

@@ -68,6 +68,11 @@ func (p *Prover) Describe() string {
 		strings.Join(names, ", "), strings.Join(MutantNames, ", "), perturbRules)
 }
 
+// longAnswer is the length above which an answer (a shotgun of numbers) is
+// verified in a sandbox of its own: reading its numbers takes most of a
+// cell's time, and the writer's adversaries give several.
+const longAnswer = 2000
+
 // refutation is why a draft failed its proof: a Drop* reason and a message
 // the writer is shown in the repair turn.
 type refutation struct {
@@ -111,7 +116,7 @@ func (p *Prover) prove(ctx context.Context, d parsed, inputs []sandbox.Input) (s
 		return t, &refutation{DropReference, "the reference did not run: " + refPlay.Failed}, "", nil
 	}
 	refCase := refPlay.Case
-	set := proof.Set{Reference: &refCase, Printed: refPlay.Printed, Adversaries: p.adversaries()}
+	set := proof.Set{Reference: &refCase, Printed: refPlay.Printed, Adversaries: p.adversaries(), LongAnswer: longAnswer}
 	wrongs := mutants(&t)
 	if d.wrong != nil {
 		wrongs = append([]named{{"wrong_solution", d.wrong}}, wrongs...)
