@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"synth/checks/adversary"
-	"synth/generators/template"
+	"synth/proof"
 	"synth/schemas"
 )
 
@@ -51,10 +51,10 @@ func TestBenchProofDrops(t *testing.T) {
 	}{
 		{"holds", rec(true), rec(false), "", ""},
 		{"holds without a mutant", rec(true), nil, "", ""},
-		{"reference fails", rec(false), rec(false), "", template.DropReferenceFails},
-		{"reference has no verdict", &schemas.Trajectory{Error: "sandbox died"}, nil, "", template.DropReferenceFails},
-		{"mutant passes", rec(true), rec(true), "", template.DropMutantPasses},
-		{"empty passes", rec(true), rec(false), adversary.Empty, template.DropEmptyPasses},
+		{"reference fails", rec(false), rec(false), "", proof.DropReferenceFails},
+		{"reference has no verdict", &schemas.Trajectory{Error: "sandbox died"}, nil, "", proof.DropReferenceFails},
+		{"mutant passes", rec(true), rec(true), "", proof.DropMutantPasses},
+		{"empty passes", rec(true), rec(false), adversary.Empty, proof.DropEmptyPasses},
 		{"shotgun passes", rec(true), nil, "shotgun", adversary.Reason("shotgun")},
 		{"forged code passes", rec(true), rec(false), "forged_code", adversary.Reason("forged_code")},
 	}

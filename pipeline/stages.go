@@ -15,6 +15,7 @@ import (
 	"synth/dataset"
 	"synth/filters"
 	"synth/generators/template"
+	"synth/proof"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -143,9 +144,9 @@ func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Tas
 		if err == nil {
 			lost, err = lostProof(rt, mut, advTask[t.ID], done)
 		}
-		var proof template.Proof
+		var pf proof.Proof
 		if err == nil {
-			proof, err = benchProof(rt, mut, advTask[t.ID], done)
+			pf, err = benchProof(rt, mut, advTask[t.ID], done)
 		}
 		if err != nil {
 			return nil, nil, ran, fmt.Errorf("validate: %w", err)
@@ -154,7 +155,7 @@ func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Tas
 			drop(t, filters.ReasonInfra, ": "+lost+" (the next run proves it again)")
 			continue
 		}
-		if reason, why := proof.Reason(); reason != "" {
+		if reason, why := pf.Reason(); reason != "" {
 			drop(t, reason, ": "+why)
 			continue
 		}
@@ -170,13 +171,13 @@ func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Tas
 	return valid, refs, ran, nil
 }
 
-// benchProof gathers a benchmark task's journaled proofs as the template
-// package judges them (template.Proof.Reason, shared with synth generate
+// benchProof gathers a benchmark task's journaled proofs as package proof
+// judges them (proof.Proof.Reason, shared with synth generate
 // --validate): ref is the reference's record, mut the mutant's (nil when
 // the template defines none), adv the task's adversary jobs, read back
 // from done.
-func benchProof(ref, mut *schemas.Trajectory, adv []job, done *trajIndex) (template.Proof, error) {
-	var p template.Proof
+func benchProof(ref, mut *schemas.Trajectory, adv []job, done *trajIndex) (proof.Proof, error) {
+	var p proof.Proof
 	if ref.Verdict == nil || !ref.Verdict.Passed {
 		p.ReferenceFailure = failedChecks(ref)
 	}

@@ -8,6 +8,7 @@ import (
 	"synth/checks"
 	"synth/checks/adversary"
 	"synth/filters"
+	"synth/proof"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -54,8 +55,9 @@ func (r *run) proveTask(ctx context.Context, jb job, fs *fileSet) ([]*schemas.Tr
 		mj.task = jb.task // the whole task runJobs loaded for jb
 		played = append(played, mj)
 	}
-	var recs, judged []*schemas.Trajectory
-	var cases []checks.Case
+	var recs []*schemas.Trajectory
+	var judged []*schemas.Trajectory // the records set holds a case of
+	var set proof.Set
 	for k, pj := range played {
 		t, err := r.perform(ctx, p, pj, inputs)
 		if err != nil {
@@ -70,28 +72,26 @@ func (r *run) proveTask(ctx context.Context, jb job, fs *fileSet) ([]*schemas.Tr
 			unverified(t, fmt.Errorf("verify %s: %w", t.ID, err))
 			continue
 		}
-		if k > 0 {
-			// The mutant proves the checks alone, as the adversaries do;
-			// only the reference is held to what its code printed.
-			c.Observations = nil
+		if k == 0 {
+			set.Reference = &c
+		} else {
+			set.Wrong = []*checks.Case{&c}
 		}
-		cases = append(cases, c)
 		judged = append(judged, t)
 	}
 
 	dir, err := os.MkdirTemp("", "synth-adversary-")
-	var res []adversary.Result
+	var cs proof.Cases
 	if err == nil {
 		defer os.RemoveAll(dir)
-		var advCases []checks.Case
-		if res, advCases, err = adversary.Cases(jb.task, inputs, dir); err == nil {
-			cases = append(cases, advCases...)
-		}
+		cs, err = proof.Assemble(jb.task, inputs, dir, set)
 	}
 	advErr := err
-	var rs [][]schemas.CheckResult
-	if len(cases) > 0 {
-		rs, err = r.verifyBatch(ctx, cases)
+	var o proof.Outcome
+	if advErr == nil && len(cs.List) == 0 {
+		o = cs.Outcome(nil)
+	} else if advErr == nil {
+		rs, err := r.verifyBatch(ctx, cs.List)
 		if ctx.Err() != nil {
 			return nil, errAbandoned
 		}
@@ -101,15 +101,21 @@ func (r *run) proveTask(ctx context.Context, jb job, fs *fileSet) ([]*schemas.Tr
 				unverified(t, err)
 			}
 			advErr = err
+		} else {
+			o = cs.Outcome(rs)
 		}
 	}
 	if advErr == nil {
-		for i, t := range judged {
-			v := filters.VerdictOf(rs[i])
+		for _, t := range judged {
+			rs := o.Reference
+			if t != recs[0] {
+				rs = o.Wrong[0] // the mutant's
+			}
+			v := filters.VerdictOf(rs)
 			t.Verdict = &v
 		}
-		adversary.Score(res, rs[len(judged):])
 	}
+	res := o.Adversaries
 	for _, a := range jb.proof.adversaries {
 		t, err := adversaryRecord(a, res, advErr)
 		if err != nil {
@@ -168,11 +174,11 @@ func (r *run) perform(ctx context.Context, p player, jb job, inputs []sandbox.In
 	}
 }
 
-// verifyBatch runs checks.Verify on cases in one verification sandbox,
+// verifyBatch runs proof.Verify on cases in one verification sandbox,
 // again while a failure to run is one filters.infra_retries retries.
 func (r *run) verifyBatch(ctx context.Context, cases []checks.Case) ([][]schemas.CheckResult, error) {
 	for attempt := 1; ; attempt++ {
-		rs, err := checks.Verify(ctx, r.backend, cases)
+		rs, err := proof.Verify(ctx, r.backend, cases, 0)
 		if err == nil || ctx.Err() != nil || r.halted() != nil || !r.cfg.Filters.ShouldRetry(schemas.FailSandboxCrash, attempt) {
 			return rs, err
 		}

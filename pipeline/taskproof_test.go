@@ -17,6 +17,7 @@ import (
 	"synth/filters"
 	"synth/generators"
 	"synth/generators/template"
+	"synth/proof"
 	"synth/sandbox"
 	"synth/schemas"
 	"synth/sources/sample"
@@ -206,8 +207,8 @@ func TestValidateVerifiesInOneBatch(t *testing.T) {
 		t.Fatalf("%d records journaled, want %d", len(recs), 2*2+len(advs))
 	}
 	filtered, _ := os.ReadFile(filepath.Join(dir, filtersLog))
-	if !strings.Contains(string(filtered), tasks[1].ID) || !strings.Contains(string(filtered), template.DropReferenceFails) {
-		t.Fatalf("filtered.jsonl does not drop %s as %s:\n%s", tasks[1].ID, template.DropReferenceFails, filtered)
+	if !strings.Contains(string(filtered), tasks[1].ID) || !strings.Contains(string(filtered), proof.DropReferenceFails) {
+		t.Fatalf("filtered.jsonl does not drop %s as %s:\n%s", tasks[1].ID, proof.DropReferenceFails, filtered)
 	}
 
 	// Lose the good task's mutant and one of its adversaries, as an

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"synth/checks"
+	"synth/proof"
 	"synth/pyenv"
 	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
@@ -75,7 +76,7 @@ func TestBenchTestsPy(t *testing.T) {
 				t.Fatal(err)
 			}
 			if res.Status != schemas.StatusOK {
-				t.Errorf("%s: reference step: %s\n%s", task.Generator, res.Status, lastLines(res.Output, 5))
+				t.Errorf("%s: reference step: %s\n%s", task.Generator, res.Status, proof.LastLines(res.Output, 5))
 			}
 		}
 		tests = append(tests, checks.BenchTest{Index: fmt.Sprint(i + 1), Checks: task.Checks})

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"synth/checks/adversary"
+	"synth/proof"
 	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 	"synth/schemas"
@@ -67,7 +68,7 @@ func TestConformance(t *testing.T) {
 		}
 	}
 	tasks = proofSample(tasks, provePer)
-	proofs := make([]Proof, len(tasks))
+	proofs := make([]proof.Proof, len(tasks))
 	g, ctx := errgroup.WithContext(context.Background())
 	g.SetLimit(2)
 	for i := range tasks {
@@ -189,7 +190,7 @@ func newHackTable() *hackTableT {
 	return &hackTableT{cols: append([]string{"reference", "mutant"}, adversary.Names()...), cells: map[string]map[string][2]int{}}
 }
 
-func (h *hackTableT) add(t *schemas.Task, p Proof) {
+func (h *hackTableT) add(t *schemas.Task, p proof.Proof) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	name := strings.TrimPrefix(t.Generator, "template:")

@@ -4,7 +4,7 @@
 // reference solution and the checks that decide a rollout.
 //
 // Templates cover PyBench's five categories; Templates lists them with the
-// Python modules they need, and Validate proves a task's checks by running
-// its reference solution, an empty rollout and, where defined, a mutated
-// solution in the sandbox.
+// Python modules they need, and Validate proves a task's checks through
+// package proof: its reference solution must pass, and, where defined, a
+// mutated solution (Mutant) and every adversary must fail.
 package template

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"synth/checks/adversary"
+	"synth/proof"
 	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 	"synth/schemas"
@@ -62,14 +63,14 @@ func TestValidateDrops(t *testing.T) {
 		reason string
 	}{
 		{"holds", base(schemas.Check{Kind: "table", Path: "output/1.csv", Rows: intp(3), SortedBy: &schemas.SortKey{Column: "sales"}}), files, ""},
-		{"reference fails", base(schemas.Check{Kind: "table", Path: "output/1.csv", Rows: intp(4)}), files, DropReferenceFails},
-		{"empty passes", base(schemas.Check{Kind: "file", Path: "output/2.csv", Exists: bp(false)}), files, DropEmptyPasses},
+		{"reference fails", base(schemas.Check{Kind: "table", Path: "output/1.csv", Rows: intp(4)}), files, proof.DropReferenceFails},
+		{"empty passes", base(schemas.Check{Kind: "file", Path: "output/2.csv", Exists: bp(false)}), files, proof.DropEmptyPasses},
 		{"adversary passes", base(schemas.Check{Kind: "file", Path: "output/1.csv"}), files, adversary.Reason("copy_input")},
-		{"mutant passes", weak, paths, DropMutantPasses},
+		{"mutant passes", weak, paths, proof.DropMutantPasses},
 		// The Go side expected 4 rows; the reference's pandas counts 3.
-		{"answer its code did not print", counted("len(df)", "The table has 4 rows.", schemas.Check{Kind: "answer", Number: &schemas.NumberMatch{Value: 4}}), files, DropAmbiguousTruth},
+		{"answer its code did not print", counted("len(df)", "The table has 4 rows.", schemas.Check{Kind: "answer", Number: &schemas.NumberMatch{Value: 4}}), files, proof.DropAmbiguousTruth},
 		{"answer its code printed", counted("len(df)", "The table has 3 rows.", schemas.Check{Kind: "answer", Number: &schemas.NumberMatch{Value: 3}}), files, ""},
-		{"printed output without the expected word", counted("'S'", "The best region is N.", schemas.Check{Kind: "answer", ContainsAny: []string{"N"}}), files, DropAmbiguousTruth},
+		{"printed output without the expected word", counted("'S'", "The best region is N.", schemas.Check{Kind: "answer", ContainsAny: []string{"N"}}), files, proof.DropAmbiguousTruth},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

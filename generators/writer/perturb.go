@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"synth/checks"
+	"synth/proof"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -52,7 +53,7 @@ func (p *Prover) perturb(ctx context.Context, files []schemas.TaskFile, inputs [
 	}
 	i := strings.LastIndex(res.Output, perturbMark)
 	if res.Status != schemas.StatusOK || i < 0 {
-		return nil, 0, nil, fmt.Errorf("perturb did not run (%s): %s", res.Status, lastLines(res.Output, 4))
+		return nil, 0, nil, fmt.Errorf("perturb did not run (%s): %s", res.Status, proof.LastLines(res.Output, 4))
 	}
 	line, _, _ := strings.Cut(res.Output[i+len(perturbMark):], "\n")
 	var verdicts []struct {
@@ -123,18 +124,19 @@ func (p *Prover) perturbation(ctx context.Context, d parsed, t *schemas.Task, in
 			return &refutation{DropDataIgnored, fmt.Sprintf("check %d: the expression %q gives %v on perturbed inputs too (%s): compute the expected value from the data the task is about", e.check, e.code, now, perturbRules)}, "", nil
 		}
 	}
-	refCase, printed, failed, err := p.play(ctx, pins, filepath.Join(store, "artifacts"), &pt, t.Reference)
+	rerun, err := proof.Play(ctx, p.Backend, &pt, t.Reference, pins, filepath.Join(store, "artifacts"))
 	if err != nil {
 		return nil, "", err
 	}
-	if failed != "" {
-		return &refutation{DropPerturbed, fmt.Sprintf("the reference does not run on perturbed inputs (%s): %s", perturbRules, failed)}, "", nil
+	if rerun.Failed != "" {
+		return &refutation{DropPerturbed, fmt.Sprintf("the reference does not run on perturbed inputs (%s): %s", perturbRules, rerun.Failed)}, "", nil
 	}
+	refCase, printed := rerun.Case, rerun.Output()
 	reran := checks.Case{Checks: pt.Checks, Answer: printed, Transcript: true, Files: refCase.Files,
 		Messages: []schemas.Message{{Role: schemas.RoleAssistant, Content: "Finished: " + printed}}}
 	old := checks.Case{Checks: pt.Checks, Answer: orig.Answer, Messages: orig.Messages,
 		Files: append(append([]sandbox.Input(nil), refCase.Files[:len(pins)]...), orig.Files[len(inputs):]...)}
-	rs, err := verifyShared(ctx, p.Backend, []checks.Case{reran, old})
+	rs, err := proof.Verify(ctx, p.Backend, []checks.Case{reran, old}, longAnswer)
 	if err != nil {
 		return nil, "", err
 	}

@@ -7,12 +7,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"synth/checks"
 	"synth/checks/adversary"
+	"synth/proof"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -68,6 +68,11 @@ func (p *Prover) Describe() string {
 		strings.Join(names, ", "), strings.Join(MutantNames, ", "), perturbRules)
 }
 
+// longAnswer is the length above which an answer (a shotgun of numbers) is
+// verified in a sandbox of its own: reading its numbers takes most of a
+// cell's time, and the writer's adversaries give several.
+const longAnswer = 2000
+
 // refutation is why a draft failed its proof: a Drop* reason and a message
 // the writer is shown in the repair turn.
 type refutation struct {
@@ -80,7 +85,7 @@ type refutation struct {
 // empty rollout; every other adversary, the writer's wrong solution and
 // each mechanical mutant of the reference fail at least one check. The
 // solutions run in sandboxes of their own; their collected outputs and the
-// adversaries' files are then verified together (checks.Verify). The task
+// adversaries' files are then verified together (proof.Prove). The task
 // is returned with its values frozen, or the refutation. A task that holds
 // is then proven on perturbed inputs (perturbation); unperturbed says why
 // that proof did not run, when it did not. The error is for a sandbox that
@@ -103,48 +108,31 @@ func (p *Prover) prove(ctx context.Context, d parsed, inputs []sandbox.Input) (s
 	}
 	defer os.RemoveAll(store)
 	arts := filepath.Join(store, "artifacts")
-	refCase, printed, failed, err := p.play(ctx, inputs, arts, &t, t.Reference)
+	refPlay, err := proof.Play(ctx, p.Backend, &t, t.Reference, inputs, arts)
 	if err != nil {
 		return t, nil, "", err
 	}
-	if failed != "" {
-		return t, &refutation{DropReference, "the reference did not run: " + failed}, "", nil
+	if refPlay.Failed != "" {
+		return t, &refutation{DropReference, "the reference did not run: " + refPlay.Failed}, "", nil
 	}
-	// The transcript case carries the inputs too: checks.Verify wants every
-	// case with checks to have a folder.
-	cases := []checks.Case{refCase, {Checks: checks.AnswerChecks(t.Checks), Answer: printed, Transcript: true, Files: refCase.Files[:len(inputs)]}}
+	refCase := refPlay.Case
+	set := proof.Set{Reference: &refCase, Printed: refPlay.Printed, Adversaries: p.adversaries(), LongAnswer: longAnswer}
 	wrongs := mutants(&t)
 	if d.wrong != nil {
 		wrongs = append([]named{{"wrong_solution", d.wrong}}, wrongs...)
 	}
 	for _, w := range wrongs {
-		c, _, _, err := p.play(ctx, inputs, arts, &t, w.sol)
+		wp, err := proof.Play(ctx, p.Backend, &t, w.sol, inputs, arts)
 		if err != nil {
 			return t, nil, "", err
 		}
-		cases = append(cases, c)
+		set.Wrong = append(set.Wrong, &wp.Case)
 	}
-	advs := p.adversaries()
-	for i, a := range advs {
-		r, ok, err := a.Make(&t, inputs)
-		if err != nil {
-			return t, nil, "", fmt.Errorf("adversary %s: %w", a.Name, err)
-		}
-		if !ok {
-			cases = append(cases, checks.Case{})
-			continue
-		}
-		c, err := r.Case(&t, inputs, filepath.Join(store, "adversary", strconv.Itoa(i)))
-		if err != nil {
-			return t, nil, "", fmt.Errorf("adversary %s: %w", a.Name, err)
-		}
-		cases = append(cases, c)
-	}
-	rs, err := verifyShared(ctx, p.Backend, cases)
+	o, err := proof.Prove(ctx, p.Backend, &t, inputs, set)
 	if err != nil {
 		return t, nil, "", err
 	}
-	if ref := refute(rs, cases, wrongs, advs); ref != nil {
+	if ref := refute(o, wrongs, set.Adversaries); ref != nil {
 		return t, ref, "", nil
 	}
 	ref, unperturbed, err := p.perturbation(ctx, d, &t, inputs, refCase, store)
@@ -154,114 +142,40 @@ func (p *Prover) prove(ctx context.Context, d parsed, inputs []sandbox.Input) (s
 	return t, ref, unperturbed, nil
 }
 
-// longAnswer is the length above which an answer (a shotgun of numbers) is
-// verified in a cell of its own: reading its numbers takes most of a cell's
-// time.
-const longAnswer = 2000
-
-// verifyShared verifies cases as checks.Verify does, with less work: the
-// answer checks of a case whose answer and messages an earlier case already
-// had are not run again but copied (the adversaries that write files share
-// one shotgun answer), and a long answer is verified in a cell of its own.
-func verifyShared(ctx context.Context, b sandbox.Backend, cases []checks.Case) ([][]schemas.CheckResult, error) {
-	run := make([]checks.Case, len(cases))
-	origin := make([]int, len(cases)) // the case whose answer checks stand for this one's, or -1
-	first := map[string]int{}
-	for i, c := range cases {
-		run[i], origin[i] = c, -1
-		if len(c.Checks) == 0 || c.Transcript {
-			continue
-		}
-		key := c.Answer + "\x00" + fmt.Sprint(c.Messages)
-		if j, ok := first[key]; ok {
-			run[i].Checks = slices.DeleteFunc(slices.Clone(c.Checks), isAnswer)
-			origin[i] = j
-			continue
-		}
-		first[key] = i
-	}
-	var short, long []int
-	for i, c := range run {
-		if len(c.Answer) > longAnswer && len(c.Checks) > 0 {
-			long = append(long, i)
-		} else {
-			short = append(short, i)
-		}
-	}
-	rs := make([][]schemas.CheckResult, len(cases))
-	for _, group := range append([][]int{short}, chunks(long)...) {
-		batch := make([]checks.Case, len(group))
-		for k, i := range group {
-			batch[k] = run[i]
-		}
-		out, err := checks.Verify(ctx, b, batch)
-		if err != nil {
-			return nil, err
-		}
-		for k, i := range group {
-			rs[i] = out[k]
-		}
-	}
-	for i, j := range origin {
-		if j < 0 {
-			continue
-		}
-		own, full := rs[i], make([]schemas.CheckResult, 0, len(cases[i].Checks))
-		for k, c := range cases[i].Checks {
-			if isAnswer(c) {
-				full = append(full, rs[j][k])
-			} else {
-				full, own = append(full, own[0]), own[1:]
-			}
-		}
-		rs[i] = full
-	}
-	return rs, nil
-}
-
-func isAnswer(c schemas.Check) bool { return c.Kind == schemas.CheckAnswer }
-
-// chunks puts each index in a batch of its own.
-func chunks(is []int) [][]int {
-	out := make([][]int, len(is))
-	for k, i := range is {
-		out[k] = []int{i}
-	}
-	return out
-}
-
-// refute reads the verification of a proof's cases: the reference's, its
-// printed output's, the wrong solutions' and the adversaries', in that
-// order. nil means the task holds.
-func refute(rs [][]schemas.CheckResult, cases []checks.Case, wrongs []named, advs []adversary.Adversary) *refutation {
-	if msg := checks.FirstFailure(rs[0]); msg != "" {
+// refute reads the outcome of a proof (proof.Prove) in the writer's
+// words: the reference, its printed output, the adversaries, then the
+// wrong solutions (wrongs, in the order they were proven); advs are the
+// adversaries in the order they were tried. nil means the
+// task holds.
+func refute(o proof.Outcome, wrongs []named, advs []adversary.Adversary) *refutation {
+	if msg := checks.FirstFailure(o.Reference); msg != "" {
 		return &refutation{DropReference, "the reference fails a check: " + msg}
 	}
-	if msg := checks.FirstFailure(rs[1]); msg != "" {
+	if msg := checks.FirstFailure(o.Printed); msg != "" {
 		return &refutation{DropReference, "the reference's code does not print what its answer says: " + msg}
 	}
-	base := 2 + len(wrongs)
-	for i, a := range advs {
-		if len(cases[base+i].Checks) == 0 {
+	for i, a := range o.Adversaries {
+		doc := advs[i].Doc
+		if !a.Applied || len(a.Checks) == 0 {
 			continue
 		}
-		res := rs[base+i]
-		if a.Name == "empty" {
-			for k, r := range res {
+		if a.Adversary == adversary.Empty {
+			for k, r := range a.Checks {
 				if r.OK {
 					return &refutation{DropTrivial, fmt.Sprintf("check %d (%s) holds for an empty rollout that wrote nothing and answered nothing", k, r.Kind)}
 				}
 			}
 		}
-		if checks.FirstFailure(res) == "" && a.Name == literalEcho.Name {
-			return &refutation{DropLiteralEcho, fmt.Sprintf("an answer and files made of the python checks' own literals pass every check (%s): compute what the answer is compared with from the inputs", a.Doc)}
+		if !a.Passed {
+			continue
 		}
-		if checks.FirstFailure(res) == "" {
-			return &refutation{DropAdversary, fmt.Sprintf("the %s adversary (%s) passes every check", a.Name, a.Doc)}
+		if a.Adversary == literalEcho.Name {
+			return &refutation{DropLiteralEcho, fmt.Sprintf("an answer and files made of the python checks' own literals pass every check (%s): compute what the answer is compared with from the inputs", doc)}
 		}
+		return &refutation{DropAdversary, fmt.Sprintf("the %s adversary (%s) passes every check", a.Adversary, doc)}
 	}
 	for i, w := range wrongs {
-		if checks.FirstFailure(rs[2+i]) == "" {
+		if checks.FirstFailure(o.Wrong[i]) == "" {
 			return &refutation{DropMutant, fmt.Sprintf("a wrong solution (%s) passes every check", w.name)}
 		}
 	}
@@ -322,7 +236,7 @@ func (p *Prover) evaluate(ctx context.Context, exprs []expr, inputs []sandbox.In
 		}
 		v, ok := markedValue(res.Output)
 		if res.Status != schemas.StatusOK || !ok || math.IsNaN(v) || math.IsInf(v, 0) {
-			msg := lastLines(res.Output, 4)
+			msg := proof.LastLines(res.Output, 4)
 			if ok {
 				msg = fmt.Sprintf("gave %v", v)
 			}
@@ -341,48 +255,4 @@ func markedValue(out string) (float64, bool) {
 	line, _, _ := strings.Cut(out[i+len(exprMark):], "\n")
 	v, err := strconv.ParseFloat(strings.TrimSpace(line), 64)
 	return v, err == nil
-}
-
-// play runs a solution's steps in a fresh sandbox, collects what it wrote
-// under output/ into store and closes the sandbox; the case it returns is
-// what the checks judge. failed says which step did not run cleanly;
-// printed is everything the steps printed.
-func (p *Prover) play(ctx context.Context, inputs []sandbox.Input, store string, t *schemas.Task, sol *schemas.Reference) (c checks.Case, printed, failed string, err error) {
-	sb, err := p.Backend.Open(ctx, sandbox.Spec{Inputs: inputs})
-	if err != nil {
-		return c, "", "", fmt.Errorf("open sandbox: %w", err)
-	}
-	defer sb.Close()
-	var out strings.Builder
-	for i, st := range sol.Steps {
-		res, err := sb.Exec(ctx, st.Code)
-		if err != nil {
-			return c, "", "", fmt.Errorf("step %d: %w", i, err)
-		}
-		out.WriteString(res.Output + "\n")
-		if res.Status != schemas.StatusOK && failed == "" {
-			failed = fmt.Sprintf("step %d ended %s: %s", i, res.Status, lastLines(res.Output, 6))
-		}
-	}
-	arts, err := sandbox.CollectArtifacts(sb.Workspace(), store)
-	if err != nil {
-		return c, "", "", err
-	}
-	sb.Close()
-	c = checks.Case{Checks: t.Checks, Answer: sol.Answer, Messages: []schemas.Message{{Role: schemas.RoleAssistant, Content: "Finished: " + sol.Answer}}}
-	for _, in := range inputs {
-		c.Files = append(c.Files, sandbox.Input{Name: "data/" + in.Name, Path: in.Path})
-	}
-	for _, a := range arts {
-		c.Files = append(c.Files, sandbox.Input{Name: a.Path, Path: filepath.Join(store, a.SHA256[:2], a.SHA256)})
-	}
-	return c, out.String(), failed, nil
-}
-
-func lastLines(s string, n int) string {
-	ls := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(ls) > n {
-		ls = ls[len(ls)-n:]
-	}
-	return strings.Join(ls, "\n")
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"synth/proof"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -53,7 +54,7 @@ func (p *Prover) branchOnAnswer(ctx context.Context, cs []schemas.Check) (string
 	i := strings.LastIndex(res.Output, staticMark)
 	var found [][]string
 	if res.Status != schemas.StatusOK || i < 0 {
-		return "", fmt.Errorf("static rule did not run (%s): %s", res.Status, lastLines(res.Output, 4))
+		return "", fmt.Errorf("static rule did not run (%s): %s", res.Status, proof.LastLines(res.Output, 4))
 	}
 	line, _, _ := strings.Cut(res.Output[i+len(staticMark):], "\n")
 	if err := json.Unmarshal([]byte(line), &found); err != nil || len(found) != len(codes) {

@@ -1,0 +1,93 @@
+package proof
+
+import (
+	"synth/checks"
+	"synth/checks/adversary"
+	"synth/schemas"
+)
+
+// Reasons a task fails its proof.
+const (
+	DropReferenceError = "reference_error" // a reference step raised or timed out
+	DropReferenceFails = "reference_fails" // the reference solution fails a check
+	DropAmbiguousTruth = "ambiguous_truth" // the reference's execution does not reproduce a check's expected value
+	DropEmptyPasses    = "empty_passes"    // a do-nothing rollout passes every check
+	DropMutantPasses   = "mutant_passes"   // a wrong solution passes every check
+	DropMissingFile    = "missing_file"    // an input file has no host path
+)
+
+// Proof is how a task fared against each proof: its reference (which must
+// pass, and print what it answers), its mutant and every adversary (which
+// must each fail at least one check).
+type Proof struct {
+	ReferenceError    string                           // a reference step that did not run cleanly
+	ReferenceFailure  string                           // the first check the reference failed
+	ReferenceMismatch string                           // the first answer check the reference's printed output failed
+	Mutant            *bool                            // nil: no mutant; else whether one passed
+	Adversaries       map[string]*adversary.Result     // by name; Applied false when it had nothing to try
+	Checks            map[string][]schemas.CheckResult // results by proof name ("reference", "mutant", adversary names)
+}
+
+// Proof is the verdict of o: the reference's first failure and
+// mismatch, whether a wrong solution passed every check, and each
+// adversary's result.
+func (o Outcome) Proof() Proof {
+	p := Proof{Adversaries: map[string]*adversary.Result{}, Checks: map[string][]schemas.CheckResult{}}
+	p.ReferenceFailure, p.ReferenceMismatch = checks.FirstFailure(o.Reference), checks.FirstFailure(o.Printed)
+	if o.Reference != nil {
+		p.Checks["reference"] = o.Reference
+	}
+	for _, rs := range o.Wrong {
+		if rs == nil {
+			continue
+		}
+		passed := checks.FirstFailure(rs) == ""
+		if p.Mutant == nil {
+			p.Checks["mutant"] = rs
+		}
+		if p.Mutant == nil || passed {
+			p.Mutant = &passed
+		}
+	}
+	for i := range o.Adversaries {
+		r := o.Adversaries[i]
+		p.Adversaries[r.Adversary] = &r
+		if r.Applied {
+			p.Checks[r.Adversary] = r.Checks
+		}
+	}
+	return p
+}
+
+// Reason is the drop reason of the proof, empty when the task holds, with a
+// message saying why. Adversaries are reported in adversary.All's order. A
+// reference whose execution does not reproduce a check's expected value
+// (its answer states a number its code never printed, or what it printed
+// fails the answer checks) is ambiguous_truth: the value was computed by
+// another reader than the Python that solves the task, and the two
+// disagree.
+func (p Proof) Reason() (reason, why string) {
+	switch {
+	case p.ReferenceError != "":
+		return DropReferenceError, p.ReferenceError
+	case checks.Unsupported(p.ReferenceFailure):
+		return DropAmbiguousTruth, "the reference's answer is not what its code printed: " + p.ReferenceFailure
+	case p.ReferenceFailure != "":
+		return DropReferenceFails, p.ReferenceFailure
+	case p.ReferenceMismatch != "":
+		return DropAmbiguousTruth, "the reference's printed output does not hold the expected value: " + p.ReferenceMismatch
+	case p.Mutant != nil && *p.Mutant:
+		return DropMutantPasses, "a mutated solution passes every check"
+	}
+	for _, a := range adversary.All() {
+		r := p.Adversaries[a.Name]
+		if r == nil || !r.Passed {
+			continue
+		}
+		if a.Name == adversary.Empty {
+			return DropEmptyPasses, "an empty rollout passes every check"
+		}
+		return adversary.Reason(a.Name), "adversary " + a.Name + " (" + a.Doc + ") passes every check"
+	}
+	return "", ""
+}
