@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -16,7 +17,7 @@ import (
 
 // leftovers counts what this process's sandboxes leave on the host:
 // processes descending from it that run as a sandbox's own uid (the backend
-// gives each open sandbox one from 200000 up; other processes on the host
+// gives each open sandbox one from 1000000 up; other processes on the host
 // may use that range too), per-sandbox cgroups under this process's backend directories, and
 // workspaces and episode stores in the temporary folder.
 type leftovers struct{ procs, cgroups, workspaces int }
@@ -51,7 +52,7 @@ func countLeftovers(t testing.TB) leftovers {
 	}
 	self := os.Getpid()
 	for pid, p := range procs {
-		if p.uid < 200000 || p.uid >= 200000+1<<20 {
+		if p.uid < 1000000 || p.uid >= 1000000+1<<20 {
 			continue
 		}
 		for q, n := pid, 0; q > 1 && n < 64; q, n = procs[q].ppid, n+1 {
@@ -80,7 +81,8 @@ func countLeftovers(t testing.TB) leftovers {
 			}
 		}
 	}
-	for _, pat := range []string{"synth-ws-" + pid + "-*", "synth-serve-*"} {
+	// The backend writes its pid in 7 digits (sandbox/quota.go).
+	for _, pat := range []string{fmt.Sprintf("synth-ws-%07d-*", os.Getpid()), "synth-serve-*"} {
 		ws, _ := filepath.Glob(filepath.Join(os.TempDir(), pat))
 		l.workspaces += len(ws)
 	}

@@ -127,6 +127,11 @@ func TestFlagVocabulary(t *testing.T) {
 func TestEvalExitsOnInfraAboveThreshold(t *testing.T) {
 	srv := llmtest.NewServer(t, func(c llmtest.Call) llmtest.Reply {
 		if strings.Contains(c.Query(), "How many rows") {
+			// The answer states what the code printed (docs/CHECKS.md,
+			// "Answers the output supports").
+			if c.Turn() == 0 {
+				return llmtest.Reply{Content: "Action:\n```python\nimport pandas as pd\nprint(len(pd.read_csv('./data/' + __import__('os').listdir('./data')[0])))\n```"}
+			}
 			return llmtest.Reply{Content: "Finished: The table has 5 rows."}
 		}
 		return llmtest.Reply{Status: http.StatusServiceUnavailable}
