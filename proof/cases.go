@@ -2,10 +2,7 @@ package proof
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
 
 	"synth/checks"
 	"synth/checks/adversary"
@@ -77,22 +74,18 @@ func Assemble(t *schemas.Task, inputs []sandbox.Input, dir string, set Set) (Cas
 	if advs == nil {
 		advs = adversary.All()
 	}
-	for i, a := range advs {
-		r, ok, err := a.Make(t, inputs)
-		if err != nil {
-			return cs, fmt.Errorf("adversary %s: %w", a.Name, err)
-		}
-		cs.advs = append(cs.advs, adversary.Result{Adversary: a.Name, Applied: ok})
-		if !ok {
+	res, advCases, err := adversary.CasesOf(advs, t, inputs, dir)
+	if err != nil {
+		return cs, err
+	}
+	cs.advs = res
+	for i, r := range res {
+		if !r.Applied {
 			cs.advAt = append(cs.advAt, -1)
 			continue
 		}
-		c, err := r.Case(t, inputs, filepath.Join(dir, strconv.Itoa(i)))
-		if err != nil {
-			return cs, fmt.Errorf("adversary %s: %w", a.Name, err)
-		}
 		cs.advAt = append(cs.advAt, len(cs.List))
-		cs.List = append(cs.List, c)
+		cs.List = append(cs.List, advCases[i])
 	}
 	return cs, nil
 }
@@ -120,14 +113,11 @@ func (cs Cases) Outcome(rs [][]schemas.CheckResult) Outcome {
 		o.Wrong = append(o.Wrong, at(i))
 	}
 	o.Adversaries = append([]adversary.Result(nil), cs.advs...)
+	advRs := make([][]schemas.CheckResult, len(cs.advAt))
 	for k, i := range cs.advAt {
-		if i < 0 {
-			continue
-		}
-		r := &o.Adversaries[k]
-		r.Checks = rs[i]
-		r.Passed = len(rs[i]) > 0 && checks.FirstFailure(rs[i]) == ""
+		advRs[k] = at(i)
 	}
+	adversary.Score(o.Adversaries, advRs)
 	return o
 }
 

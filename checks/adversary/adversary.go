@@ -156,9 +156,14 @@ func Prove(ctx context.Context, b sandbox.Backend, t *schemas.Task, inputs []san
 // build adds the reference's and the mutant's), then Score them. The error
 // is for an adversary that could not be built.
 func Cases(t *schemas.Task, inputs []sandbox.Input, dir string) ([]Result, []checks.Case, error) {
+	return CasesOf(All(), t, inputs, dir)
+}
+
+// CasesOf is Cases for the adversaries advs, in their order.
+func CasesOf(advs []Adversary, t *schemas.Task, inputs []sandbox.Input, dir string) ([]Result, []checks.Case, error) {
 	var res []Result
 	var cases []checks.Case
-	for i, a := range All() {
+	for i, a := range advs {
 		r, ok, err := a.Make(t, inputs)
 		if err != nil {
 			return nil, nil, fmt.Errorf("adversary %s: task %s: %w", a.Name, t.ID, err)
