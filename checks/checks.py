@@ -387,15 +387,26 @@ def _supported(text, span):
     """Whether a number the answer states is one the code printed, up to
     the rounding of either and its sign: printed 5.8433 supports 5.84 and
     6, printed 0.125 supports 12.5%, printed 1234567 supports 1,234,567
-    and "1.23 million"; printed 734 does not support 736."""
+    and "1.23 million"; printed 734 does not support 736, and a printed 1
+    or 2 does not support 0.6972."""
     for r, tol in _readings(text, span):
         r = abs(r)
         for o, h in _printed[0]:
             # The two intervals overlap: printed 31 (30.5 to 31.5) does not
             # support 30 (29.5 to 30.5), printed 5.85 supports 5.8.
-            if abs(r - o) < tol + h:
+            if abs(r - o) < tol + h and _as_precise(r, tol, o, h):
                 return True
     return False
+
+
+def _as_precise(r, tol, o, h):
+    """Whether printed o (known to h) is precise enough to be the source of
+    a stated r (known to tol): the same value, or printed with as many
+    digits as stated, or with at least five significant digits (a display
+    cut, 1.234568e+06). An answer cannot know digits its output never
+    showed: printed 5.8 does not support 5.84, and the 1 of a line number
+    or a shape does not support an R² of 0.6972."""
+    return abs(r - o) <= 1e-9 * max(1.0, o) or h <= tol * (1 + 1e-9) or h <= 1e-4 * o
 
 
 def _asks_number(c):

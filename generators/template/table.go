@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -140,6 +141,13 @@ var naValues = map[string]bool{"": true, "#N/A": true, "#N/A N/A": true, "#NA": 
 	"-NaN": true, "-nan": true, "1.#IND": true, "1.#QNAN": true, "<NA>": true, "N/A": true, "NA": true, "NULL": true,
 	"NaN": true, "None": true, "n/a": true, "nan": true, "null": true}
 
+// excelErrors are the values of a spreadsheet's error cells (a formula
+// that divides by zero), which pandas reads from xlsx as missing. excelize
+// gives them as text; a text cell holding the same characters is taken for
+// one too.
+var excelErrors = map[string]bool{"#DIV/0!": true, "#N/A": true, "#NAME?": true, "#NULL!": true, "#NUM!": true,
+	"#REF!": true, "#VALUE!": true, "#GETTING_DATA": true}
+
 func readTable(path, typ string) (*table, error) {
 	var header []string
 	var rows [][]string
@@ -184,18 +192,41 @@ func readTable(path, typ string) (*table, error) {
 	default:
 		return nil, fmt.Errorf("type %s is not a table", typ)
 	}
+	if typ == "xlsx" {
+		// A sheet's header row may stop before its data does; pandas reads
+		// every column the rows fill, with a blank name.
+		for _, r := range rows {
+			for len(header) < len(r) {
+				header = append(header, "")
+			}
+		}
+	}
+	header = pandasNames(header)
 	t := &table{header: header, delimited: typ == "csv" || typ == "tsv"}
 	for _, r := range rows {
 		row := make([]string, len(header))
 		copy(row, r)
 		for i, v := range row {
-			if naValues[v] {
+			if naValues[v] || typ == "xlsx" && excelErrors[v] {
 				row[i] = ""
 			}
 		}
 		t.rows = append(t.rows, row)
 	}
 	return t, nil
+}
+
+// pandasNames names the columns as pandas does when it reads a header
+// row: a blank name is "Unnamed: i" (i counting from 0), so that a query,
+// an answer and the solver's DataFrame call a column the same.
+func pandasNames(header []string) []string {
+	out := slices.Clone(header)
+	for i, h := range out {
+		if h == "" {
+			out[i] = fmt.Sprintf("Unnamed: %d", i)
+		}
+	}
+	return out
 }
 
 // readJSONTable reads a JSON array of flat objects, keeping the key order
