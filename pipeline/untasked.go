@@ -10,6 +10,7 @@ import (
 	"synth/generators"
 	"synth/generators/template"
 	"synth/generators/writer"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -174,7 +175,7 @@ func (r *run) countFiles(fn *funnel, fs *fileSet, split map[string]bool, train [
 
 // rewriteUntasked replaces tasks.report.md's list of files without a task.
 func (r *run) rewriteUntasked(untasked []generators.Untasked) error {
-	path := filepath.Join(r.dir, tasksReportFile)
+	path := filepath.Join(r.dir, rundir.TasksReport)
 	old, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("plan: %w", err)

@@ -15,6 +15,7 @@ import (
 	"synth/bench"
 	"synth/llm"
 	"synth/pipeline"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -371,8 +372,8 @@ func printEval(w io.Writer, res *pipeline.EvalResult) {
 			fmt.Fprintf(w, "judge %s: pass rate %.1f%%, reasoning %.1f, code quality %.1f (%d not judged)\n", j.Model, 100*j.PassRate, j.AvgReasoning, j.AvgCodeQuality, j.Errors)
 		}
 	}
-	fmt.Fprintf(w, "results:   %s\n", filepath.Join(res.Out, pipeline.EvalResultsFile))
-	fmt.Fprintf(w, "summary:   %s\n", filepath.Join(res.Out, bench.SummaryFile))
+	fmt.Fprintf(w, "results:   %s\n", filepath.Join(res.Out, rundir.EvalResults))
+	fmt.Fprintf(w, "summary:   %s\n", filepath.Join(res.Out, rundir.EvalSummary))
 	fmt.Fprintf(w, "report:    %s\n", res.Report)
 }
 
