@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"time"
+
+	"synth/rundir"
 )
 
 func writeCardBody(w *bytes.Buffer, info CardInfo) error {
@@ -43,7 +45,7 @@ func writeCardBody(w *bytes.Buffer, info CardInfo) error {
 		fmt.Fprintf(w, "- config hash: `%s` (the same config and inputs give the same task and trajectory ids)\n", info.ConfigHash)
 	}
 	fmt.Fprintf(w, "- created: %s\n", info.Created.UTC().Format(time.RFC3339))
-	fmt.Fprintf(w, "- statistics as JSON: `%s`\n", StatsFile)
+	fmt.Fprintf(w, "- statistics as JSON: `%s`\n", rundir.DatasetStats)
 	return nil
 }
 

@@ -172,7 +172,7 @@ func (r *run) saveStageTimes() {
 	if times := r.sum.StageTimes(); len(times) > 0 {
 		r.info.StageTimes = times
 		if err := r.info.save(r.dir); err != nil {
-			r.logf("run.json: stage times: %v", err)
+			r.logf("%s: stage times: %v", rundir.RunInfo, err)
 		}
 	}
 }

@@ -310,7 +310,7 @@ func (r *evalRun) setTeacherKind(tc agent.Config) error {
 		r.teacher = agent.NewEmpty()
 	case TeacherReplay:
 		if tc.Replay == "" {
-			return errors.New("teacher replay: no trajectory file (give --trajectories FILE: synth's trajectories.jsonl or PyBench's trajectory.jsonl)")
+			return errors.New("teacher replay: no trajectory file (give --trajectories FILE: synth's " + rundir.Trajectories + " or PyBench's trajectory.jsonl)")
 		}
 		rep, err := agent.LoadReplay(tc.Replay)
 		if err != nil {

@@ -188,7 +188,7 @@ func (r *run) readPlan(keep func(*schemas.Task) bool) (mine []slimTask, all int,
 		return nil, 0, fmt.Errorf("plan: %w", err)
 	}
 	if h != r.info.Plan {
-		return nil, 0, fmt.Errorf("plan %s: its tasks (hash %s) are not the plan run.json records (%s): run synth plan -o %s again",
+		return nil, 0, fmt.Errorf("plan %s: its tasks (hash %s) are not the plan "+rundir.RunInfo+" records (%s): run synth plan -o %s again",
 			path, h, r.info.Plan, r.dir)
 	}
 	return mine, all, nil

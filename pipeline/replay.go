@@ -68,7 +68,7 @@ func Replay(ctx context.Context, dir string, n int) (*ReplayReport, error) {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	if info == nil {
-		return nil, fmt.Errorf("replay: %s has no run.json: give the directory synth build -o wrote", dir)
+		return nil, fmt.Errorf("replay: %s has no %s: give the directory synth build -o wrote", dir, rundir.RunInfo)
 	}
 	r := newRun(info.Config, Options{Out: dir})
 	defer r.close()

@@ -37,7 +37,7 @@ func ServeSource(dir string, log io.Writer) (src serve.Source, isBench bool, err
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, rundir.RunInfo)); err != nil {
-		return serve.Source{}, false, fmt.Errorf("%s is neither a benchmark folder (tasks.jsonl and data/) nor a run directory (run.json): give synth build's -o folder or its bench/", dir)
+		return serve.Source{}, false, fmt.Errorf("%s is neither a benchmark folder (%s and %s/) nor a run directory (%s): give synth build's -o folder or its %s/", dir, bench.TasksFile, bench.DataDir, rundir.RunInfo, rundir.BenchDir)
 	}
 	info, cfg, err := planInfo(dir)
 	if err != nil {

@@ -453,7 +453,7 @@ func (r *run) emit(_ context.Context, fn *funnel, tasks []slimTask, kept []trajR
 	r.sum.Shards = shards
 	r.sum.Rows = int(rows)
 	r.info.Counts["rows"] = int(rows)
-	r.sum.add("emit", len(kept), int(rows), "dataset rows in %d Parquet shard(s), with README.md (dataset card) and stats.json", len(shards))
+	r.sum.add("emit", len(kept), int(rows), "dataset rows in %d Parquet shard(s), with %s (dataset card) and %s", len(shards), rundir.DatasetCard, rundir.DatasetStats)
 	return nil
 }
 

@@ -67,8 +67,9 @@ const (
 	// DatasetDir is the dataset: Parquet shards under DatasetDataDir,
 	// DatasetCard and DatasetStats. Written by the emit stage.
 	DatasetDir = "dataset"
-	// DatasetDataDir holds the dataset's Parquet shards (and JSONL).
-	DatasetDataDir = "dataset/data"
+	// DatasetDataDir holds the dataset's Parquet shards (and JSONL):
+	// DatasetDir's DatasetShards.
+	DatasetDataDir = DatasetDir + "/" + DatasetShards
 	// BenchDir is the benchmark, in the layout package bench owns.
 	// Written by the emit stage.
 	BenchDir = "bench"
@@ -78,8 +79,11 @@ const (
 )
 
 // The files of a dataset folder (the run's DatasetDir, or any folder
-// dataset.WriteCard writes into).
+// dataset.WriteCard writes into), in the Hugging Face layout.
 const (
+	// DatasetShards is the folder of the dataset's Parquet shards, each
+	// written by dataset.Writer to a temporary name and renamed whole.
+	DatasetShards = "data"
 	// DatasetCard is the dataset card, README.md, which synth replay
 	// also gives a Reproduction section. Written by dataset.WriteCard.
 	DatasetCard = "README.md"

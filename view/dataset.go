@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"synth/dataset"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -53,7 +54,7 @@ func (s *site) writeDataset(ctx context.Context, in *input) ([]Overview, error) 
 		}
 	}
 	ov := Overview{Label: in.label, Kind: KindDataset, Figures: []Figure{{"shards", fmt.Sprint(len(shards))}}}
-	for _, p := range []string{filepath.Join(in.dir, dataset.StatsFile), filepath.Join(filepath.Dir(in.dir), dataset.StatsFile)} {
+	for _, p := range []string{filepath.Join(in.dir, rundir.DatasetStats), filepath.Join(filepath.Dir(in.dir), rundir.DatasetStats)} {
 		if st := readFunnel(p); st != nil {
 			ov.Stages = st
 			break

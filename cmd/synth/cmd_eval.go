@@ -135,7 +135,7 @@ Export a run for inspect_ai (inspect view): synth eval export RUN --format inspe
 		RunE: func(cmd *cobra.Command, _ []string) error { return runEval(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.bench, "bench", "", "benchmark folder (tasks.jsonl and data/), e.g. out/bench")
+	fl.StringVar(&f.bench, "bench", "", "benchmark folder ("+bench.TasksFile+" and "+bench.DataDir+"/), e.g. out/bench")
 	fl.StringVarP(&f.out, "out", "o", "results", "results folder to write (and resume)")
 	fl.StringVarP(&f.config, "config", "c", "", "synth.yaml whose llm, sandbox and teacher sections (format, max_turns, temperature, ...) apply; flags override it")
 	fl.StringVar(&f.model, "model", "", "model to evaluate (served at --base-url)")
