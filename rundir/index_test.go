@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -165,5 +166,54 @@ func TestJournalIndexMergesWhatItAdds(t *testing.T) {
 	refs := x.Refs()
 	if len(refs) != len(want) || !slices.IsSortedFunc(refs, func(a, b Ref[traj]) int { return cmp.Compare(a.off, b.off) }) {
 		t.Errorf("refs: %d, sorted %v; want %d in file order", len(refs), slices.IsSortedFunc(refs, func(a, b Ref[traj]) int { return cmp.Compare(a.off, b.off) }), len(want))
+	}
+}
+
+// TestIndexAddedKeysLoad: an index a reader fills itself (Add, by any key)
+// loads each key's latest record, including a last record without its
+// newline, and reads a record again from an offset it kept (At).
+func TestIndexAddedKeysLoad(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "results.jsonl")
+	lines := []string{`{"id":"a","final_answer":"1"}`, `{"id":"b","final_answer":"2"}`, `{"id":"a","final_answer":"3"}`}
+	os.WriteFile(p, []byte(lines[0]+"\n"+lines[1]+"\n"+lines[2]), 0o644) // no newline at the end
+	x := NewIndex[traj](p)
+	defer x.Close()
+	var off int64
+	for i, l := range lines {
+		x.Add(fmt.Sprintf("key-%c", l[7]), off)
+		if i == 1 {
+			if r := x.At(off); r.Offset() != off {
+				t.Fatalf("At(%d) is at %d", off, r.Offset())
+			}
+		}
+		off += int64(len(l)) + 1
+	}
+	for key, want := range map[string]string{"key-a": "3", "key-b": "2"} {
+		tr, err := x.Load(key)
+		if err != nil || tr == nil || tr.Answer != want {
+			t.Fatalf("Load(%s) = %+v, %v; want answer %s", key, tr, err, want)
+		}
+	}
+	if tr, err := x.At(int64(len(lines[0]) + 1)).Load(); err != nil || tr.ID != "b" {
+		t.Fatalf("At the second line: %+v, %v", tr, err)
+	}
+	if x.Len() != 2 || x.Has("a") || x.Path() != p {
+		t.Fatalf("len %d, has a %v, path %s", x.Len(), x.Has("a"), x.Path())
+	}
+}
+
+// TestIndexLoadFailsOnAChangedJournal: a record that no longer decodes
+// where the index found it fails its Load, saying the journal changed.
+func TestIndexLoadFailsOnAChangedJournal(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "j.jsonl")
+	os.WriteFile(p, []byte(`{"id":"a"}`+"\n"+`{"id":"b"}`+"\n"), 0o644)
+	x, err := IndexByID[traj](p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	os.WriteFile(p, []byte(`{"id":"a"}`+"\n"), 0o644)
+	if tr, err := x.Load("b"); err == nil || !strings.Contains(err.Error(), "the journal changed under the run") {
+		t.Fatalf("Load of a cut record = %+v, %v", tr, err)
 	}
 }
