@@ -183,7 +183,7 @@ func writeSources(w *bytes.Buffer, src []SourceCount) {
 	if len(src) == 0 {
 		return
 	}
-	w.WriteString("## Input files\n\nThe license of each input file is in the run's `files.jsonl`.\n\n| source | license | files |\n|---|---|---:|\n")
+	w.WriteString("## Input files\n\nThe license of each input file is in the run's `" + rundir.Files + "`.\n\n| source | license | files |\n|---|---|---:|\n")
 	for _, s := range src {
 		lic := s.License
 		if lic == "" {
