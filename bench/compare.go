@@ -8,11 +8,9 @@ import (
 	"sort"
 	"strings"
 
+	"synth/rundir"
 	"synth/schemas"
 )
-
-// SummaryFile is where an eval's figures are, in its results folder.
-const SummaryFile = "summary.json"
 
 // Run is an eval's results folder and its figures.
 type Run struct {
@@ -25,7 +23,7 @@ type Run struct {
 func LoadRun(path string) (Run, error) {
 	file := path
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		file = filepath.Join(path, SummaryFile)
+		file = filepath.Join(path, rundir.EvalSummary)
 	}
 	b, err := os.ReadFile(file)
 	if err != nil {

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"synth/rundir"
 )
 
 // CardInfo is what the dataset card and stats.json say about a dataset.
@@ -71,12 +73,6 @@ type SourceCount struct {
 	Files   int64  `json:"files"`
 }
 
-// Card and statistics file names.
-const (
-	CardFile  = "README.md"
-	StatsFile = "stats.json"
-)
-
 // WriteCard writes the Hugging Face dataset card (README.md, with YAML front
 // matter: license, task categories, size category, configs/data_files and
 // features) and stats.json into dir, each atomically.
@@ -89,14 +85,14 @@ func WriteCard(dir string, info CardInfo) error {
 	if err := writeCardBody(&b, info); err != nil {
 		return fmt.Errorf("dataset card: %w", err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, CardFile), b.Bytes()); err != nil {
+	if err := writeFileAtomic(filepath.Join(dir, rundir.DatasetCard), b.Bytes()); err != nil {
 		return fmt.Errorf("dataset card: %w", err)
 	}
 	sj, err := statsJSON(info)
 	if err != nil {
 		return fmt.Errorf("dataset stats: %w", err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, StatsFile), sj); err != nil {
+	if err := writeFileAtomic(filepath.Join(dir, rundir.DatasetStats), sj); err != nil {
 		return fmt.Errorf("dataset stats: %w", err)
 	}
 	return nil
@@ -108,7 +104,7 @@ func (info CardInfo) withDefaults() CardInfo {
 		info.Title = "synth code-interpreter trajectories"
 	}
 	if info.DataDir == "" {
-		info.DataDir = "data"
+		info.DataDir = rundir.DatasetShards
 	}
 	if len(info.Languages) == 0 {
 		info.Languages = []string{"en"}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"time"
+
+	"synth/rundir"
 )
 
 func writeCardBody(w *bytes.Buffer, info CardInfo) error {
@@ -43,7 +45,7 @@ func writeCardBody(w *bytes.Buffer, info CardInfo) error {
 		fmt.Fprintf(w, "- config hash: `%s` (the same config and inputs give the same task and trajectory ids)\n", info.ConfigHash)
 	}
 	fmt.Fprintf(w, "- created: %s\n", info.Created.UTC().Format(time.RFC3339))
-	fmt.Fprintf(w, "- statistics as JSON: `%s`\n", StatsFile)
+	fmt.Fprintf(w, "- statistics as JSON: `%s`\n", rundir.DatasetStats)
 	return nil
 }
 
@@ -181,7 +183,7 @@ func writeSources(w *bytes.Buffer, src []SourceCount) {
 	if len(src) == 0 {
 		return
 	}
-	w.WriteString("## Input files\n\nThe license of each input file is in the run's `files.jsonl`.\n\n| source | license | files |\n|---|---|---:|\n")
+	w.WriteString("## Input files\n\nThe license of each input file is in the run's `" + rundir.Files + "`.\n\n| source | license | files |\n|---|---|---:|\n")
 	for _, s := range src {
 		lic := s.License
 		if lic == "" {

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"synth/rundir"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata")
@@ -60,7 +62,7 @@ func testCard(t *testing.T, format string) (dir string, info CardInfo) {
 
 func TestWriteCard(t *testing.T) {
 	dir, _ := testCard(t, FormatPyBench)
-	card, err := os.ReadFile(filepath.Join(dir, CardFile))
+	card, err := os.ReadFile(filepath.Join(dir, rundir.DatasetCard))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +116,7 @@ func TestWriteCard(t *testing.T) {
 		Stats  Stats           `json:"stats"`
 		Funnel json.RawMessage `json:"funnel"`
 	}
-	b, err := os.ReadFile(filepath.Join(dir, StatsFile))
+	b, err := os.ReadFile(filepath.Join(dir, rundir.DatasetStats))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +130,7 @@ func TestWriteCard(t *testing.T) {
 
 func TestCardOpenAIToolsFeatures(t *testing.T) {
 	dir, _ := testCard(t, FormatOpenAITools)
-	card, _ := os.ReadFile(filepath.Join(dir, CardFile))
+	card, _ := os.ReadFile(filepath.Join(dir, rundir.DatasetCard))
 	front := strings.SplitN(string(card), "---\n", 3)
 	if len(front) != 3 {
 		t.Fatalf("card has no YAML front matter:\n%s", card)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -13,7 +14,7 @@ import (
 // dataset at path: a dataset directory, its data/ folder, or a run
 // directory with dataset/data inside.
 func FindShards(path string) ([]string, error) {
-	for _, dir := range []string{path, filepath.Join(path, "data"), filepath.Join(path, "dataset", "data")} {
+	for _, dir := range []string{path, filepath.Join(path, rundir.DatasetShards), filepath.Join(path, rundir.DatasetDataDir)} {
 		paths, err := filepath.Glob(filepath.Join(dir, "train-*-of-*.parquet"))
 		if err != nil {
 			return nil, err

@@ -5,39 +5,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"text/tabwriter"
 	"time"
 
+	"synth/rundir"
 	"synth/schemas"
 )
-
-// runFileName is the run directory's record of itself, which holds the
-// stage times of its last build.
-const runFileName = "run.json"
-
-// findRunJSON returns the run.json of the run that path belongs to: path
-// itself a run directory, a run's dataset/ or dataset/data/ folder, or a file
-// in one of them. "" when path is not inside a synth run.
-func findRunJSON(path string) string {
-	dir := path
-	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
-		dir = filepath.Dir(path)
-	}
-	for range 3 {
-		p := filepath.Join(dir, runFileName)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			return p
-		}
-		dir = filepath.Dir(dir)
-	}
-	return ""
-}
 
 // addStageTimes reads the stage times of the run that path belongs to, if
 // any. A run.json without them (an older synth) adds nothing.
 func (r *Report) addStageTimes(path string) error {
-	p := findRunJSON(path)
+	p := rundir.FindRunInfo(path)
 	if p == "" {
 		return nil
 	}

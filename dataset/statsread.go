@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"synth/rundir"
 	"synth/schemas"
 
 	"encoding/json"
@@ -40,7 +41,7 @@ func (r *Report) Name() string {
 	p := filepath.Clean(r.Path)
 	for {
 		base := filepath.Base(p)
-		if (base == "data" || base == "dataset") && filepath.Dir(p) != p && filepath.Dir(p) != "." {
+		if (base == rundir.DatasetShards || base == rundir.DatasetDir) && filepath.Dir(p) != p && filepath.Dir(p) != "." {
 			p = filepath.Dir(p)
 			continue
 		}
@@ -111,14 +112,14 @@ func findDataFiles(path string) (files []string, statsJSON string, err error) {
 	}
 	// A run directory's own .jsonl files are journals, not rows: look in
 	// its dataset first, then in a dataset directory's data/, then in path.
-	for _, dir := range []string{filepath.Join(path, "dataset", "data"), filepath.Join(path, "data"), path} {
+	for _, dir := range []string{filepath.Join(path, rundir.DatasetDataDir), filepath.Join(path, rundir.DatasetShards), path} {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			continue
 		}
 		var found []string
 		for _, e := range entries {
-			if !e.IsDir() && isDataFile(e.Name()) && e.Name() != StatsFile {
+			if !e.IsDir() && isDataFile(e.Name()) && e.Name() != rundir.DatasetStats {
 				found = append(found, filepath.Join(dir, e.Name()))
 			}
 		}
@@ -127,7 +128,7 @@ func findDataFiles(path string) (files []string, statsJSON string, err error) {
 		}
 		found = preferParquet(found)
 		slices.Sort(found)
-		for _, s := range []string{filepath.Join(dir, StatsFile), filepath.Join(filepath.Dir(dir), StatsFile)} {
+		for _, s := range []string{filepath.Join(dir, rundir.DatasetStats), filepath.Join(filepath.Dir(dir), rundir.DatasetStats)} {
 			if _, err := os.Stat(s); err == nil {
 				statsJSON = s
 				break

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"synth/checks/adversary"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -43,7 +44,7 @@ func TestValidateDropsWhatAnAdversaryPasses(t *testing.T) {
 	if len(valid) != 0 {
 		t.Fatalf("task %s, which copy_input passes, was kept", task.ID)
 	}
-	filtered, _ := os.ReadFile(filepath.Join(dir, filtersLog))
+	filtered, _ := os.ReadFile(filepath.Join(dir, rundir.Filtered))
 	if want := adversary.Reason("copy_input"); !strings.Contains(string(filtered), want) {
 		t.Fatalf("filtered.jsonl does not drop the task as %s:\n%s", want, filtered)
 	}

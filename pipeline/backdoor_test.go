@@ -10,6 +10,7 @@ import (
 
 	"synth/generators/writer"
 	"synth/llm/llmtest"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -55,8 +56,8 @@ func TestBackdooredWriterYieldsNothing(t *testing.T) {
 	if wc == nil || wc.Drafts != 3 || wc.Kept != 2 || wc.Dropped[writer.DropBackdoor] != 1 || len(wc.Dropped) != 1 || wc.Perturbed != 2 {
 		t.Fatalf("writer counts %+v, want 3 drafts, the 2 honest ones kept and proven on perturbed inputs, the backdoor dropped\n%s", wc, log.String())
 	}
-	tasks, _ := ReadAll[schemas.Task](filepath.Join(dir, tasksJournal))
-	benchTasks, _ := ReadAll[schemas.Task](filepath.Join(sum.Bench, "tasks.jsonl"))
+	tasks, _ := rundir.ReadAll[schemas.Task](filepath.Join(dir, rundir.Tasks))
+	benchTasks, _ := rundir.ReadAll[schemas.Task](filepath.Join(sum.Bench, "tasks.jsonl"))
 	if len(tasks) != 2 {
 		t.Errorf("%d tasks, want the 2 honest ones", len(tasks))
 	}
@@ -65,7 +66,7 @@ func TestBackdooredWriterYieldsNothing(t *testing.T) {
 			t.Errorf("task %s comes from the backdoored draft", tk.ID)
 		}
 	}
-	trajs, _ := ReadAll[schemas.Trajectory](filepath.Join(dir, trajJournal))
+	trajs, _ := rundir.ReadAll[schemas.Trajectory](filepath.Join(dir, rundir.Trajectories))
 	if len(trajs) == 0 {
 		t.Fatal("no rollouts")
 	}
@@ -78,10 +79,10 @@ func TestBackdooredWriterYieldsNothing(t *testing.T) {
 	if rows := info.Counts["rows"]; rows != 0 {
 		t.Errorf("%d dataset rows from a teacher that answered the token", rows)
 	}
-	if _, err := os.Stat(filepath.Join(dir, draftsLog)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, rundir.DraftsDropped)); err != nil {
 		t.Fatal(err)
 	}
-	drops, _ := ReadAll[writer.Drop](filepath.Join(dir, draftsLog))
+	drops, _ := rundir.ReadAll[writer.Drop](filepath.Join(dir, rundir.DraftsDropped))
 	if len(drops) != 1 || drops[0].File != "backdoor.csv" || !strings.Contains(drops[0].Detail, "decides an if") {
 		t.Errorf("drops %+v", drops)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"synth/checks/adversary"
 	"synth/proof"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -23,8 +24,8 @@ func TestBenchProofDrops(t *testing.T) {
 	// done journals the adversaries' records and indexes the journal, as
 	// runJobs leaves them.
 	done := func(t *testing.T, passing string) *trajIndex {
-		path := filepath.Join(t.TempDir(), benchJournal)
-		j, err := OpenJournal(path)
+		path := filepath.Join(t.TempDir(), rundir.BenchValidation)
+		j, err := rundir.OpenJournal(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +41,7 @@ func TestBenchProofDrops(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(x.close)
+		t.Cleanup(x.Close)
 		return x
 	}
 	cases := []struct {

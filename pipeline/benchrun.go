@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"synth/agent"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -37,7 +38,7 @@ func WriteBenchRun(dir string, n int, seed int64) error {
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
 
 	files := make([]schemas.File, max(1, n/100))
-	fj, err := OpenJournal(filepath.Join(dir, filesJournal))
+	fj, err := rundir.OpenJournal(filepath.Join(dir, rundir.Files))
 	if err != nil {
 		return fmt.Errorf("bench run: %w", err)
 	}
@@ -54,11 +55,11 @@ func WriteBenchRun(dir string, n int, seed int64) error {
 		return err
 	}
 
-	tj, err := OpenJournal(filepath.Join(dir, tasksJournal))
+	tj, err := rundir.OpenJournal(filepath.Join(dir, rundir.Tasks))
 	if err != nil {
 		return fmt.Errorf("bench run: %w", err)
 	}
-	rj, err := OpenJournal(filepath.Join(dir, trajJournal))
+	rj, err := rundir.OpenJournal(filepath.Join(dir, rundir.Trajectories))
 	if err != nil {
 		tj.Close()
 		return fmt.Errorf("bench run: %w", err)

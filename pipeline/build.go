@@ -12,6 +12,7 @@ import (
 	"synth/agent"
 	"synth/llm"
 	"synth/pyenv"
+	"synth/rundir"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -93,7 +94,7 @@ type run struct {
 	indexes  []*trajIndex // the rollout journals read, closed by close
 	// tasks indexes the task journal the run's tasks were read back from,
 	// slim (see readTasks); nil when they are held whole.
-	tasks *journalIndex[schemas.Task]
+	tasks *rundir.Index[schemas.Task]
 }
 
 // Build runs every stage over the run directory opts.Out, skipping what an
@@ -128,8 +129,8 @@ func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 		}
 		r.sum.UpToDate = true
 		r.sum.Elapsed = time.Since(start)
-		r.sum.Bench = filepath.Join(r.dir, benchDir)
-		r.sum.Shards, _ = filepath.Glob(filepath.Join(r.dir, datasetDataDir, "*.parquet"))
+		r.sum.Bench = filepath.Join(r.dir, rundir.BenchDir)
+		r.sum.Shards, _ = filepath.Glob(filepath.Join(r.dir, rundir.DatasetDataDir, "*.parquet"))
 		r.sum.Rows = r.info.Counts["rows"]
 		return r.sum, nil
 	}
@@ -171,7 +172,7 @@ func (r *run) saveStageTimes() {
 	if times := r.sum.StageTimes(); len(times) > 0 {
 		r.info.StageTimes = times
 		if err := r.info.save(r.dir); err != nil {
-			r.logf("run.json: stage times: %v", err)
+			r.logf("%s: stage times: %v", rundir.RunInfo, err)
 		}
 	}
 }
@@ -191,10 +192,10 @@ func (r *run) sandbox() (sandbox.Backend, error) {
 
 func (r *run) close() {
 	for _, x := range r.indexes {
-		x.close()
+		x.Close()
 	}
 	if r.tasks != nil {
-		r.tasks.close()
+		r.tasks.Close()
 	}
 	if r.backend != nil {
 		r.backend.Close()

@@ -17,6 +17,7 @@ import (
 	"synth/internal/duckdbtest"
 	"synth/pyenv"
 	"synth/pyenv/pyenvtest"
+	"synth/rundir"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -187,7 +188,7 @@ type pyTrajectory struct {
 
 func readPyBenchTrajectories(t *testing.T, path string) []pyTrajectory {
 	t.Helper()
-	out, err := ReadAll[pyTrajectory](path)
+	out, err := rundir.ReadAll[pyTrajectory](path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +245,7 @@ func copyBench(t *testing.T, src string) string {
 
 func TestBuildTwiceDoesNoWork(t *testing.T) {
 	dir, first := buildOnce(t)
-	before, _ := os.ReadFile(filepath.Join(dir, trajJournal))
+	before, _ := os.ReadFile(filepath.Join(dir, rundir.Trajectories))
 	sum, err := Build(context.Background(), quickConfig(), Options{Out: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -252,7 +253,7 @@ func TestBuildTwiceDoesNoWork(t *testing.T) {
 	if !sum.UpToDate {
 		t.Fatalf("second build was not up to date: %+v", sum.Stages)
 	}
-	after, _ := os.ReadFile(filepath.Join(dir, trajJournal))
+	after, _ := os.ReadFile(filepath.Join(dir, rundir.Trajectories))
 	if string(before) != string(after) {
 		t.Fatal("the second build changed trajectories.jsonl")
 	}
@@ -285,7 +286,7 @@ func TestBuildResumesAfterInterrupt(t *testing.T) {
 	stop := make(chan struct{})
 	go func() {
 		defer close(stop)
-		p := filepath.Join(dir, trajJournal)
+		p := filepath.Join(dir, rundir.Trajectories)
 		tick := time.NewTicker(5 * time.Millisecond)
 		defer tick.Stop()
 		for {
@@ -306,7 +307,7 @@ func TestBuildResumesAfterInterrupt(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "run the same command again") {
 		t.Fatalf("interrupted build: err = %v", err)
 	}
-	partial, _ := ReadAll[schemas.Trajectory](filepath.Join(dir, trajJournal))
+	partial, _ := rundir.ReadAll[schemas.Trajectory](filepath.Join(dir, rundir.Trajectories))
 	if len(partial) == 0 {
 		t.Fatal("nothing was journaled before the interrupt")
 	}
@@ -315,7 +316,7 @@ func TestBuildResumesAfterInterrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, _ := ReadAll[schemas.Trajectory](filepath.Join(dir, trajJournal))
+	all, _ := rundir.ReadAll[schemas.Trajectory](filepath.Join(dir, rundir.Trajectories))
 	seen := map[string]bool{}
 	for _, tr := range all {
 		if seen[tr.ID] {
@@ -341,7 +342,7 @@ func TestBuildRefusesAnotherEnvironment(t *testing.T) {
 	if out, err := exec.Command("cp", "-r", src, dir).CombinedOutput(); err != nil {
 		t.Fatalf("cp: %v %s", err, out)
 	}
-	path := filepath.Join(dir, runFile)
+	path := filepath.Join(dir, rundir.RunInfo)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -359,7 +360,7 @@ func TestBuildRefusesAnotherEnvironment(t *testing.T) {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	before, _ := os.ReadFile(filepath.Join(dir, trajJournal))
+	before, _ := os.ReadFile(filepath.Join(dir, rundir.Trajectories))
 	_, err = Build(context.Background(), quickConfig(), Options{Out: dir})
 	if !errors.Is(err, ErrEnvironmentChanged) || !errors.Is(err, ErrConfigChanged) {
 		t.Fatalf("err = %v, want ErrEnvironmentChanged", err)
@@ -369,7 +370,7 @@ func TestBuildRefusesAnotherEnvironment(t *testing.T) {
 			t.Errorf("the refusal does not name %q: %v", want, err)
 		}
 	}
-	after, _ := os.ReadFile(filepath.Join(dir, trajJournal))
+	after, _ := os.ReadFile(filepath.Join(dir, rundir.Trajectories))
 	if string(before) != string(after) {
 		t.Error("the refused resume changed trajectories.jsonl")
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"synth/rundir"
 	"synth/schemas"
 	"synth/sources"
 	_ "synth/sources/arrowpreview" // previews of Parquet and Arrow inputs
@@ -29,12 +30,12 @@ func (r *run) collect(ctx context.Context) (*fileSet, error) {
 		return fs, nil
 	}
 	srcs, err := open.OpenAll(r.cfg.Sources.Specs, r.cfg.Sources, open.Env{
-		Seed: r.cfg.Seed, CacheDir: filepath.Join(r.dir, "cache", "sources"), Log: logger(r.log),
+		Seed: r.cfg.Seed, CacheDir: filepath.Join(r.dir, rundir.SourcesCacheDir), Log: logger(r.log),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("collect: %w", err)
 	}
-	j, err := OpenJournal(filepath.Join(r.dir, filesJournal))
+	j, err := rundir.OpenJournal(filepath.Join(r.dir, rundir.Files))
 	if err != nil {
 		return nil, fmt.Errorf("collect: %w", err)
 	}
@@ -66,12 +67,12 @@ func (r *run) knownFiles() (*sources.Store, *fileSet, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("collect: %w", err)
 	}
-	store, err := sources.OpenStoreWith(filepath.Join(r.dir, filesDir), opt)
+	store, err := sources.OpenStoreWith(filepath.Join(r.dir, rundir.FilesDir), opt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("collect: %w", err)
 	}
 	fs := &fileSet{byID: map[string]schemas.File{}, path: map[string]string{}}
-	known, err := ReadAll[schemas.File](filepath.Join(r.dir, filesJournal))
+	known, err := rundir.ReadAll[schemas.File](filepath.Join(r.dir, rundir.Files))
 	if err != nil {
 		return nil, nil, fmt.Errorf("collect: %w", err)
 	}
@@ -108,7 +109,7 @@ func skippedNote(skipped map[string]int) string {
 // new file's record whole, a new provenance of a known file as a reference
 // record (one short line, never the provenance so far), and nothing for a
 // file the set holds already (a rerun of the collection).
-func (fs *fileSet) record(j *Journal, f schemas.File, path string) error {
+func (fs *fileSet) record(j *rundir.Journal, f schemas.File, path string) error {
 	if f.DuplicateOf != "" {
 		fs.addSource(f.DuplicateOf, f.Source)
 		return j.Append(schemas.File{DuplicateOf: f.DuplicateOf, Source: f.Source})

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -58,7 +59,7 @@ func TestManifestGrowsLinearlyWithDuplicates(t *testing.T) {
 	start := time.Now()
 	collectLocal(t, src, out)
 	took := time.Since(start)
-	st, err := os.Stat(filepath.Join(out, filesJournal))
+	st, err := os.Stat(filepath.Join(out, rundir.Files))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestManifestGrowsLinearlyWithDuplicates(t *testing.T) {
 	if st.Size() > n*400 {
 		t.Errorf("files.jsonl is %d bytes for %d identical files, want at most 400 a file", st.Size(), n)
 	}
-	lines, err := ReadAll[schemas.File](filepath.Join(out, filesJournal))
+	lines, err := rundir.ReadAll[schemas.File](filepath.Join(out, rundir.Files))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,11 +93,11 @@ func TestManifestGrowsLinearlyWithDuplicates(t *testing.T) {
 	}
 
 	// Collecting again (an interrupted collect redone) appends nothing.
-	if err := os.Remove(filepath.Join(out, runFile)); err != nil {
+	if err := os.Remove(filepath.Join(out, rundir.RunInfo)); err != nil {
 		t.Fatal(err)
 	}
 	collectLocal(t, src, out)
-	again, err := os.Stat(filepath.Join(out, filesJournal))
+	again, err := os.Stat(filepath.Join(out, rundir.Files))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestResumeReadsAnOldManifest(t *testing.T) {
 	src := identicalFiles(t, 3)
 	out := filepath.Join(t.TempDir(), "run")
 	collectLocal(t, src, out)
-	lines, err := ReadAll[schemas.File](filepath.Join(out, filesJournal))
+	lines, err := rundir.ReadAll[schemas.File](filepath.Join(out, rundir.Files))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,9 +128,9 @@ func TestResumeReadsAnOldManifest(t *testing.T) {
 		f.Sources = append([]schemas.Source(nil), all...)
 		old = append(old, f)
 	}
-	path := filepath.Join(out, filesJournal)
+	path := filepath.Join(out, rundir.Files)
 	os.Remove(path)
-	j, err := OpenJournal(path)
+	j, err := rundir.OpenJournal(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func TestResumeReadsAnOldManifest(t *testing.T) {
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Remove(filepath.Join(out, runFile)); err != nil {
+	if err := os.Remove(filepath.Join(out, rundir.RunInfo)); err != nil {
 		t.Fatal(err)
 	}
 	// A fourth copy arrives on the resumed collect.
@@ -157,7 +158,7 @@ func TestResumeReadsAnOldManifest(t *testing.T) {
 	if len(f.Sources) != 4 || f.Sources[0] != first.Source || f.Sources[3].Ref != "d00/late.csv" || f.Preview == nil {
 		t.Errorf("after resume: %d provenances %+v, preview %v; want the 3 old ones, then d00/late.csv", len(f.Sources), f.Sources, f.Preview)
 	}
-	lines, err = ReadAll[schemas.File](path)
+	lines, err = rundir.ReadAll[schemas.File](path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +190,7 @@ func BenchmarkCollectDuplicates(b *testing.B) {
 				}
 				readFileSet(b, out)
 				spent += cpuTime(b) - start
-				st, err := os.Stat(filepath.Join(out, filesJournal))
+				st, err := os.Stat(filepath.Join(out, rundir.Files))
 				if err != nil {
 					b.Fatal(err)
 				}

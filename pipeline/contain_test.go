@@ -11,6 +11,7 @@ import (
 
 	"synth/agent"
 	"synth/llm/llmtest"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -40,7 +41,7 @@ func TestHostileRolloutsDoNotStopTheBuild(t *testing.T) {
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}
-	trajs, _ := ReadAll[schemas.Trajectory](filepath.Join(dir, trajJournal))
+	trajs, _ := rundir.ReadAll[schemas.Trajectory](filepath.Join(dir, rundir.Trajectories))
 	reasons := map[string]int{}
 	for _, tr := range trajs {
 		reasons[tr.Verdict.Failure]++
@@ -52,7 +53,7 @@ func TestHostileRolloutsDoNotStopTheBuild(t *testing.T) {
 		t.Errorf("summary counts %v, journal %v", sum.Failures, reasons)
 	}
 	passwd, _ := os.ReadFile("/etc/passwd")
-	filepath.WalkDir(filepath.Join(dir, artifactsDir), func(p string, d os.DirEntry, err error) error {
+	filepath.WalkDir(filepath.Join(dir, rundir.ArtifactsDir), func(p string, d os.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
 			if b, _ := os.ReadFile(p); bytes.Equal(b, passwd) {
 				t.Errorf("host file /etc/passwd collected as %s", p)

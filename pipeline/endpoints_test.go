@@ -11,6 +11,7 @@ import (
 
 	"synth/internal/duckdbtest"
 	"synth/llm/llmtest"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -25,7 +26,7 @@ func TestBuildDeadEndpoint(t *testing.T) {
 	if err == nil {
 		t.Fatal("Build against a dead endpoint: no error")
 	}
-	if _, serr := os.Stat(filepath.Join(dir, filesJournal)); serr == nil {
+	if _, serr := os.Stat(filepath.Join(dir, rundir.Files)); serr == nil {
 		t.Errorf("build collected files before checking the endpoint")
 	}
 	for _, s := range []string{url, "connection refused", "is the server running"} {
@@ -33,11 +34,11 @@ func TestBuildDeadEndpoint(t *testing.T) {
 			t.Errorf("error %q does not say %q", err, s)
 		}
 	}
-	trajs, _ := ReadAll[schemas.Trajectory](filepath.Join(dir, trajJournal))
+	trajs, _ := rundir.ReadAll[schemas.Trajectory](filepath.Join(dir, rundir.Trajectories))
 	if len(trajs) != 0 {
 		t.Errorf("%d rollouts journaled against a dead endpoint", len(trajs))
 	}
-	if _, err := os.Stat(filepath.Join(dir, datasetDataDir)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, rundir.DatasetDataDir)); err == nil {
 		t.Errorf("a dataset was written")
 	}
 }
@@ -61,13 +62,13 @@ func TestBuildLosesNoRolloutToAFailingEndpoint(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "infrastructure failures in a row") || !strings.Contains(err.Error(), "HTTP 503") {
 		t.Fatalf("first run: %v, want a stop summing up the failures", err)
 	}
-	first, _ := ReadAll[schemas.Trajectory](filepath.Join(dir, trajJournal))
+	first, _ := rundir.ReadAll[schemas.Trajectory](filepath.Join(dir, rundir.Trajectories))
 	for _, tr := range first {
 		if tr.StopReason == schemas.StopTeacherError {
 			t.Errorf("rollout %s lost to the endpoint was journaled as done: %s", tr.ID, tr.Error)
 		}
 	}
-	lost, _ := ReadAll[lostRecord](filepath.Join(dir, lostJournal))
+	lost, _ := rundir.ReadAll[rundir.LostRollout](filepath.Join(dir, rundir.Lost))
 	if len(lost) == 0 {
 		t.Fatal("no rollout noted as lost")
 	}
@@ -83,7 +84,7 @@ func TestBuildLosesNoRolloutToAFailingEndpoint(t *testing.T) {
 	if want := fmt.Sprintf("redoing %d rollouts lost", len(lost)); !strings.Contains(log.String(), want) {
 		t.Errorf("second run does not say %q:\n%s", want, log.String())
 	}
-	all, _ := ReadAll[schemas.Trajectory](filepath.Join(dir, trajJournal))
+	all, _ := rundir.ReadAll[schemas.Trajectory](filepath.Join(dir, rundir.Trajectories))
 	seen := map[string]bool{}
 	for _, tr := range all {
 		if seen[tr.ID] {
@@ -164,7 +165,7 @@ func TestBuildOpenAITools(t *testing.T) {
 	if len(calls) == 0 || calls[0].Body["tools"] == nil {
 		t.Fatalf("requests do not offer the tool")
 	}
-	glob := duckdbtest.Quote(filepath.Join(dir, datasetDataDir, "*.parquet"))
+	glob := duckdbtest.Quote(filepath.Join(dir, rundir.DatasetDataDir, "*.parquet"))
 	rows := duckdbtest.Query(t, "SELECT count(*) AS n FROM read_parquet("+glob+")")
 	if rows[0]["n"] != float64(sum.Rows) {
 		t.Errorf("DuckDB reads %v rows, the build wrote %d", rows[0]["n"], sum.Rows)

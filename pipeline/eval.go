@@ -19,6 +19,7 @@ import (
 	"synth/checks/adversary"
 	"synth/filters"
 	"synth/llm"
+	"synth/rundir"
 	"synth/sandbox"
 	"synth/schemas"
 	"synth/sources"
@@ -75,13 +76,6 @@ type EvalResult struct {
 	UpToDate bool
 	Elapsed  time.Duration
 }
-
-// The results folder's fixed names.
-const (
-	EvalInfoFile    = "eval.json"
-	EvalResultsFile = "results.jsonl"
-	EvalReportFile  = "report.md"
-)
 
 // Teacher kinds synth eval knows.
 const (
@@ -167,7 +161,7 @@ func Eval(ctx context.Context, cfg EvalConfig, opts EvalOptions) (*EvalResult, e
 	info := r.teacher.Info()
 	sum.Model, sum.Teacher, sum.Bench, sum.BenchHash = info.Model, info.Kind, cfg.Bench, hash
 	sum.Scoring = r.scoring
-	report := filepath.Join(opts.Out, EvalReportFile)
+	report := filepath.Join(opts.Out, rundir.EvalReport)
 	if err := writeSummary(opts.Out, sum); err != nil {
 		return nil, err
 	}
@@ -316,7 +310,7 @@ func (r *evalRun) setTeacherKind(tc agent.Config) error {
 		r.teacher = agent.NewEmpty()
 	case TeacherReplay:
 		if tc.Replay == "" {
-			return errors.New("teacher replay: no trajectory file (give --trajectories FILE: synth's trajectories.jsonl or PyBench's trajectory.jsonl)")
+			return errors.New("teacher replay: no trajectory file (give --trajectories FILE: synth's " + rundir.Trajectories + " or PyBench's trajectory.jsonl)")
 		}
 		rep, err := agent.LoadReplay(tc.Replay)
 		if err != nil {
@@ -355,7 +349,7 @@ func (r *evalRun) openOut(hash string) error {
 		fmt.Fprintf(h, "\x00s%s", r.scoring)
 	}
 	key := hex.EncodeToString(h.Sum(nil))[:16]
-	path := filepath.Join(out, EvalInfoFile)
+	path := filepath.Join(out, rundir.EvalInfo)
 	var prev evalInfo
 	if b, err := os.ReadFile(path); err == nil {
 		if err := json.Unmarshal(b, &prev); err != nil {
@@ -415,11 +409,11 @@ func writeSummary(out string, s bench.Summary) error {
 	if err != nil {
 		return fmt.Errorf("eval: %w", err)
 	}
-	tmp := filepath.Join(out, bench.SummaryFile+".tmp")
+	tmp := filepath.Join(out, rundir.EvalSummary+".tmp")
 	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("eval: %w", err)
 	}
-	return os.Rename(tmp, filepath.Join(out, bench.SummaryFile))
+	return os.Rename(tmp, filepath.Join(out, rundir.EvalSummary))
 }
 
 func abbreviate(items []string, n int) string {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"synth/bench"
+	"synth/rundir"
 )
 
 // EvalFolder is a finished eval's results folder as synth eval wrote it:
@@ -29,20 +30,20 @@ type EvalFolder struct {
 // LoadEvalFolder reads the results folder dir. It fails, naming the fix,
 // when dir is not one or its eval has not finished (no summary.json yet).
 func LoadEvalFolder(dir string) (*EvalFolder, error) {
-	b, err := os.ReadFile(filepath.Join(dir, EvalInfoFile))
+	b, err := os.ReadFile(filepath.Join(dir, rundir.EvalInfo))
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%s has no %s: give a results folder written by synth eval -o", dir, EvalInfoFile)
+		return nil, fmt.Errorf("%s has no %s: give a results folder written by synth eval -o", dir, rundir.EvalInfo)
 	}
 	if err != nil {
 		return nil, err
 	}
 	var ei evalInfo
 	if err := json.Unmarshal(b, &ei); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, EvalInfoFile), err)
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, rundir.EvalInfo), err)
 	}
-	st, err := os.Stat(filepath.Join(dir, bench.SummaryFile))
+	st, err := os.Stat(filepath.Join(dir, rundir.EvalSummary))
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%s has no %s: the eval has not finished (run the same synth eval command again to finish it)", dir, bench.SummaryFile)
+		return nil, fmt.Errorf("%s has no %s: the eval has not finished (run the same synth eval command again to finish it)", dir, rundir.EvalSummary)
 	}
 	if err != nil {
 		return nil, err
@@ -58,7 +59,7 @@ func LoadEvalFolder(dir string) (*EvalFolder, error) {
 	}
 	var all []bench.Result
 	last := map[string]int{} // a rollout's key: the index of its last record
-	err = ReadJournal(filepath.Join(dir, EvalResultsFile), func(r bench.Result) error {
+	err = rundir.ReadJournal(filepath.Join(dir, rundir.EvalResults), func(r bench.Result) error {
 		last[fmt.Sprintf("%s\x00%s\x00%d", r.TaskID, r.Index, r.Sample)] = len(all)
 		all = append(all, r)
 		return nil
@@ -69,7 +70,7 @@ func LoadEvalFolder(dir string) (*EvalFolder, error) {
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, EvalResultsFile), err)
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, rundir.EvalResults), err)
 	}
 	return ef, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"synth/bench"
 	"synth/llm"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -86,7 +87,7 @@ func (j *judge) loadBaseline(benchDir string) error {
 		path = filepath.Join(benchDir, bench.ReferenceFile)
 	default:
 		if st, err := os.Stat(path); err == nil && st.IsDir() {
-			path = filepath.Join(path, EvalResultsFile)
+			path = filepath.Join(path, rundir.EvalResults)
 		}
 	}
 	f, err := os.Open(path)

@@ -9,6 +9,7 @@ import (
 
 	"synth/agent"
 	"synth/bench"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -63,7 +64,7 @@ func pybenchTrajectories(t *testing.T) string {
 func resultsByIndex(t *testing.T, out string) map[string]bench.Result {
 	t.Helper()
 	got := map[string]bench.Result{}
-	err := ReadJournal(filepath.Join(out, EvalResultsFile), func(r bench.Result) error { got[r.Index] = r; return nil })
+	err := rundir.ReadJournal(filepath.Join(out, rundir.EvalResults), func(r bench.Result) error { got[r.Index] = r; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestEvalScoringModes(t *testing.T) {
 	if m["scoring"] != bench.ScoringPyBench {
 		t.Errorf("summary.json scoring = %v", m["scoring"])
 	}
-	if rep, _ := os.ReadFile(filepath.Join(out, EvalReportFile)); !strings.Contains(string(rep), "scoring: pybench") {
+	if rep, _ := os.ReadFile(filepath.Join(out, rundir.EvalReport)); !strings.Contains(string(rep), "scoring: pybench") {
 		t.Errorf("report.md does not say the mode:\n%s", rep)
 	}
 

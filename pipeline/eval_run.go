@@ -10,6 +10,7 @@ import (
 
 	"synth/bench"
 	"synth/llm"
+	"synth/rundir"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -29,9 +30,9 @@ type evalJob struct {
 // results that lack a judgement. It returns every job's result, in job
 // order, and how many rollouts and judgements it made.
 func (r *evalRun) runAll(ctx context.Context, jobs []job) ([]bench.Result, int, int, error) {
-	path := filepath.Join(r.opts.Out, EvalResultsFile)
+	path := filepath.Join(r.opts.Out, rundir.EvalResults)
 	done := map[string]bench.Result{}
-	err := ReadJournal(path, func(res bench.Result) error { done[res.ID] = res; return nil })
+	err := rundir.ReadJournal(path, func(res bench.Result) error { done[res.ID] = res; return nil })
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("eval: %w", err)
 	}
@@ -60,7 +61,7 @@ func (r *evalRun) runAll(ctx context.Context, jobs []job) ([]bench.Result, int, 
 	if err := r.preflight(ctx); err != nil {
 		return nil, 0, 0, err
 	}
-	j, err := OpenJournal(path)
+	j, err := rundir.OpenJournal(path)
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("eval: %w", err)
 	}
@@ -168,7 +169,7 @@ func (r *evalRun) rolloutOnce(ctx context.Context, jb job) (*schemas.Trajectory,
 			fmt.Errorf("%s has no recording of task %s (index %s) sample %d", r.cfg.Teacher.Replay, jb.task.ID, jb.task.Index, jb.sample)), nil
 	}
 	inputs := r.inputs(jb.task)
-	p := player{backend: r.backend, artifacts: filepath.Join(r.opts.Out, artifactsDir), teacher: r.cfg.Teacher, maxTurns: r.turnCap(),
+	p := player{backend: r.backend, artifacts: filepath.Join(r.opts.Out, rundir.ArtifactsDir), teacher: r.cfg.Teacher, maxTurns: r.turnCap(),
 		pybench: r.scoring == bench.ScoringPyBench, limits: collectLimits(r.cfg.Sandbox)}
 	t, err := p.play(ctx, jb, inputs)
 	if err != nil {

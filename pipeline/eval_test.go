@@ -16,6 +16,7 @@ import (
 	"synth/bench"
 	"synth/llm"
 	"synth/llm/llmtest"
+	"synth/rundir"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -102,7 +103,7 @@ func evalNear(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 // summaryFile reads summary.json as a script would.
 func readSummaryJSON(t *testing.T, out string) map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(out, bench.SummaryFile))
+	b, err := os.ReadFile(filepath.Join(out, rundir.EvalSummary))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestEvalTeachersOfKnownSkill(t *testing.T) {
 			if m["pass_rate"].(float64) != s.PassRate || int(m["infra_errors"].(float64)) != w.infra {
 				t.Errorf("summary.json pass_rate %v infra_errors %v differ from the result", m["pass_rate"], m["infra_errors"])
 			}
-			lines, err := ReadAll[bench.Result](filepath.Join(out, EvalResultsFile))
+			lines, err := rundir.ReadAll[bench.Result](filepath.Join(out, rundir.EvalResults))
 			if err != nil || len(lines) != 4 {
 				t.Fatalf("results.jsonl: %d lines, %v; want 4", len(lines), err)
 			}
@@ -341,7 +342,7 @@ func TestEvalStopsOnFatalEndpointError(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "401") {
 		t.Fatalf("401: %v, want an error naming it", err)
 	}
-	if lines, _ := ReadAll[bench.Result](filepath.Join(out, EvalResultsFile)); len(lines) != 0 {
+	if lines, _ := rundir.ReadAll[bench.Result](filepath.Join(out, rundir.EvalResults)); len(lines) != 0 {
 		t.Errorf("%d results journaled after a 401, want none", len(lines))
 	}
 }
@@ -444,7 +445,7 @@ func TestEvalInterruptedResumes(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted eval: %v, want context.Canceled", err)
 	}
-	kept, _ := ReadAll[bench.Result](filepath.Join(out, EvalResultsFile))
+	kept, _ := rundir.ReadAll[bench.Result](filepath.Join(out, rundir.EvalResults))
 	if len(kept) != 1 || !kept[0].Passed {
 		t.Fatalf("%d results kept after the interrupt, want the 1 in flight, passed", len(kept))
 	}
@@ -466,7 +467,7 @@ func TestEvalStopsAtBudget(t *testing.T) {
 	if !errors.Is(err, errStopEval) || !strings.Contains(err.Error(), "budget") {
 		t.Fatalf("over budget: %v, want a stop naming the budget", err)
 	}
-	kept, _ := ReadAll[bench.Result](filepath.Join(out, EvalResultsFile))
+	kept, _ := rundir.ReadAll[bench.Result](filepath.Join(out, rundir.EvalResults))
 	if len(kept) != 1 || kept[0].Infra {
 		t.Fatalf("%d results kept (%+v), want the one finished before the budget", len(kept), kept)
 	}

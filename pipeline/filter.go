@@ -8,11 +8,9 @@ import (
 	"slices"
 
 	"synth/filters"
+	"synth/rundir"
 	"synth/schemas"
 )
-
-// filtersLog is where every dropped item is recorded with what it matched.
-const filtersLog = "filtered.jsonl"
 
 // funnel counts every filter of a build, in order: the training tasks' dedup
 // and decontamination, then the trajectories' rollout, verification,
@@ -30,7 +28,7 @@ const stageTrajDedup = "dedup_trajectories"
 const stageBenchValidate = "validate_bench"
 
 func (r *run) newFunnel() (*funnel, error) {
-	f, err := os.Create(filepath.Join(r.dir, filtersLog))
+	f, err := os.Create(filepath.Join(r.dir, rundir.Filtered))
 	if err != nil {
 		return nil, fmt.Errorf("filters: %w", err)
 	}
@@ -132,14 +130,14 @@ func (r *run) filterTrajectories(fn *funnel, trajs []trajRef) ([]trajRef, error)
 	// Every trajectory dedup keeps is kept: the n-th is kept[n], whose id
 	// is read back when a repeat names it.
 	dedup.ForgetTrajectoryIDs(func(n int) (string, error) {
-		t, err := kept[n].load()
+		t, err := kept[n].Load()
 		if err != nil {
 			return "", err
 		}
 		return t.ID, nil
 	})
 	for _, ref := range trajs {
-		t, err := ref.load()
+		t, err := ref.Load()
 		if err != nil {
 			return nil, fmt.Errorf("filter: %w", err)
 		}

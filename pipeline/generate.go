@@ -14,6 +14,7 @@ import (
 	"synth/generators"
 	"synth/generators/template"
 	"synth/generators/writer"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -25,7 +26,7 @@ import (
 // that lost drafts to failed requests is not finished, so the next run
 // redoes them (the response cache answers the rest).
 func (r *run) generate(ctx context.Context, fs *fileSet) ([]slimTask, error) {
-	path := filepath.Join(r.dir, tasksJournal)
+	path := filepath.Join(r.dir, rundir.Tasks)
 	if r.info.done(stageGenerate) {
 		tasks, _, _, err := r.readTasks(path, nil)
 		if err != nil {
@@ -85,7 +86,7 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]slimTask, error) {
 	r.sum.Stages[line].Note += untaskedNote(r.info.Untasked)
 	// The stage is all or nothing: write the journal whole, then mark it.
 	os.Remove(path)
-	j, err := OpenJournal(path)
+	j, err := rundir.OpenJournal(path)
 	if err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
@@ -98,7 +99,7 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]slimTask, error) {
 	if err := j.Close(); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(r.dir, tasksReportFile), []byte(template.Report(tasks, untasked)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(r.dir, rundir.TasksReport), []byte(template.Report(tasks, untasked)), 0o644); err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
 	if !complete {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"synth/llm"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -21,8 +22,8 @@ func (r *run) client() (*llm.Client, error) {
 	}
 	var cost float64
 	var tokens int64
-	for _, j := range []string{trajJournal, benchJournal} {
-		_ = ReadJournal(filepath.Join(r.work, j), func(t schemas.Trajectory) error {
+	for _, j := range []string{rundir.Trajectories, rundir.BenchValidation} {
+		_ = rundir.ReadJournal(filepath.Join(r.work, j), func(t schemas.Trajectory) error {
 			cost += t.Usage.CostUSD
 			tokens += t.Usage.PromptTokens + t.Usage.CompletionTokens
 			return nil

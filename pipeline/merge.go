@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -64,7 +65,7 @@ var shardName = regexp.MustCompile(`^([0-9]+)-of-([0-9]+)$`)
 // finishedShards reads every shard's shard.json, in shard order, and fails
 // naming the first shard that is missing, unfinished or of another plan.
 func finishedShards(dir, plan string, n int) ([]ShardInfo, error) {
-	root := filepath.Join(dir, shardsDir)
+	root := filepath.Join(dir, rundir.ShardsDir)
 	entries, err := os.ReadDir(root)
 	if err != nil && !os.IsNotExist(err) {
 		return nil, fmt.Errorf("merge: %w", err)
@@ -96,7 +97,7 @@ func finishedShards(dir, plan string, n int) ([]ShardInfo, error) {
 		case err != nil:
 			return nil, fmt.Errorf("merge: shard %s: %w", s.Name(), err)
 		case si == nil:
-			return nil, fmt.Errorf("merge: shard %s is missing (no %s): run synth rollout -o %s --shard %s", s.Name(), filepath.Join(sdir, shardFile), dir, s.Flag())
+			return nil, fmt.Errorf("merge: shard %s is missing (no %s): run synth rollout -o %s --shard %s", s.Name(), filepath.Join(sdir, rundir.Shard), dir, s.Flag())
 		case si.Plan != plan:
 			return nil, fmt.Errorf("merge: shard %s rolled out another plan (%s, the run's is %s): move %s away and run synth rollout -o %s --shard %s",
 				s.Name(), si.Plan, plan, sdir, dir, s.Flag())
@@ -122,7 +123,7 @@ func (r *run) gather(train []slimTask, infos []ShardInfo) ([]trajRef, error) {
 	n := len(infos)
 	perShard := make([]*trajIndex, n)
 	for i, si := range infos {
-		x, err := indexJournal(filepath.Join(r.dir, shardsDir, si.Shard, trajJournal))
+		x, err := indexJournal(filepath.Join(r.dir, rundir.ShardsDir, si.Shard, rundir.Trajectories))
 		if err != nil {
 			return nil, fmt.Errorf("merge: shard %s: %w", si.Shard, err)
 		}
@@ -132,7 +133,7 @@ func (r *run) gather(train []slimTask, infos []ShardInfo) ([]trajRef, error) {
 	shardOfJob := func(jb job) Shard { return Shard{Index: shardOf(jb.taskID(), n), Count: n} }
 	find := func(jb job) (trajRef, bool, error) {
 		s := shardOfJob(jb)
-		ref, ok := perShard[s.Index-1].ref(jb.id)
+		ref, ok := perShard[s.Index-1].Ref(jb.id)
 		if !ok {
 			return ref, false, fmt.Errorf("merge: shard %s lacks rollout %s of task %s though it says it finished: run synth rollout -o %s --shard %s again",
 				s.Name(), jb.id, jb.taskID(), r.dir, s.Flag())
@@ -143,7 +144,7 @@ func (r *run) gather(train []slimTask, infos []ShardInfo) ([]trajRef, error) {
 		if t.TaskID != jb.taskID() || t.Verdict == nil {
 			s := shardOfJob(jb)
 			return fmt.Errorf("merge: shard %s: rollout %s is recorded for task %q, not %s, or without a verdict: its journal is corrupt; move %s away and run synth rollout -o %s --shard %s again",
-				s.Name(), jb.id, t.TaskID, jb.taskID(), filepath.Join(r.dir, shardsDir, s.Name()), r.dir, s.Flag())
+				s.Name(), jb.id, t.TaskID, jb.taskID(), filepath.Join(r.dir, rundir.ShardsDir, s.Name()), r.dir, s.Flag())
 		}
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"synth/agent"
 	"synth/llm"
 	"synth/llm/llmtest"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -22,7 +23,7 @@ func referenceSolver(t *testing.T, dir string) llmtest.Script {
 	format := agent.NewPyBench()
 	return func(c llmtest.Call) llmtest.Reply {
 		once.Do(func() {
-			tasks, err := ReadAll[schemas.Task](filepath.Join(dir, tasksJournal))
+			tasks, err := rundir.ReadAll[schemas.Task](filepath.Join(dir, rundir.Tasks))
 			if err != nil {
 				t.Error(err)
 			}
@@ -62,7 +63,7 @@ func TestBuildWithOpenAITeacher(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	trajs, _ := ReadAll[schemas.Trajectory](filepath.Join(dir, trajJournal))
+	trajs, _ := rundir.ReadAll[schemas.Trajectory](filepath.Join(dir, rundir.Trajectories))
 	if len(trajs) == 0 {
 		t.Fatal("no trajectories")
 	}
@@ -107,7 +108,7 @@ func TestBuildStopsAtBudgetAndResumes(t *testing.T) {
 	if err == nil || !errors.Is(err, errHalted) || !strings.Contains(err.Error(), "raise llm.max_cost_usd") {
 		t.Fatalf("err = %v, want a budget stop that says how to continue", err)
 	}
-	partial, _ := ReadAll[schemas.Trajectory](filepath.Join(dir, trajJournal))
+	partial, _ := rundir.ReadAll[schemas.Trajectory](filepath.Join(dir, rundir.Trajectories))
 	for _, tr := range partial {
 		if tr.StopReason == schemas.StopBudget {
 			t.Errorf("trajectory %s cut by the budget was journaled; it must be redone", tr.ID)
@@ -117,7 +118,7 @@ func TestBuildStopsAtBudgetAndResumes(t *testing.T) {
 	if _, err := Build(context.Background(), cfg, Options{Out: dir}); err != nil {
 		t.Fatalf("resume with a larger budget: %v", err)
 	}
-	all, _ := ReadAll[schemas.Trajectory](filepath.Join(dir, trajJournal))
+	all, _ := rundir.ReadAll[schemas.Trajectory](filepath.Join(dir, rundir.Trajectories))
 	if len(all) <= len(partial) {
 		t.Fatalf("resume added nothing: %d then %d", len(partial), len(all))
 	}
@@ -131,7 +132,7 @@ func TestBuildStopsOnBadKey(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), srv.URL) || !strings.Contains(err.Error(), "401") {
 		t.Fatalf("err = %v, want a stop naming the endpoint and the status", err)
 	}
-	trajs, _ := ReadAll[schemas.Trajectory](filepath.Join(dir, trajJournal))
+	trajs, _ := rundir.ReadAll[schemas.Trajectory](filepath.Join(dir, rundir.Trajectories))
 	if len(trajs) != 0 {
 		t.Fatalf("%d rollouts journaled after a 401; they must be redone once the key is fixed", len(trajs))
 	}

@@ -10,15 +10,12 @@ import (
 	"path/filepath"
 	"time"
 
+	"synth/rundir"
 	"synth/schemas"
 )
 
-// planFile lists the training tasks the rollouts are to solve, in the order
-// the dataset's rows follow; the run's stage "plan" marks it whole.
-const (
-	planFile  = "plan.jsonl"
-	stagePlan = "plan"
-)
+// stagePlan marks the run's plan (rundir.Plan) whole.
+const stagePlan = "plan"
 
 // planned is what every stage before the rollouts decided: the files, the
 // benchmark (proven, with its reference trajectories), and the training
@@ -116,7 +113,7 @@ func (r *run) replan(ctx context.Context, readOnly bool) (*planned, error) {
 // reference (read back one at a time when the tasks are held slim), and
 // records its hash in run.json.
 func (r *run) writePlan(train []slimTask) error {
-	path := filepath.Join(r.dir, planFile)
+	path := filepath.Join(r.dir, rundir.Plan)
 	hash := planHash(train)
 	if r.info.done(stagePlan) && r.info.Plan == hash {
 		if old, err := journalPlanHash(path); err == nil && old == hash {
@@ -125,7 +122,7 @@ func (r *run) writePlan(train []slimTask) error {
 	}
 	tmp := path + ".tmp"
 	os.Remove(tmp)
-	j, err := OpenJournal(tmp)
+	j, err := rundir.OpenJournal(tmp)
 	if err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
@@ -175,7 +172,7 @@ func journalPlanHash(path string) (string, error) {
 	type idOnly struct {
 		ID string `json:"id"`
 	}
-	err := ReadJournal(path, func(t idOnly) error { h.add(t.ID); return nil })
+	err := rundir.ReadJournal(path, func(t idOnly) error { h.add(t.ID); return nil })
 	return h.sum(), err
 }
 
@@ -185,13 +182,13 @@ func (r *run) readPlan(keep func(*schemas.Task) bool) (mine []slimTask, all int,
 	if !r.info.done(stagePlan) {
 		return nil, 0, fmt.Errorf("%s has no plan: run synth plan -o %s first (with the build's flags)", r.dir, r.dir)
 	}
-	path := filepath.Join(r.dir, planFile)
+	path := filepath.Join(r.dir, rundir.Plan)
 	mine, all, h, err := r.readTasks(path, keep)
 	if err != nil {
 		return nil, 0, fmt.Errorf("plan: %w", err)
 	}
 	if h != r.info.Plan {
-		return nil, 0, fmt.Errorf("plan %s: its tasks (hash %s) are not the plan run.json records (%s): run synth plan -o %s again",
+		return nil, 0, fmt.Errorf("plan %s: its tasks (hash %s) are not the plan "+rundir.RunInfo+" records (%s): run synth plan -o %s again",
 			path, h, r.info.Plan, r.dir)
 	}
 	return mine, all, nil

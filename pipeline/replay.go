@@ -15,6 +15,7 @@ import (
 
 	"synth/agent"
 	"synth/dataset"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -53,12 +54,6 @@ func (r *ReplayReport) Share() float64 {
 	return float64(r.Identical) / float64(r.Observations)
 }
 
-// Replay file names in the run directory.
-const (
-	replayFile = "replay.json"
-	cardFile   = "README.md"
-)
-
 // Replay re-executes the code of n of the dataset rows of the run in dir
 // (all when n <= 0 or n is more than there are), each in a fresh sandbox
 // seeded as its rollout was, with its recorded assistant turns played back
@@ -73,7 +68,7 @@ func Replay(ctx context.Context, dir string, n int) (*ReplayReport, error) {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	if info == nil {
-		return nil, fmt.Errorf("replay: %s has no run.json: give the directory synth build -o wrote", dir)
+		return nil, fmt.Errorf("replay: %s has no %s: give the directory synth build -o wrote", dir, rundir.RunInfo)
 	}
 	r := newRun(info.Config, Options{Out: dir})
 	defer r.close()
@@ -87,7 +82,7 @@ func Replay(ctx context.Context, dir string, n int) (*ReplayReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	tasks, err := tasksByID(filepath.Join(dir, tasksJournal))
+	tasks, err := tasksByID(filepath.Join(dir, rundir.Tasks))
 	if err != nil {
 		return nil, err
 	}
@@ -113,11 +108,11 @@ func Replay(ctx context.Context, dir string, n int) (*ReplayReport, error) {
 	for _, id := range sample {
 		t, ok := trajs[id]
 		if !ok {
-			return nil, fmt.Errorf("replay: row %s has no trajectory in %s", id, filepath.Join(dir, trajJournal))
+			return nil, fmt.Errorf("replay: row %s has no trajectory in %s", id, filepath.Join(dir, rundir.Trajectories))
 		}
 		task, ok := tasks[t.TaskID]
 		if !ok {
-			return nil, fmt.Errorf("replay: row %s: task %s is not in %s", id, t.TaskID, tasksJournal)
+			return nil, fmt.Errorf("replay: row %s: task %s is not in %s", id, t.TaskID, rundir.Tasks)
 		}
 		jb := job{id: t.ID, task: task, sample: t.Sample, teacher: &playback{rec: t}, format: format}
 		again, err := p.perform(ctx, jb, fs.inputs(task))
@@ -134,10 +129,10 @@ func Replay(ctx context.Context, dir string, n int) (*ReplayReport, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, replayFile), append(js, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, rundir.Replay), append(js, '\n'), 0o644); err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	if err := flagInCard(filepath.Join(dir, datasetDir, cardFile), rep); err != nil {
+	if err := flagInCard(filepath.Join(dir, rundir.DatasetDir, rundir.DatasetCard), rep); err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	return rep, nil
@@ -205,7 +200,7 @@ func (p *playback) Reply(_ context.Context, req agent.Request) (agent.Reply, err
 
 // rowIDs reads the ids of the run's dataset rows.
 func rowIDs(dir string) ([]string, error) {
-	shards, err := dataset.FindShards(filepath.Join(dir, datasetDir))
+	shards, err := dataset.FindShards(filepath.Join(dir, rundir.DatasetDir))
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
@@ -240,12 +235,12 @@ func trajectoriesByID(dir string, want []string) (map[string]*schemas.Trajectory
 	for _, id := range want {
 		set[id] = true
 	}
-	paths := []string{filepath.Join(dir, trajJournal)}
-	shards, _ := filepath.Glob(filepath.Join(dir, "shards", "*", trajJournal))
+	paths := []string{filepath.Join(dir, rundir.Trajectories)}
+	shards, _ := filepath.Glob(filepath.Join(dir, rundir.ShardsDir, "*", rundir.Trajectories))
 	paths = append(paths, shards...)
 	out := map[string]*schemas.Trajectory{}
 	for _, p := range paths {
-		err := ReadJournal(p, func(t schemas.Trajectory) error {
+		err := rundir.ReadJournal(p, func(t schemas.Trajectory) error {
 			if set[t.ID] {
 				out[t.ID] = &t
 			}
@@ -260,7 +255,7 @@ func trajectoriesByID(dir string, want []string) (map[string]*schemas.Trajectory
 
 func tasksByID(path string) (map[string]*schemas.Task, error) {
 	out := map[string]*schemas.Task{}
-	err := ReadJournal(path, func(t schemas.Task) error { out[t.ID] = &t; return nil })
+	err := rundir.ReadJournal(path, func(t schemas.Task) error { out[t.ID] = &t; return nil })
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}

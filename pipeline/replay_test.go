@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -33,7 +34,7 @@ func TestReplayReproducesAndFlags(t *testing.T) {
 	if info.Reproduction == nil || info.Reproduction.PythonHashSeed != "0" || info.Reproduction.Seeds == "" {
 		t.Errorf("run.json reproduction = %+v", info.Reproduction)
 	}
-	trajs, err := ReadAll[schemas.Trajectory](filepath.Join(dir, trajJournal))
+	trajs, err := rundir.ReadAll[schemas.Trajectory](filepath.Join(dir, rundir.Trajectories))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestReplayReproducesAndFlags(t *testing.T) {
 		t.Fatalf("replay of an untouched run: %d observations, %d identical, %d differ only in addresses (of %d printing one); rows that differ %v; first difference %+v",
 			rep.Observations, rep.Identical, rep.AddressesOnly, addresses, rep.Differ, rep.First)
 	}
-	card, _ := os.ReadFile(filepath.Join(dir, datasetDir, cardFile))
+	card, _ := os.ReadFile(filepath.Join(dir, rundir.DatasetDir, rundir.DatasetCard))
 	if !strings.Contains(string(card), "## Reproduction") {
 		t.Errorf("the card has no reproduction section:\n%s", card)
 	}
@@ -101,7 +102,7 @@ func TestReplayReproducesAndFlags(t *testing.T) {
 		b, _ := json.Marshal(tr)
 		lines = append(lines, string(b))
 	}
-	if err := os.WriteFile(filepath.Join(dir, trajJournal), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, rundir.Trajectories), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rep, err = Replay(context.Background(), dir, 0)
@@ -112,7 +113,7 @@ func TestReplayReproducesAndFlags(t *testing.T) {
 		t.Fatalf("after changing %s (a trailing space): rows that differ %v, %d of %d identical, %d differ in addresses only (before: %d)",
 			victim, rep.Differ, rep.Identical, rep.Observations, rep.AddressesOnly, before.AddressesOnly)
 	}
-	card, _ = os.ReadFile(filepath.Join(dir, datasetDir, cardFile))
+	card, _ = os.ReadFile(filepath.Join(dir, rundir.DatasetDir, rundir.DatasetCard))
 	if !strings.Contains(string(card), "`"+victim+"`") || strings.Count(string(card), "## Reproduction") != 1 {
 		t.Errorf("the card does not flag %s once:\n%s", victim, card)
 	}

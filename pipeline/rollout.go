@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"synth/agent"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -149,7 +150,7 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobLi
 	if _, err := r.sandbox(); err != nil {
 		return nil, 0, err
 	}
-	j, err := OpenJournal(path)
+	j, err := rundir.OpenJournal(path)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", stage, err)
 	}
@@ -160,7 +161,7 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobLi
 	go func() { // the journal's only writer
 		var err error
 		for t := range results {
-			if done.has(t.ID) && !redo[t.ID] {
+			if done.Has(t.ID) && !redo[t.ID] {
 				continue // a validation job's record journaled by an earlier run
 			}
 			prog.finished(t)
@@ -176,7 +177,7 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobLi
 			if err == nil {
 				off := j.Offset()
 				if err = j.Append(t); err == nil {
-					done.add(t.ID, off) // a record done again supersedes the earlier one
+					done.Add(t.ID, off) // a record done again supersedes the earlier one
 					delete(redo, t.ID)
 				}
 			}
@@ -272,7 +273,7 @@ func countMissing(jobs jobList, done *trajIndex, redo map[string]bool) int {
 func missing(jb job, done *trajIndex, redo map[string]bool) int {
 	n := 0
 	for _, id := range jb.ids() {
-		if !done.has(id) || redo[id] {
+		if !done.Has(id) || redo[id] {
 			n++
 		}
 	}
@@ -323,6 +324,6 @@ func (r *run) records(ctx context.Context, jb job, fs *fileSet) ([]*schemas.Traj
 
 // player plays the run's rollouts.
 func (r *run) player() player {
-	return player{backend: r.backend, artifacts: filepath.Join(r.work, artifactsDir), teacher: r.cfg.Teacher,
+	return player{backend: r.backend, artifacts: filepath.Join(r.work, rundir.ArtifactsDir), teacher: r.cfg.Teacher,
 		maxTurns: r.cfg.Teacher.MaxTurns, limits: collectLimits(r.cfg.Sandbox)}
 }

@@ -14,6 +14,7 @@ import (
 	"synth/llm"
 	"synth/llm/llmtest"
 	"synth/pyenv"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -89,7 +90,7 @@ func TestRunJSONRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			var raw map[string]any
-			b, _ := os.ReadFile(filepath.Join(dir, runFile))
+			b, _ := os.ReadFile(filepath.Join(dir, rundir.RunInfo))
 			if err := json.Unmarshal(b, &raw); err != nil {
 				t.Fatal(err)
 			}
@@ -166,7 +167,7 @@ func TestRunJSONKeysAndSecrets(t *testing.T) {
 	if _, err := Build(context.Background(), cfg, Options{Out: dir}); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, runFile))
+	b, err := os.ReadFile(filepath.Join(dir, rundir.RunInfo))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +218,7 @@ func TestRunJSONLegacyConfig(t *testing.T) {
 		t.Fatalf("not the legacy form: %s", legacy)
 	}
 	doc := `{"config_hash": "` + cfg.Hash() + `", "config": ` + string(legacy) + `, "stages": {}, "counts": {}}`
-	if err := os.WriteFile(filepath.Join(dir, runFile), []byte(doc), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, rundir.RunInfo), []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	back, err := readRunInfo(dir)

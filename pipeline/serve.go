@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"synth/bench"
+	"synth/rundir"
 	"synth/schemas"
 	"synth/serve"
 )
@@ -35,8 +36,8 @@ func ServeSource(dir string, log io.Writer) (src serve.Source, isBench bool, err
 			return serve.Source{Name: dir, Tasks: r.tasks, Inputs: r.inputs}, true, nil
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, runFile)); err != nil {
-		return serve.Source{}, false, fmt.Errorf("%s is neither a benchmark folder (tasks.jsonl and data/) nor a run directory (run.json): give synth build's -o folder or its bench/", dir)
+	if _, err := os.Stat(filepath.Join(dir, rundir.RunInfo)); err != nil {
+		return serve.Source{}, false, fmt.Errorf("%s is neither a benchmark folder (%s and %s/) nor a run directory (%s): give synth build's -o folder or its %s/", dir, bench.TasksFile, bench.DataDir, rundir.RunInfo, rundir.BenchDir)
 	}
 	info, cfg, err := planInfo(dir)
 	if err != nil {
@@ -48,7 +49,7 @@ func ServeSource(dir string, log io.Writer) (src serve.Source, isBench bool, err
 	if err != nil {
 		return serve.Source{}, false, err
 	}
-	tasks, err := ReadAll[schemas.Task](filepath.Join(dir, planFile))
+	tasks, err := rundir.ReadAll[schemas.Task](filepath.Join(dir, rundir.Plan))
 	if err != nil {
 		return serve.Source{}, false, fmt.Errorf("plan: %w", err)
 	}
@@ -66,7 +67,7 @@ func ServeSource(dir string, log io.Writer) (src serve.Source, isBench bool, err
 type ServeRecord struct {
 	dir     string
 	source  string // the benchmark folder or run directory served
-	j       *Journal
+	j       *rundir.Journal
 	tasks   []schemas.Task
 	mu      sync.Mutex
 	samples map[string]int // episodes recorded per task
@@ -80,14 +81,14 @@ const serveTeacher = "serve"
 // source (a benchmark folder or run directory); a folder holding another
 // eval is refused.
 func OpenServeRecord(dir, source string, tasks []schemas.Task, version string) (*ServeRecord, error) {
-	if err := os.MkdirAll(filepath.Join(dir, artifactsDir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, rundir.ArtifactsDir), 0o755); err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	abs, err := filepath.Abs(source)
 	if err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
-	path := filepath.Join(dir, EvalInfoFile)
+	path := filepath.Join(dir, rundir.EvalInfo)
 	var prev evalInfo
 	if b, err := os.ReadFile(path); err == nil {
 		if json.Unmarshal(b, &prev) != nil || prev.Teacher.Kind != serveTeacher || prev.Bench != abs {
@@ -104,18 +105,18 @@ func OpenServeRecord(dir, source string, tasks []schemas.Task, version string) (
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	rec := &ServeRecord{dir: dir, source: abs, tasks: tasks, samples: map[string]int{}}
-	results := filepath.Join(dir, EvalResultsFile)
-	if err := ReadJournal(results, func(r bench.Result) error { rec.samples[r.TaskID]++; return nil }); err != nil && !os.IsNotExist(err) {
+	results := filepath.Join(dir, rundir.EvalResults)
+	if err := rundir.ReadJournal(results, func(r bench.Result) error { rec.samples[r.TaskID]++; return nil }); err != nil && !os.IsNotExist(err) {
 		return nil, fmt.Errorf("record: %w", err)
 	}
-	if rec.j, err = OpenJournal(results); err != nil {
+	if rec.j, err = rundir.OpenJournal(results); err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	return rec, nil
 }
 
 // Store is the artifact store episodes collect into.
-func (r *ServeRecord) Store() string { return filepath.Join(r.dir, artifactsDir) }
+func (r *ServeRecord) Store() string { return filepath.Join(r.dir, rundir.ArtifactsDir) }
 
 // Record appends a finished episode, as the next sample of its task, and
 // syncs it to disk.
@@ -142,7 +143,7 @@ func (r *ServeRecord) Close() error {
 	if err := r.j.Close(); err != nil {
 		return err
 	}
-	results, err := ReadAll[bench.Result](filepath.Join(r.dir, EvalResultsFile))
+	results, err := rundir.ReadAll[bench.Result](filepath.Join(r.dir, rundir.EvalResults))
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
@@ -151,7 +152,7 @@ func (r *ServeRecord) Close() error {
 	if err := writeSummary(r.dir, sum); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(r.dir, EvalReportFile), []byte(bench.Report(sum, r.tasks, results)), 0o644)
+	return os.WriteFile(filepath.Join(r.dir, rundir.EvalReport), []byte(bench.Report(sum, r.tasks, results)), 0o644)
 }
 
 var _ serve.Recorder = (*ServeRecord)(nil)

@@ -9,6 +9,7 @@ import (
 
 	"synth/agent"
 	"synth/bench"
+	"synth/rundir"
 	"synth/schemas"
 	"synth/serve"
 	"synth/view"
@@ -84,7 +85,7 @@ func TestServeRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	results, err := ReadAll[bench.Result](filepath.Join(dir, EvalResultsFile))
+	results, err := rundir.ReadAll[bench.Result](filepath.Join(dir, rundir.EvalResults))
 	if err != nil || len(results) != 3 {
 		t.Fatalf("results.jsonl: %d records, %v", len(results), err)
 	}
@@ -93,7 +94,7 @@ func TestServeRecord(t *testing.T) {
 			t.Fatalf("recorded %s: passed %v, want %v", r.TaskID, r.Passed, want[r.TaskID])
 		}
 		for _, a := range r.Traj.Artifacts {
-			if _, err := os.Stat(filepath.Join(dir, artifactsDir, a.SHA256[:2], a.SHA256)); err != nil {
+			if _, err := os.Stat(filepath.Join(dir, rundir.ArtifactsDir, a.SHA256[:2], a.SHA256)); err != nil {
 				t.Fatalf("artifact %s of %s: %v", a.Path, r.TaskID, err)
 			}
 		}
@@ -113,12 +114,12 @@ func TestServeRecord(t *testing.T) {
 	}
 
 	// synth eval replaying the record re-executes every turn and agrees.
-	res, err := Eval(context.Background(), EvalConfig{Bench: evalBench, Teacher: agent.Config{Kind: TeacherReplay, Replay: filepath.Join(dir, EvalResultsFile)}},
+	res, err := Eval(context.Background(), EvalConfig{Bench: evalBench, Teacher: agent.Config{Kind: TeacherReplay, Replay: filepath.Join(dir, rundir.EvalResults)}},
 		EvalOptions{Out: filepath.Join(t.TempDir(), "replayed"), Backend: b})
 	if err != nil {
 		t.Fatal(err)
 	}
-	replayed, err := ReadAll[bench.Result](filepath.Join(res.Out, EvalResultsFile))
+	replayed, err := rundir.ReadAll[bench.Result](filepath.Join(res.Out, rundir.EvalResults))
 	if err != nil {
 		t.Fatal(err)
 	}

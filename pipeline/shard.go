@@ -11,12 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-)
 
-// The shards' folder in a run directory, and each shard's record in its own.
-const (
-	shardsDir = "shards"
-	shardFile = "shard.json"
+	"synth/rundir"
 )
 
 // Shard is one of Count parts of a plan's rollouts, numbered from 1. Tasks
@@ -129,10 +125,10 @@ func (si *ShardInfo) tally(journal string) error {
 	if err != nil {
 		return err
 	}
-	defer x.close()
-	si.Rollouts, si.Passed, si.CostUSD, si.Tokens = x.len(), 0, 0, 0
-	for _, ref := range x.refs() {
-		t, err := ref.load()
+	defer x.Close()
+	si.Rollouts, si.Passed, si.CostUSD, si.Tokens = x.Len(), 0, 0, 0
+	for _, ref := range x.Refs() {
+		t, err := ref.Load()
 		if err != nil {
 			return err
 		}
@@ -146,7 +142,7 @@ func (si *ShardInfo) tally(journal string) error {
 }
 
 func readShardInfo(dir string) (*ShardInfo, error) {
-	b, err := os.ReadFile(filepath.Join(dir, shardFile))
+	b, err := os.ReadFile(filepath.Join(dir, rundir.Shard))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -155,7 +151,7 @@ func readShardInfo(dir string) (*ShardInfo, error) {
 	}
 	var si ShardInfo
 	if err := json.Unmarshal(b, &si); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, shardFile), err)
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, rundir.Shard), err)
 	}
 	return &si, nil
 }
@@ -166,9 +162,9 @@ func (si *ShardInfo) save(dir string) error {
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(dir, shardFile+".tmp")
+	tmp := filepath.Join(dir, rundir.Shard+".tmp")
 	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("shard: %w", err)
 	}
-	return os.Rename(tmp, filepath.Join(dir, shardFile))
+	return os.Rename(tmp, filepath.Join(dir, rundir.Shard))
 }

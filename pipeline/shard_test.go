@@ -17,6 +17,7 @@ import (
 
 	"synth/internal/duckdbtest"
 	"synth/llm/llmtest"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -128,7 +129,7 @@ func TestShardsMergeToBuildsDataset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(built, trajJournal)); err != nil {
+	if _, err := os.Stat(filepath.Join(built, rundir.Trajectories)); err != nil {
 		t.Fatalf("the build rolled out nothing in its own directory: %v", err)
 	}
 	if _, err := Merge(ctx, 0, Options{Out: run}); err == nil || !strings.Contains(err.Error(), "has no shards") {
@@ -197,7 +198,7 @@ func TestShardsMergeToBuildsDataset(t *testing.T) {
 	// A rollout is taken only from the journal of its task's shard: moved
 	// to another shard's journal, it is missing; recorded for another task,
 	// the journal is corrupt.
-	j1, j2 := filepath.Join(run, "shards", "1-of-3", trajJournal), filepath.Join(run, "shards", "2-of-3", trajJournal)
+	j1, j2 := filepath.Join(run, "shards", "1-of-3", rundir.Trajectories), filepath.Join(run, "shards", "2-of-3", rundir.Trajectories)
 	orig1, orig2 := readFile(t, j1), readFile(t, j2)
 	first, rest, _ := strings.Cut(orig1, "\n")
 	writeFile(t, j1, rest)
@@ -346,7 +347,7 @@ func TestMergeReportsAShardsBudgetStop(t *testing.T) {
 		perShard += si.CostUSD
 	}
 	for _, s := range []string{"1-of-2", "2-of-2"} {
-		trajs, _ := ReadAll[schemas.Trajectory](filepath.Join(run, "shards", s, trajJournal))
+		trajs, _ := rundir.ReadAll[schemas.Trajectory](filepath.Join(run, "shards", s, rundir.Trajectories))
 		for _, tr := range trajs {
 			perTraj += tr.Usage.CostUSD
 		}

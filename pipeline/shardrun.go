@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -35,7 +36,7 @@ func Rollout(ctx context.Context, s Shard, so ShardOptions, opts Options) (*Summ
 	r := newRun(cfg, opts)
 	defer r.close()
 	r.info = info
-	r.work = filepath.Join(r.dir, shardsDir, s.Name())
+	r.work = filepath.Join(r.dir, rundir.ShardsDir, s.Name())
 	mine, all, err := r.readPlan(func(t *schemas.Task) bool { return s.Owns(t.ID) })
 	if err != nil {
 		return nil, err
@@ -54,7 +55,7 @@ func Rollout(ctx context.Context, s Shard, so ShardOptions, opts Options) (*Summ
 	}
 	r.logf("rollout: shard %s: %d of the plan's %d training tasks", s.Name(), len(mine), all)
 	_, ran, err := r.rollouts(ctx, mine, files)
-	if jerr := si.tally(filepath.Join(r.work, trajJournal)); jerr != nil && err == nil {
+	if jerr := si.tally(filepath.Join(r.work, rundir.Trajectories)); jerr != nil && err == nil {
 		err = jerr
 	}
 	if err != nil {
@@ -107,7 +108,7 @@ func planInfo(dir string) (*RunInfo, Config, error) {
 	cfg := info.Config
 	if h := cfg.Hash(); h != info.ConfigHash {
 		return nil, Config{}, fmt.Errorf("%w: %s/%s holds config hash %s but its settings hash to %s (another synth version made it?): run synth plan -o %s again",
-			ErrConfigChanged, dir, runFile, info.ConfigHash, h, dir)
+			ErrConfigChanged, dir, rundir.RunInfo, info.ConfigHash, h, dir)
 	}
 	return info, cfg, nil
 }

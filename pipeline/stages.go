@@ -16,6 +16,7 @@ import (
 	"synth/filters"
 	"synth/generators/template"
 	"synth/proof"
+	"synth/rundir"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -116,7 +117,7 @@ func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Tas
 		jobs[len(jobs)-1].proof = &proof
 		advTask[t.ID] = adv
 	}
-	done, ran, err := r.runJobs(ctx, "validate", true, jobSlice(jobs), benchJournal, fs)
+	done, ran, err := r.runJobs(ctx, "validate", true, jobSlice(jobs), rundir.BenchValidation, fs)
 	if err != nil {
 		return nil, nil, ran, err
 	}
@@ -135,10 +136,10 @@ func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Tas
 			drop(t, "no_reference", "")
 			continue
 		}
-		rt, err := done.load(ids[0])
+		rt, err := done.Load(ids[0])
 		var mut *schemas.Trajectory
 		if err == nil {
-			mut, err = done.load(ids[1]) // nil when the template defines no mutant
+			mut, err = done.Load(ids[1]) // nil when the template defines no mutant
 		}
 		var lost string
 		if err == nil {
@@ -188,7 +189,7 @@ func benchProof(ref, mut *schemas.Trajectory, adv []job, done *trajIndex) (proof
 	p.Adversaries = map[string]*adversary.Result{}
 	for _, jb := range adv {
 		name := jb.teacher.(adversaryProof).name
-		t, err := done.load(jb.id)
+		t, err := done.Load(jb.id)
 		if err != nil {
 			return p, err
 		}
@@ -205,7 +206,7 @@ func benchProof(ref, mut *schemas.Trajectory, adv []job, done *trajIndex) (proof
 func lostProof(ref, mut *schemas.Trajectory, adv []job, done *trajIndex) (string, error) {
 	recs := []*schemas.Trajectory{ref, mut}
 	for _, jb := range adv {
-		t, err := done.load(jb.id)
+		t, err := done.Load(jb.id)
 		if err != nil {
 			return "", err
 		}
@@ -256,11 +257,11 @@ func (r *run) rollouts(ctx context.Context, tasks []slimTask, fs *fileSet) ([]tr
 	if err != nil {
 		return nil, 0, err
 	}
-	done, ran, err := r.runJobs(ctx, "rollout", false, jobs, trajJournal, fs)
+	done, ran, err := r.runJobs(ctx, "rollout", false, jobs, rundir.Trajectories, fs)
 	if err != nil {
 		return nil, ran, err
 	}
-	find := func(jb job) (trajRef, bool, error) { ref, ok := done.ref(jb.id); return ref, ok, nil }
+	find := func(jb job) (trajRef, bool, error) { ref, ok := done.Ref(jb.id); return ref, ok, nil }
 	refs, err := r.inOrder(tasks, jobs, find, nil, "")
 	return refs, ran, err
 }
@@ -292,7 +293,7 @@ func (r *run) inOrder(tasks []slimTask, jobs jobList, find func(job) (trajRef, b
 		if !ok {
 			continue // lost to the infrastructure: the next run redoes it
 		}
-		t, err := ref.load()
+		t, err := ref.Load()
 		if err != nil {
 			return nil, fmt.Errorf("rollout: %w", err)
 		}
@@ -393,13 +394,13 @@ func (r *run) emit(_ context.Context, fn *funnel, tasks []slimTask, kept []trajR
 	if dcfg.Format == "" {
 		dcfg.Format = format.Name()
 	}
-	w, err := dataset.NewWriter(filepath.Join(r.dir, datasetDataDir), dcfg)
+	w, err := dataset.NewWriter(filepath.Join(r.dir, rundir.DatasetDataDir), dcfg)
 	if err != nil {
 		return fmt.Errorf("emit: %w", err)
 	}
 	var teacher schemas.TeacherInfo
 	for i, ref := range kept {
-		t, err := ref.load()
+		t, err := ref.Load()
 		if err == nil {
 			var task *schemas.Task
 			if task, err = taskOf(t); err == nil {
@@ -432,7 +433,7 @@ func (r *run) emit(_ context.Context, fn *funnel, tasks []slimTask, kept []trajR
 	if len(kept) == 0 {
 		teacher = schemas.TeacherInfo{Kind: r.cfg.Teacher.Kind}
 	}
-	err = dataset.WriteCard(filepath.Join(r.dir, datasetDir), dataset.CardInfo{
+	err = dataset.WriteCard(filepath.Join(r.dir, rundir.DatasetDir), dataset.CardInfo{
 		Config: dcfg, Rows: rows, Bytes: bytes, Languages: dataset.Languages(func(yield func(string) bool) {
 			for i := range tasks {
 				if !yield(tasks[i].meta.Lang) {
@@ -452,7 +453,7 @@ func (r *run) emit(_ context.Context, fn *funnel, tasks []slimTask, kept []trajR
 	r.sum.Shards = shards
 	r.sum.Rows = int(rows)
 	r.info.Counts["rows"] = int(rows)
-	r.sum.add("emit", len(kept), int(rows), "dataset rows in %d Parquet shard(s), with README.md (dataset card) and stats.json", len(shards))
+	r.sum.add("emit", len(kept), int(rows), "dataset rows in %d Parquet shard(s), with %s (dataset card) and %s", len(shards), rundir.DatasetCard, rundir.DatasetStats)
 	return nil
 }
 
@@ -483,7 +484,7 @@ func (r *run) writeBench(tasks []schemas.Task, refs map[string]*schemas.Trajecto
 		}
 		entries[i] = bench.Entry{Task: t, Inputs: inputs, Reference: refs[t.ID]}
 	}
-	dir := filepath.Join(r.dir, benchDir)
+	dir := filepath.Join(r.dir, rundir.BenchDir)
 	err := bench.Write(dir, entries, bench.Info{
 		Seed: r.cfg.Seed, SourceRun: "config " + r.cfg.Hash(),
 		Validated: "each task's reference solution passes its checks and an empty rollout fails them, in the sandbox",

@@ -1,121 +1,23 @@
 package pipeline
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
 	"synth/internal/duckdbtest"
+	"synth/rundir"
 	"synth/schemas"
 )
 
 // The stages after generate hold tasks slim and trajectories as offsets
-// into their journals (jindex.go, taskstore.go). These tests check that
+// into their journals (rundir.Index, taskstore.go). These tests check that
 // what they read back is what was written, and that a build, and a plan
 // rolled out in shards and merged, write the same dataset from it.
-
-func TestJournalOffsetsFindRecords(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "j.jsonl")
-	j, err := OpenJournal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var offs []int64
-	for i := range 5 {
-		offs = append(offs, j.Offset())
-		if err := j.Append(rec{N: i, S: fmt.Sprint(i * 1000)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	j.Close()
-	// A torn line is cut on reopening: offsets go on from the last whole record.
-	f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString(`{"n": 99, "s": "tor`)
-	f.Close()
-	if j, err = OpenJournal(p); err != nil {
-		t.Fatal(err)
-	}
-	offs = append(offs, j.Offset())
-	if err := j.Append(rec{N: 5, S: "5000"}); err != nil {
-		t.Fatal(err)
-	}
-	j.Close()
-
-	var read []int64
-	err = ReadJournalAt(p, func(off int64, r rec) error {
-		if r.N != len(read) {
-			t.Errorf("record %d at offset %d reads as %d", len(read), off, r.N)
-		}
-		read = append(read, off)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(read, offs) {
-		t.Fatalf("ReadJournalAt's offsets %v, Offset gave %v", read, offs)
-	}
-	rf, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rf.Close()
-	for i := len(offs) - 1; i >= 0; i-- { // in any order, one reader reused
-		r, err := ReadRecordAt[rec](rf, offs[i], nil)
-		if err != nil || r.N != i || r.S != fmt.Sprint(i*1000) {
-			t.Fatalf("record at offset %d: %+v, %v; want number %d", offs[i], r, err, i)
-		}
-	}
-}
-
-// TestJournalIndexTakesTheLastRecordOfAnID: an id journaled twice reads
-// back as its later record, as the map of whole trajectories had it.
-func TestJournalIndexTakesTheLastRecordOfAnID(t *testing.T) {
-	p := filepath.Join(t.TempDir(), trajJournal)
-	j, err := OpenJournal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tr := range []schemas.Trajectory{
-		{ID: "a", FinalAnswer: "first"}, {ID: "b", FinalAnswer: "only"}, {ID: "a", FinalAnswer: "second"},
-	} {
-		if err := j.Append(tr); err != nil {
-			t.Fatal(err)
-		}
-	}
-	j.Close()
-	x, err := indexJournal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.close()
-	if x.len() != 2 {
-		t.Fatalf("%d ids indexed, want 2", x.len())
-	}
-	for id, want := range map[string]string{"a": "second", "b": "only"} {
-		tr, err := x.load(id)
-		if err != nil || tr == nil || tr.FinalAnswer != want {
-			t.Fatalf("load(%s) = %+v, %v; want answer %q", id, tr, err, want)
-		}
-	}
-	if tr, err := x.load("c"); tr != nil || err != nil {
-		t.Fatalf("load of an id not journaled = %+v, %v", tr, err)
-	}
-	var got []string
-	for _, r := range x.refs() {
-		tr, _ := r.load()
-		got = append(got, tr.FinalAnswer)
-	}
-	if want := []string{"only", "second"}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("refs in file order read %v, want %v", got, want)
-	}
-}
 
 // TestGeneratedPlanBuildsAndMergesAlike builds a generated run whose
 // tasks and rollouts are all journaled (the run planbench measures), and
@@ -142,8 +44,8 @@ func TestGeneratedPlanBuildsAndMergesAlike(t *testing.T) {
 	if bsum.Rows != n*9/10 {
 		t.Fatalf("build wrote %d rows, want %d (every tenth rollout fails its checks)", bsum.Rows, n*9/10)
 	}
-	tasks, _ := ReadAll[schemas.Task](filepath.Join(built, tasksJournal))
-	plan, _ := ReadAll[schemas.Task](filepath.Join(built, planFile))
+	tasks, _ := rundir.ReadAll[schemas.Task](filepath.Join(built, rundir.Tasks))
+	plan, _ := rundir.ReadAll[schemas.Task](filepath.Join(built, rundir.Plan))
 	if len(tasks) != n || !reflect.DeepEqual(plan, tasks) {
 		t.Fatalf("plan.jsonl holds %d tasks, not tasks.jsonl's %d whole (first: %+v)", len(plan), len(tasks), plan[0])
 	}
@@ -153,18 +55,18 @@ func TestGeneratedPlanBuildsAndMergesAlike(t *testing.T) {
 	}
 	// Deal the journaled rollouts to the shards that own their tasks.
 	const shards = 3
-	trajs, _ := ReadAll[schemas.Trajectory](filepath.Join(run, trajJournal))
+	trajs, _ := rundir.ReadAll[schemas.Trajectory](filepath.Join(run, rundir.Trajectories))
 	perShard := map[int][]schemas.Trajectory{}
 	for _, tr := range trajs {
 		s := shardOf(tr.TaskID, shards)
 		perShard[s] = append(perShard[s], tr)
 	}
 	for i := 1; i <= shards; i++ {
-		dir := filepath.Join(run, shardsDir, Shard{i, shards}.Name())
+		dir := filepath.Join(run, rundir.ShardsDir, Shard{i, shards}.Name())
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		j, err := OpenJournal(filepath.Join(dir, trajJournal))
+		j, err := rundir.OpenJournal(filepath.Join(dir, rundir.Trajectories))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,15 +100,15 @@ func TestGeneratedPlanBuildsAndMergesAlike(t *testing.T) {
 	if got, want := funnelOf(msum), funnelOf(bsum); !reflect.DeepEqual(got, want) {
 		t.Fatalf("merge's funnel %v, build's %v", got, want)
 	}
-	sameFile(t, filepath.Join(run, filtersLog), filepath.Join(built, filtersLog))
+	sameFile(t, filepath.Join(run, rundir.Filtered), filepath.Join(built, rundir.Filtered))
 }
 
 // TestSlimTasksReadBack: a slim task is its id, offset and a meta shared
 // by every task with the same category, generator and files; task() and
 // whole give back what was written.
 func TestSlimTasksReadBack(t *testing.T) {
-	p := filepath.Join(t.TempDir(), tasksJournal)
-	j, err := OpenJournal(p)
+	p := filepath.Join(t.TempDir(), rundir.Tasks)
+	j, err := rundir.OpenJournal(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +133,7 @@ func TestSlimTasksReadBack(t *testing.T) {
 	if err != nil || all != 6 || len(slim) != 5 {
 		t.Fatalf("readTasks: %d of %d tasks, %v; want 5 of 6", len(slim), all, err)
 	}
-	defer r.tasks.close()
+	defer r.tasks.Close()
 	if slim[0].meta != slim[1].meta || slim[0].meta == slim[2].meta || slim[1].meta == slim[4].meta {
 		// t0, t2, t4 read f0; t3 and t5 read f1, but t5 requires sklearn.
 		t.Errorf("metas not shared by the tasks with the same files (t0,t2,t4) and only by them")
@@ -253,8 +155,8 @@ func TestSlimTasksReadBack(t *testing.T) {
 // file) at a time, yet drops what one pass in the plan's order drops: the
 // repeats within a file, never a task over another file.
 func TestTaskDropsScopeByScope(t *testing.T) {
-	p := filepath.Join(t.TempDir(), tasksJournal)
-	j, err := OpenJournal(p)
+	p := filepath.Join(t.TempDir(), rundir.Tasks)
+	j, err := rundir.OpenJournal(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +180,7 @@ func TestTaskDropsScopeByScope(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.tasks.close()
+	defer r.tasks.Close()
 	drops, err := r.taskDrops(slim, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -292,60 +194,5 @@ func TestTaskDropsScopeByScope(t *testing.T) {
 		} else if reason := []string{"duplicate_query", "near_duplicate_query"}[i/9]; dropped && (d.reason != reason || !strings.HasPrefix(d.matched, fmt.Sprintf("task t%02d", i-6))) {
 			t.Errorf("task %s dropped as %q matching %q, want %s of t%02d", slim[i].id, d.reason, d.matched, reason, i-6)
 		}
-	}
-}
-
-// TestJournalIndexMergesWhatItAdds: past the merge threshold, what add
-// notes moves from the map into the sorted array; every id still finds
-// its latest offset, len counts ids once, and refs lists each id's latest
-// record once, in file order.
-func TestJournalIndexMergesWhatItAdds(t *testing.T) {
-	p := filepath.Join(t.TempDir(), trajJournal)
-	j, err := OpenJournal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 3000 { // a journal read back, then added to
-		if err := j.Append(schemas.Trajectory{ID: fmt.Sprintf("old%d", i%2000)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	j.Close()
-	x, err := indexJournal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]int64{}
-	ReadJournalAt(p, func(off int64, tr schemas.Trajectory) error { want[tr.ID] = off; return nil })
-	var off int64 = 1 << 40
-	for i := range 20000 { // several merges; a quarter replace an earlier id
-		id := fmt.Sprintf("new%d", i)
-		if i%4 == 3 {
-			id = fmt.Sprintf("new%d", i/2)
-		}
-		if i%1000 == 0 {
-			id = fmt.Sprintf("old%d", i/1000)
-		}
-		off++
-		x.add(id, off)
-		want[id] = off
-	}
-	if len(x.sorted) == 0 || len(x.recent) > len(x.sorted)/4+4096 {
-		t.Fatalf("%d entries sorted, %d waiting: the map was not merged", len(x.sorted), len(x.recent))
-	}
-	if x.len() != len(want) {
-		t.Errorf("len %d, want %d ids", x.len(), len(want))
-	}
-	for id, o := range want {
-		if r, ok := x.ref(id); !ok || r.off != o {
-			t.Fatalf("ref(%s) = %d, %v; want offset %d", id, r.off, ok, o)
-		}
-	}
-	if x.has("never") {
-		t.Error("an id never added is found")
-	}
-	refs := x.refs()
-	if len(refs) != len(want) || !slices.IsSortedFunc(refs, func(a, b trajRef) int { return cmp.Compare(a.off, b.off) }) {
-		t.Errorf("refs: %d, sorted %v; want %d in file order", len(refs), slices.IsSortedFunc(refs, func(a, b trajRef) int { return cmp.Compare(a.off, b.off) }), len(want))
 	}
 }

@@ -193,7 +193,7 @@ func redoProofs(jobs jobList, done *trajIndex) (map[string]bool, error) {
 	redo := map[string]bool{}
 	for i := range jobs.Len() {
 		for _, id := range jobs.At(i).ids() {
-			t, err := done.load(id)
+			t, err := done.Load(id)
 			if err != nil {
 				return nil, err
 			}

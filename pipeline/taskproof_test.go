@@ -18,6 +18,7 @@ import (
 	"synth/generators"
 	"synth/generators/template"
 	"synth/proof"
+	"synth/rundir"
 	"synth/sandbox"
 	"synth/schemas"
 	"synth/sources/sample"
@@ -136,7 +137,7 @@ func proofIDs(r *run, task *schemas.Task) (ref, mut string) {
 // id was journaled.
 func journaled(t *testing.T, dir string) (map[string]*schemas.Trajectory, map[string]int) {
 	t.Helper()
-	recs, err := ReadAll[schemas.Trajectory](filepath.Join(dir, benchJournal))
+	recs, err := rundir.ReadAll[schemas.Trajectory](filepath.Join(dir, rundir.BenchValidation))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +207,7 @@ func TestValidateVerifiesInOneBatch(t *testing.T) {
 	if len(recs) != 2*2+len(advs) {
 		t.Fatalf("%d records journaled, want %d", len(recs), 2*2+len(advs))
 	}
-	filtered, _ := os.ReadFile(filepath.Join(dir, filtersLog))
+	filtered, _ := os.ReadFile(filepath.Join(dir, rundir.Filtered))
 	if !strings.Contains(string(filtered), tasks[1].ID) || !strings.Contains(string(filtered), proof.DropReferenceFails) {
 		t.Fatalf("filtered.jsonl does not drop %s as %s:\n%s", tasks[1].ID, proof.DropReferenceFails, filtered)
 	}
@@ -219,7 +220,7 @@ func TestValidateVerifiesInOneBatch(t *testing.T) {
 			lost = id
 		}
 	}
-	dropLines(t, filepath.Join(dir, benchJournal), goodMut, lost)
+	dropLines(t, filepath.Join(dir, rundir.BenchValidation), goodMut, lost)
 	b2 := &countingBackend{Backend: b.Backend}
 	r2, fn2 := proofRun(t, dir, b2)
 	valid, _, ran, err := r2.validateBench(context.Background(), fn2, tasks, fs)
@@ -265,7 +266,7 @@ func TestValidateRedoesInfraFailures(t *testing.T) {
 	if len(valid) != 0 {
 		t.Fatal("a task whose mutant could not be played was kept unproven")
 	}
-	if filtered, _ := os.ReadFile(filepath.Join(dir, filtersLog)); !strings.Contains(string(filtered), filters.ReasonInfra) {
+	if filtered, _ := os.ReadFile(filepath.Join(dir, rundir.Filtered)); !strings.Contains(string(filtered), filters.ReasonInfra) {
 		t.Fatalf("filtered.jsonl does not drop the task as %s:\n%s", filters.ReasonInfra, filtered)
 	}
 	retries := r.cfg.Filters.Retries()

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -36,10 +37,10 @@ func (s *slimTask) task() *schemas.Task {
 // all), so that whole finds the rest of each. It also returns how many
 // tasks the journal holds and the plan hash of their ids in order.
 func (r *run) readTasks(path string, keep func(*schemas.Task) bool) (tasks []slimTask, all int, hash string, err error) {
-	x := newJournalIndex[schemas.Task](path)
+	x := rundir.NewIndex[schemas.Task](path)
 	in := newInterner()
 	h := newPlanHasher()
-	err = ReadJournalAt(path, func(off int64, t schemas.Task) error {
+	err = rundir.ReadJournalAt(path, func(off int64, t schemas.Task) error {
 		all++
 		h.add(t.ID)
 		if keep != nil && !keep(&t) {
@@ -52,7 +53,7 @@ func (r *run) readTasks(path string, keep func(*schemas.Task) bool) (tasks []sli
 		return nil, 0, "", err
 	}
 	if r.tasks != nil {
-		r.tasks.close()
+		r.tasks.Close()
 	}
 	r.tasks = x
 	return slices.Clip(tasks), all, h.sum(), nil
@@ -117,12 +118,12 @@ func (in *interner) of(s string) string {
 
 // whole is slim task s read back whole from its journal.
 func (r *run) whole(s *slimTask) (*schemas.Task, error) {
-	w, err := recordRef[schemas.Task]{idx: r.tasks, off: s.off}.load()
+	w, err := r.tasks.At(s.off).Load()
 	if err != nil {
 		return nil, fmt.Errorf("task %s: %w", s.id, err)
 	}
 	if w.ID != s.id {
-		return nil, fmt.Errorf("task %s: %s holds task %s at its place: the file changed under the run; run the same command again", s.id, r.tasks.path, w.ID)
+		return nil, fmt.Errorf("task %s: %s holds task %s at its place: the file changed under the run; run the same command again", s.id, r.tasks.Path(), w.ID)
 	}
 	w.ID = s.id // one copy of the id
 	return w, nil

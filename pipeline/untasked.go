@@ -10,6 +10,7 @@ import (
 	"synth/generators"
 	"synth/generators/template"
 	"synth/generators/writer"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -107,7 +108,7 @@ func untaskedNote(un []UntaskedFile) string {
 	for _, u := range un {
 		by[u.Reason]++
 	}
-	return fmt.Sprintf("; %d files without a task (%s: tasks.report.md names them)", len(un), countsNote(by))
+	return fmt.Sprintf("; %d files without a task (%s: %s names them)", len(un), countsNote(by), rundir.TasksReport)
 }
 
 // countFiles counts the run's files in the funnel's first stage, once the
@@ -153,9 +154,9 @@ func (r *run) countFiles(fn *funnel, fs *fileSet, split map[string]bool, train [
 				Detail: "the split dropped its tasks (each another language of a benchmark task, or reading files from both sides)"}
 			switch {
 			case proofs[id] > 0:
-				u.Reason, u.Detail = reasonDroppedByProof, fmt.Sprintf("its %d benchmark tasks failed their proof (validate_bench in filtered.jsonl)", proofs[id])
+				u.Reason, u.Detail = reasonDroppedByProof, fmt.Sprintf("its %d benchmark tasks failed their proof (%s in %s)", proofs[id], stageBenchValidate, rundir.Filtered)
 			case split[id]:
-				u.Reason, u.Detail = reasonDroppedByFilters, "dedup and decontamination dropped its training tasks (filtered.jsonl names each, with what it matched)"
+				u.Reason, u.Detail = reasonDroppedByFilters, "dedup and decontamination dropped its training tasks ("+rundir.Filtered+" names each, with what it matched)"
 			}
 			r.logf("plan: file %s (%s) has no task left: %s", u.Name, u.Type, u.Detail)
 		}
@@ -174,7 +175,7 @@ func (r *run) countFiles(fn *funnel, fs *fileSet, split map[string]bool, train [
 
 // rewriteUntasked replaces tasks.report.md's list of files without a task.
 func (r *run) rewriteUntasked(untasked []generators.Untasked) error {
-	path := filepath.Join(r.dir, tasksReportFile)
+	path := filepath.Join(r.dir, rundir.TasksReport)
 	old, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("plan: %w", err)

@@ -12,6 +12,7 @@ import (
 
 	"synth/filters"
 	"synth/generators"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -61,7 +62,7 @@ func TestFilelessOnlyWhenAsked(t *testing.T) {
 			if _, err := Generate(context.Background(), cfg, Options{Out: dir, Log: &log}); err != nil {
 				t.Fatalf("%v\n%s", err, log.String())
 			}
-			tasks, _, _, err := (&run{dir: dir}).readTasks(filepath.Join(dir, tasksJournal), nil)
+			tasks, _, _, err := (&run{dir: dir}).readTasks(filepath.Join(dir, rundir.Tasks), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +97,7 @@ func TestUntaskedFilesNamed(t *testing.T) {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
 	want := map[string]string{"tiny.csv": generators.ReasonUnusable, "arr.npy": generators.ReasonUnsupportedType}
-	report, err := os.ReadFile(filepath.Join(dir, tasksReportFile))
+	report, err := os.ReadFile(filepath.Join(dir, rundir.TasksReport))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestUntaskedFilesNamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tasks, _, _, err := r.readTasks(filepath.Join(dir, tasksJournal), nil)
+	tasks, _, _, err := r.readTasks(filepath.Join(dir, rundir.Tasks), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +177,7 @@ func TestUntaskedFilesNamed(t *testing.T) {
 	if st.In != 3 || st.Out != 0 || len(st.Reasons) != 3 {
 		t.Errorf("funnel files stage %+v, want 3 in, 0 out, 3 reasons", st)
 	}
-	report, err = os.ReadFile(filepath.Join(dir, tasksReportFile))
+	report, err = os.ReadFile(filepath.Join(dir, rundir.TasksReport))
 	if err != nil {
 		t.Fatal(err)
 	}

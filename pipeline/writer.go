@@ -8,11 +8,8 @@ import (
 
 	"synth/dataset"
 	"synth/generators/writer"
+	"synth/rundir"
 )
-
-// draftsLog records every draft the LLM writer dropped, with its reason and
-// what failed.
-const draftsLog = "drafts_dropped.jsonl"
 
 // WriterCounts is what became of the LLM writer's drafts, as run.json and
 // the summary report it.
@@ -31,9 +28,9 @@ func (r *run) recordWriter(w *writer.Generator, proof string) error {
 	for _, d := range st.Drops {
 		r.logf("generate: dropped draft %s of %s: %s: %s", d.Task, d.File, d.Reason, d.Detail)
 	}
-	path := filepath.Join(r.dir, draftsLog)
+	path := filepath.Join(r.dir, rundir.DraftsDropped)
 	os.Remove(path)
-	j, err := OpenJournal(path)
+	j, err := rundir.OpenJournal(path)
 	if err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"synth/generators/writer"
 	"synth/llm"
 	"synth/llm/llmtest"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -142,7 +143,7 @@ func TestLLMWriterProvesTasks(t *testing.T) {
 		t.Logf("%-10s %3d %3d  %s", s.Stage, s.In, s.Out, s.Note)
 	}
 	// Each lands where it should.
-	drops, err := ReadAll[writer.Drop](filepath.Join(dir, draftsLog))
+	drops, err := rundir.ReadAll[writer.Drop](filepath.Join(dir, rundir.DraftsDropped))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestLLMWriterProvesTasks(t *testing.T) {
 	if err != nil || info.Writer == nil || fmt.Sprint(info.Writer.Dropped) != fmt.Sprint(want) || info.Writer.Drafts != 10 {
 		t.Fatalf("run.json writer = %+v (%v)", info.Writer, err)
 	}
-	card, err := os.ReadFile(filepath.Join(dir, datasetDir, "README.md"))
+	card, err := os.ReadFile(filepath.Join(dir, rundir.DatasetDir, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,12 +194,12 @@ func TestLLMWriterProvesTasks(t *testing.T) {
 			Dropped map[string]int `json:"dropped"`
 		} `json:"tasks"`
 	}
-	b, _ := os.ReadFile(filepath.Join(dir, datasetDir, "stats.json"))
+	b, _ := os.ReadFile(filepath.Join(dir, rundir.DatasetDir, "stats.json"))
 	if json.Unmarshal(b, &stats) != nil || fmt.Sprint(stats.Tasks.Dropped) != fmt.Sprint(want) {
 		t.Errorf("stats.json tasks = %+v", stats.Tasks)
 	}
 	// The expected values were computed and frozen.
-	tasks, _ := ReadAll[schemas.Task](filepath.Join(dir, tasksJournal))
+	tasks, _ := rundir.ReadAll[schemas.Task](filepath.Join(dir, rundir.Tasks))
 	for _, tk := range tasks {
 		if r := tk.Checks[0].Rows; r == nil || *r != 5 {
 			t.Errorf("task %s rows %v, want 5 frozen", tk.ID, r)
@@ -237,7 +238,7 @@ func TestLLMWriterNoCodeNoRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	trajs, _ := ReadAll[schemas.Trajectory](filepath.Join(dir, trajJournal))
+	trajs, _ := rundir.ReadAll[schemas.Trajectory](filepath.Join(dir, rundir.Trajectories))
 	if len(trajs) == 0 {
 		t.Fatal("no rollouts")
 	}

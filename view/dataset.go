@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"synth/dataset"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -17,7 +18,7 @@ import (
 func (s *site) writeDataset(ctx context.Context, in *input) ([]Overview, error) {
 	shards := parquetFiles(in.dir)
 	var rf *runFiles
-	var trajs *lineIndex
+	var trajs *rundir.Index[schemas.Trajectory]
 	if run := runOfDataset(in.dir); run != "" {
 		root, err := s.addRoot(run, filepath.Base(run), KindRun)
 		if err != nil {
@@ -27,18 +28,17 @@ func (s *site) writeDataset(ctx context.Context, in *input) ([]Overview, error) 
 			return nil, err
 		}
 		defer rf.close()
-		if trajs, err = optionalIndex(filepath.Join(run, trajJSONL), idKey); err != nil {
+		if trajs, err = optionalIndex[schemas.Trajectory](filepath.Join(run, rundir.Trajectories), idKey); err != nil {
 			return nil, err
 		}
-		defer trajs.close()
+		defer closeIndex(trajs)
 	}
 	for _, shard := range shards {
 		err := dataset.ReadRows(shard, func(r *schemas.Row) error {
-			var tr schemas.Trajectory
-			if ok, err := trajs.get(r.ID, &tr); err != nil {
+			if tr, err := lookup(trajs, r.ID); err != nil {
 				return err
-			} else if ok {
-				p, err := s.runPage(rf, &tr)
+			} else if tr != nil {
+				p, err := s.runPage(rf, tr)
 				if err != nil {
 					return err
 				}
@@ -53,7 +53,7 @@ func (s *site) writeDataset(ctx context.Context, in *input) ([]Overview, error) 
 		}
 	}
 	ov := Overview{Label: in.label, Kind: KindDataset, Figures: []Figure{{"shards", fmt.Sprint(len(shards))}}}
-	for _, p := range []string{filepath.Join(in.dir, dataset.StatsFile), filepath.Join(filepath.Dir(in.dir), dataset.StatsFile)} {
+	for _, p := range []string{filepath.Join(in.dir, rundir.DatasetStats), filepath.Join(filepath.Dir(in.dir), rundir.DatasetStats)} {
 		if st := readFunnel(p); st != nil {
 			ov.Stages = st
 			break
@@ -81,7 +81,7 @@ func runOfDataset(dir string) string {
 		return ""
 	}
 	for _, c := range []string{filepath.Dir(abs), filepath.Dir(filepath.Dir(abs))} {
-		if _, err := os.Stat(filepath.Join(c, trajJSONL)); err == nil {
+		if _, err := os.Stat(filepath.Join(c, rundir.Trajectories)); err == nil {
 			return c
 		}
 	}

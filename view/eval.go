@@ -9,22 +9,16 @@ import (
 	"sort"
 
 	"synth/bench"
+	"synth/rundir"
 	"synth/schemas"
-)
-
-// The eval results folder's names this package reads.
-const (
-	evalJSON    = "eval.json"
-	resultsFile = "results.jsonl"
-	summaryFile = "summary.json"
 )
 
 // evalFiles reaches one results folder's records by task and sample.
 type evalFiles struct {
 	in      *input
-	results *lineIndex
-	bench   *input     // the benchmark folder, when found
-	tasks   *lineIndex // its tasks.jsonl
+	results *rundir.Index[bench.Result]
+	bench   *input                      // the benchmark folder, when found
+	tasks   *rundir.Index[schemas.Task] // its tasks.jsonl
 }
 
 // resultKey joins the results of two evals: the task and the sample.
@@ -47,24 +41,24 @@ func resultKey(line []byte) string {
 func (s *site) openEval(in *input) (*evalFiles, error) {
 	ef := &evalFiles{in: in}
 	var err error
-	if ef.results, err = optionalIndex(filepath.Join(in.dir, resultsFile), resultKey); err != nil {
+	if ef.results, err = optionalIndex[bench.Result](filepath.Join(in.dir, rundir.EvalResults), resultKey); err != nil {
 		return nil, err
 	}
 	if ef.results == nil {
-		return nil, fmt.Errorf("view: %s has no %s: is the eval still starting? (synth eval -o %s writes it)", in.dir, resultsFile, in.dir)
+		return nil, fmt.Errorf("view: %s has no %s: is the eval still starting? (synth eval -o %s writes it)", in.dir, rundir.EvalResults, in.dir)
 	}
 	if dir := benchDirOf(in.dir); dir != "" {
 		if ef.bench, err = s.addRoot(dir, "bench", "bench"); err != nil {
 			return nil, err
 		}
-		if ef.tasks, err = optionalIndex(filepath.Join(dir, "tasks.jsonl"), idKey); err != nil {
+		if ef.tasks, err = optionalIndex[schemas.Task](filepath.Join(dir, bench.TasksFile), idKey); err != nil {
 			return nil, err
 		}
 	}
 	return ef, nil
 }
 
-func (ef *evalFiles) close() { ef.results.close(); ef.tasks.close() }
+func (ef *evalFiles) close() { closeIndex(ef.results); closeIndex(ef.tasks) }
 
 // benchDirOf finds the benchmark an eval ran: eval.json's bench, as given
 // (relative to where synth eval ran) or relative to the results folder's
@@ -73,12 +67,12 @@ func benchDirOf(dir string) string {
 	var ei struct {
 		Bench string `json:"bench"`
 	}
-	b, err := os.ReadFile(filepath.Join(dir, evalJSON))
+	b, err := os.ReadFile(filepath.Join(dir, rundir.EvalInfo))
 	if err != nil || json.Unmarshal(b, &ei) != nil || ei.Bench == "" {
 		return ""
 	}
 	for _, c := range []string{ei.Bench, filepath.Join(filepath.Dir(dir), ei.Bench)} {
-		if _, err := os.Stat(filepath.Join(c, "tasks.jsonl")); err == nil {
+		if _, err := os.Stat(filepath.Join(c, bench.TasksFile)); err == nil {
 			return c
 		}
 	}
@@ -100,10 +94,10 @@ func (s *site) writeEvals(ctx context.Context, ins []*input) ([]Overview, error)
 	}
 	seen := map[string]bool{}
 	for i, ef := range efs {
-		path := filepath.Join(ef.in.dir, resultsFile)
+		path := filepath.Join(ef.in.dir, rundir.EvalResults)
 		err := eachLine(path, func(line []byte, num int, off int64) error {
 			key := resultKey(line)
-			if ef.results.offs[key] != off || seen[key] {
+			if last, _ := ef.results.Ref(key); last.Offset() != off || seen[key] {
 				return nil // a later record of the same rollout replaces it, or shown already
 			}
 			seen[key] = true
@@ -115,9 +109,11 @@ func (s *site) writeEvals(ctx context.Context, ins []*input) ([]Overview, error)
 					if err := json.Unmarshal(line, &r); err != nil {
 						return fmt.Errorf("view: %s:%d: %w", path, num, err)
 					}
-				} else if ok, err := other.results.get(key, &r); err != nil {
+				} else if found, err := other.results.Load(key); err != nil {
 					return err
-				} else if !ok {
+				} else if found != nil {
+					r = *found
+				} else {
 					p.Sides = append(p.Sides, &Side{Label: other.in.label, Missing: "this eval has no rollout of the task and sample", Messages: []schemas.Message{}})
 					continue
 				}
@@ -142,15 +138,14 @@ func (s *site) writeEvals(ctx context.Context, ins []*input) ([]Overview, error)
 // evalTask is the task of result r, from the first benchmark that has it.
 func (s *site) evalTask(efs []*evalFiles, r *bench.Result) TaskV {
 	for _, ef := range efs {
-		var t schemas.Task
-		if ok, _ := ef.tasks.get(r.TaskID, &t); ok {
-			v := taskV(&t)
+		if t, _ := lookup(ef.tasks, r.TaskID); t != nil {
+			v := taskV(t)
 			for _, f := range t.Files {
 				if !isLocalSlash(f.Name) {
 					v.Files = append(v.Files, &Media{Name: f.Name, Show: ShowNone, Note: "not a name under data/"})
 					continue
 				}
-				v.Files = append(v.Files, s.mediaOf(ef.bench, "data/"+f.Name, f.Name, 0, ""))
+				v.Files = append(v.Files, s.mediaOf(ef.bench, bench.DataDir+"/"+f.Name, f.Name, 0, ""))
 			}
 			return v
 		}
@@ -192,9 +187,9 @@ func isLocalSlash(name string) bool {
 func evalOverview(in *input) Overview {
 	ov := Overview{Label: in.label, Kind: KindEval}
 	var sum bench.Summary
-	b, err := os.ReadFile(filepath.Join(in.dir, summaryFile))
+	b, err := os.ReadFile(filepath.Join(in.dir, rundir.EvalSummary))
 	if err != nil || json.Unmarshal(b, &sum) != nil {
-		ov.Figures = append(ov.Figures, Figure{"summary", "none yet (summary.json is written when the eval ends)"})
+		ov.Figures = append(ov.Figures, Figure{"summary", "none yet (" + rundir.EvalSummary + " is written when the eval ends)"})
 		return ov
 	}
 	model := sum.Model

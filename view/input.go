@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"synth/rundir"
 )
 
 // Kinds of input.
@@ -36,14 +38,14 @@ func Detect(dir string) (string, error) {
 	}
 	has := func(name string) bool { _, err := os.Stat(filepath.Join(dir, name)); return err == nil }
 	switch {
-	case has("eval.json") || has("results.jsonl"):
+	case has(rundir.EvalInfo) || has(rundir.EvalResults):
 		return KindEval, nil
-	case has("trajectories.jsonl") || has("run.json"):
+	case has(rundir.Trajectories) || has(rundir.RunInfo):
 		return KindRun, nil
 	case len(parquetFiles(dir)) > 0:
 		return KindDataset, nil
 	}
-	return "", fmt.Errorf("%s holds neither a run (trajectories.jsonl), an eval's results (results.jsonl) nor a dataset (data/*.parquet): give one of those folders", dir)
+	return "", fmt.Errorf("%s holds neither a run (%s), an eval's results (%s) nor a dataset (%s/*.parquet): give one of those folders", dir, rundir.Trajectories, rundir.EvalResults, rundir.DatasetShards)
 }
 
 func openInput(i int, dir string) (*input, error) {
@@ -65,7 +67,7 @@ func openInput(i int, dir string) (*input, error) {
 // parquetFiles lists a dataset's shards: dir/data/*.parquet, else
 // dir/*.parquet, sorted.
 func parquetFiles(dir string) []string {
-	for _, pat := range []string{filepath.Join(dir, "data", "*.parquet"), filepath.Join(dir, "*.parquet")} {
+	for _, pat := range []string{filepath.Join(dir, rundir.DatasetShards, "*.parquet"), filepath.Join(dir, "*.parquet")} {
 		if m, _ := filepath.Glob(pat); len(m) > 0 {
 			return m
 		}

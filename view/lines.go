@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"synth/rundir"
 )
 
 // maxLine bounds one JSONL record; a longer line is an error naming it.
@@ -66,57 +68,41 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// lineIndex finds JSONL records by key without holding them: it keeps each
-// key's byte offset and reads the record again when asked.
-type lineIndex struct {
-	path string
-	f    *os.File
-	offs map[string]int64
-}
-
-// indexLines indexes the JSONL file at path by key(line); records without
-// a key are left out, and a repeated key keeps its last record (journals
-// append corrections).
-func indexLines(path string, key func([]byte) string) (*lineIndex, error) {
-	ix := &lineIndex{path: path, offs: map[string]int64{}}
+// optionalIndex indexes the JSONL file at path by key(line), or returns
+// nil when there is no such file. Lines are read as eachLine reads them,
+// so a line that is not JSON, or has no key, is left out rather than
+// failing the page; a repeated key keeps its last record (journals append
+// corrections).
+func optionalIndex[T any](path string, key func([]byte) string) (*rundir.Index[T], error) {
+	x := rundir.NewIndex[T](path)
 	err := eachLine(path, func(line []byte, _ int, off int64) error {
 		if k := key(line); k != "" {
-			ix.offs[k] = off
+			x.Add(k, off)
 		}
 		return nil
 	})
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("view: %w", err)
 	}
-	if ix.f, err = os.Open(path); err != nil {
-		return nil, err
-	}
-	return ix, nil
+	return x, nil
 }
 
-// get decodes the record of key into v; false when there is none.
-func (ix *lineIndex) get(key string, v any) (bool, error) {
-	if ix == nil {
-		return false, nil
+// lookup reads key's record back from x; nil when there is none, or no
+// index (no such file).
+func lookup[T any](x *rundir.Index[T], key string) (*T, error) {
+	if x == nil {
+		return nil, nil
 	}
-	off, ok := ix.offs[key]
-	if !ok {
-		return false, nil
-	}
-	r := bufio.NewReader(io.NewSectionReader(ix.f, off, 1<<62))
-	line, err := readLine(r)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return false, fmt.Errorf("%s: %w", ix.path, err)
-	}
-	if err := json.Unmarshal(line, v); err != nil {
-		return false, fmt.Errorf("%s: record %q: %w", ix.path, key, err)
-	}
-	return true, nil
+	return x.Load(key)
 }
 
-func (ix *lineIndex) close() {
-	if ix != nil && ix.f != nil {
-		ix.f.Close()
+// closeIndex closes x, if there is one.
+func closeIndex[T any](x *rundir.Index[T]) {
+	if x != nil {
+		x.Close()
 	}
 }
 

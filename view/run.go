@@ -10,17 +10,8 @@ import (
 	"regexp"
 	"sort"
 
+	"synth/rundir"
 	"synth/schemas"
-)
-
-// The run directory's names this package reads.
-const (
-	runJSON      = "run.json"
-	tasksJSONL   = "tasks.jsonl"
-	filesJSONL   = "files.jsonl"
-	trajJSONL    = "trajectories.jsonl"
-	filteredJSON = "filtered.jsonl"
-	statsJSON    = "dataset/stats.json"
 )
 
 var hexID = regexp.MustCompile(`^[0-9a-f]{64}$`)
@@ -28,18 +19,21 @@ var hexID = regexp.MustCompile(`^[0-9a-f]{64}$`)
 // runFiles reaches a run directory's tasks, files and filter records by id.
 type runFiles struct {
 	in       *input
-	tasks    *lineIndex
-	files    *lineIndex
-	filtered *lineIndex
+	tasks    *rundir.Index[schemas.Task]
+	files    *rundir.Index[schemas.File]
+	filtered *rundir.Index[dropRecord]
 }
+
+// dropRecord is a line of rundir.Filtered: an item a filter dropped.
+type dropRecord struct{ Stage, Reason, Matched string }
 
 func openRunFiles(in *input) (*runFiles, error) {
 	rf := &runFiles{in: in}
 	var err error
-	if rf.tasks, err = optionalIndex(filepath.Join(in.dir, tasksJSONL), idKey); err != nil {
+	if rf.tasks, err = optionalIndex[schemas.Task](filepath.Join(in.dir, rundir.Tasks), idKey); err != nil {
 		return nil, err
 	}
-	if rf.files, err = optionalIndex(filepath.Join(in.dir, filesJSONL), idKey); err != nil {
+	if rf.files, err = optionalIndex[schemas.File](filepath.Join(in.dir, rundir.Files), idKey); err != nil {
 		return nil, err
 	}
 	itemKey := func(line []byte) string {
@@ -51,25 +45,13 @@ func openRunFiles(in *input) (*runFiles, error) {
 		}
 		return d.Item
 	}
-	if rf.filtered, err = optionalIndex(filepath.Join(in.dir, filteredJSON), itemKey); err != nil {
+	if rf.filtered, err = optionalIndex[dropRecord](filepath.Join(in.dir, rundir.Filtered), itemKey); err != nil {
 		return nil, err
 	}
 	return rf, nil
 }
 
-func (rf *runFiles) close() { rf.tasks.close(); rf.files.close(); rf.filtered.close() }
-
-// optionalIndex indexes path, or returns nil when there is no such file.
-func optionalIndex(path string, key func([]byte) string) (*lineIndex, error) {
-	ix, err := indexLines(path, key)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("view: %w", err)
-	}
-	return ix, nil
-}
+func (rf *runFiles) close() { closeIndex(rf.tasks); closeIndex(rf.files); closeIndex(rf.filtered) }
 
 // writeRun writes a page per line of the run's trajectories.jsonl.
 func (s *site) writeRun(ctx context.Context, in *input) ([]Overview, error) {
@@ -78,7 +60,7 @@ func (s *site) writeRun(ctx context.Context, in *input) ([]Overview, error) {
 		return nil, err
 	}
 	defer rf.close()
-	path := filepath.Join(in.dir, trajJSONL)
+	path := filepath.Join(in.dir, rundir.Trajectories)
 	bad := 0
 	err = eachLine(path, func(line []byte, num int, _ int64) error {
 		var tr schemas.Trajectory
@@ -106,22 +88,20 @@ func (s *site) writeRun(ctx context.Context, in *input) ([]Overview, error) {
 // runPage is the page of one trajectory of a run.
 func (s *site) runPage(rf *runFiles, tr *schemas.Trajectory) (*Page, error) {
 	p := &Page{Kind: KindRun}
-	var task schemas.Task
-	ok, err := rf.tasks.get(tr.TaskID, &task)
+	task, err := lookup(rf.tasks, tr.TaskID)
 	if err != nil {
 		return nil, err
 	}
 	side := sideOf(rf.in.label, tr)
-	if ok {
-		p.Task = taskV(&task)
+	if task != nil {
+		p.Task = taskV(task)
 		p.Task.Files = s.runInputs(rf, task.Files)
 	} else {
 		p.Task = TaskV{ID: tr.TaskID, Query: queryOf(tr.Messages)}
 	}
 	side.Artifacts = s.artifacts(rf.in, tr.Artifacts)
 	for _, id := range []string{tr.ID, tr.TaskID} {
-		var d struct{ Stage, Reason, Matched string }
-		if ok, err := rf.filtered.get(id, &d); err == nil && ok {
+		if d, err := lookup(rf.filtered, id); err == nil && d != nil {
 			side.Dropped = d.Stage + ": " + d.Reason
 			if d.Matched != "" {
 				side.Dropped += ": " + d.Matched
@@ -137,14 +117,17 @@ func (s *site) runPage(rf *runFiles, tr *schemas.Trajectory) (*Page, error) {
 func (s *site) runInputs(rf *runFiles, files []schemas.TaskFile) []*Media {
 	var ms []*Media
 	for _, tf := range files {
+		found, _ := lookup(rf.files, tf.ID)
 		var f schemas.File
-		ok, _ := rf.files.get(tf.ID, &f)
+		if found != nil {
+			f = *found
+		}
 		if !hexID.MatchString(tf.ID) || !isPlainName(f.Name) {
 			ms = append(ms, &Media{Name: tf.Name, Show: ShowNone, Note: "not in the run's files/"})
 			continue
 		}
-		m := s.mediaOf(rf.in, "files/"+tf.ID[:2]+"/"+tf.ID+"/"+f.Name, tf.Name, f.Size, tf.ID)
-		if ok {
+		m := s.mediaOf(rf.in, rundir.FilesDir+"/"+tf.ID[:2]+"/"+tf.ID+"/"+f.Name, tf.Name, f.Size, tf.ID)
+		if found != nil {
 			m.Preview = f.Preview
 		}
 		ms = append(ms, m)
@@ -160,7 +143,7 @@ func (s *site) artifacts(in *input, as []schemas.Artifact) []*Media {
 			ms = append(ms, &Media{Name: a.Path, Size: a.Size, Show: ShowNone, Note: "no stored copy (its sha256 is not a hash)"})
 			continue
 		}
-		ms = append(ms, s.mediaOf(in, "artifacts/"+a.SHA256[:2]+"/"+a.SHA256, a.Path, a.Size, a.SHA256))
+		ms = append(ms, s.mediaOf(in, rundir.ArtifactsDir+"/"+a.SHA256[:2]+"/"+a.SHA256, a.Path, a.Size, a.SHA256))
 	}
 	return ms
 }
@@ -189,7 +172,7 @@ func runOverview(in *input) Overview {
 		Counts   map[string]int      `json:"counts"`
 		Stages   []schemas.StageTime `json:"stage_times"`
 	}
-	if b, err := os.ReadFile(filepath.Join(in.dir, runJSON)); err == nil && json.Unmarshal(b, &ri) == nil {
+	if found, err := rundir.ReadRunInfo(in.dir, &ri); found && err == nil {
 		var keys []string
 		for k := range ri.Counts {
 			keys = append(keys, k)
@@ -213,7 +196,7 @@ func runOverview(in *input) Overview {
 		}
 		ov.Stages = append(ov.Stages, stage)
 	}
-	for _, st := range readFunnel(filepath.Join(in.dir, statsJSON)) {
+	for _, st := range readFunnel(filepath.Join(in.dir, rundir.DatasetDir, rundir.DatasetStats)) {
 		st.Name = "filter: " + st.Name
 		ov.Stages = append(ov.Stages, st)
 	}

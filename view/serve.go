@@ -15,6 +15,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"synth/bench"
+	"synth/rundir"
 )
 
 // csp is the policy of every page: the site's own scripts and styles only;
@@ -70,7 +73,7 @@ func serveInput(w http.ResponseWriter, r *http.Request, ins []*os.Root, rest str
 	p = path.Clean("/" + p)[1:] // no .. climbs out of files/ or artifacts/
 	n, err := strconv.Atoi(i)
 	top, _, _ := strings.Cut(p, "/")
-	if err != nil || n < 0 || n >= len(ins) || (top != "files" && top != "artifacts" && top != "data") {
+	if err != nil || n < 0 || n >= len(ins) || (top != rundir.FilesDir && top != rundir.ArtifactsDir && top != bench.DataDir) {
 		http.NotFound(w, r)
 		return
 	}

@@ -12,6 +12,7 @@ import (
 
 	"synth/llm"
 	"synth/pipeline"
+	"synth/rundir"
 )
 
 func init() { register(newBuildCmd) }
@@ -98,7 +99,7 @@ func addBuildFlags(cmd *cobra.Command, f *buildFlags) {
 	fl.Float64Var(&f.maxCost, "max-cost-usd", 0, "stop cleanly once this much is spent; resumable (config: llm.max_cost_usd)")
 	fl.Int64Var(&f.maxTokens, "max-tokens", 0, "stop cleanly once this many tokens are used; resumable (config: llm.max_tokens)")
 	fl.StringVar(&f.writer, "query-writer", "", "who writes the tasks: template, or llm (the model writes each task with a reference solution, and the task is proven in the sandbox before it counts; see README) (config: tasks.writer)")
-	fl.StringVar(&f.replay, "replay", "", "trajectory file for --teacher replay: synth's trajectories.jsonl or PyBench's (config: teacher.replay)")
+	fl.StringVar(&f.replay, "replay", "", "trajectory file for --teacher replay: synth's "+rundir.Trajectories+" or PyBench's (config: teacher.replay)")
 	fl.BoolVar(&f.noCache, "no-cache", false, "ask the endpoint again even for requests already answered (config: llm.no_cache)")
 	fl.IntVar(&f.samples, "samples", 0, "rollouts per task (config: teacher.samples)")
 	fl.IntVar(&f.maxTurns, "max-turns", 0, "assistant turns per rollout at most (config: teacher.max_turns)")
@@ -247,7 +248,7 @@ func lostRollouts(sum *pipeline.Summary) error {
 	if sum.Lost == 0 {
 		return nil
 	}
-	return fmt.Errorf("%d rollouts were lost to infrastructure failures (see lost.jsonl under %s); the rest is kept: run the same command again to redo them",
+	return fmt.Errorf("%d rollouts were lost to infrastructure failures (see "+rundir.Lost+" under %s); the rest is kept: run the same command again to redo them",
 		sum.Lost, sum.Out)
 }
 
@@ -261,7 +262,7 @@ func emptyDataset(sum *pipeline.Summary) error {
 	if len(sum.Failures) > 0 {
 		why += " (failed rollouts: " + sum.FailureNote() + ")"
 	}
-	return fmt.Errorf("%s: the dataset has no rows: %s; see %s", sum.Out, why, filepath.Join(sum.Out, "trajectories.jsonl"))
+	return fmt.Errorf("%s: the dataset has no rows: %s; see %s", sum.Out, why, filepath.Join(sum.Out, rundir.Trajectories))
 }
 
 func printSummary(w io.Writer, sum *pipeline.Summary) {

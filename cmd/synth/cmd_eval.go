@@ -15,6 +15,7 @@ import (
 	"synth/bench"
 	"synth/llm"
 	"synth/pipeline"
+	"synth/rundir"
 	"synth/schemas"
 )
 
@@ -134,7 +135,7 @@ Export a run for inspect_ai (inspect view): synth eval export RUN --format inspe
 		RunE: func(cmd *cobra.Command, _ []string) error { return runEval(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.bench, "bench", "", "benchmark folder (tasks.jsonl and data/), e.g. out/bench")
+	fl.StringVar(&f.bench, "bench", "", "benchmark folder ("+bench.TasksFile+" and "+bench.DataDir+"/), e.g. out/bench")
 	fl.StringVarP(&f.out, "out", "o", "results", "results folder to write (and resume)")
 	fl.StringVarP(&f.config, "config", "c", "", "synth.yaml whose llm, sandbox and teacher sections (format, max_turns, temperature, ...) apply; flags override it")
 	fl.StringVar(&f.model, "model", "", "model to evaluate (served at --base-url)")
@@ -371,8 +372,8 @@ func printEval(w io.Writer, res *pipeline.EvalResult) {
 			fmt.Fprintf(w, "judge %s: pass rate %.1f%%, reasoning %.1f, code quality %.1f (%d not judged)\n", j.Model, 100*j.PassRate, j.AvgReasoning, j.AvgCodeQuality, j.Errors)
 		}
 	}
-	fmt.Fprintf(w, "results:   %s\n", filepath.Join(res.Out, pipeline.EvalResultsFile))
-	fmt.Fprintf(w, "summary:   %s\n", filepath.Join(res.Out, bench.SummaryFile))
+	fmt.Fprintf(w, "results:   %s\n", filepath.Join(res.Out, rundir.EvalResults))
+	fmt.Fprintf(w, "summary:   %s\n", filepath.Join(res.Out, rundir.EvalSummary))
 	fmt.Fprintf(w, "report:    %s\n", res.Report)
 }
 

@@ -11,6 +11,7 @@ import (
 	"synth/dataset"
 	"synth/dataset/arrowexport"
 	"synth/pyenv"
+	"synth/rundir"
 )
 
 func init() { register(newExportCmd) }
@@ -128,7 +129,7 @@ func runExport(cmd *cobra.Command, path string, f exportFlags) error {
 func runExportHarbor(cmd *cobra.Command, path, dst string) error {
 	dir := path
 	if kindOf(dir) == kindRun {
-		dir = filepath.Join(dir, "bench")
+		dir = filepath.Join(dir, rundir.BenchDir)
 	}
 	if k := kindOf(dir); k != kindBench {
 		what := "no benchmark"

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"synth/pipeline"
+	"synth/rundir"
 )
 
 func init() { register(newGenerateCmd) }
@@ -52,7 +53,7 @@ A later synth build with the same settings and -o goes on from there.`,
 				return err
 			}
 			printSummary(cmd.OutOrStdout(), sum)
-			fmt.Fprintf(cmd.OutOrStdout(), "tasks:     %s\nreport:    %s\n", filepath.Join(f.out, "tasks.jsonl"), filepath.Join(f.out, "tasks.report.md"))
+			fmt.Fprintf(cmd.OutOrStdout(), "tasks:     %s\nreport:    %s\n", filepath.Join(f.out, rundir.Tasks), filepath.Join(f.out, rundir.TasksReport))
 			return nil
 		},
 	}

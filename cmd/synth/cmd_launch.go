@@ -9,6 +9,7 @@ import (
 
 	"synth/launch"
 	"synth/pipeline"
+	"synth/rundir"
 )
 
 func init() { register(newLaunchCmd) }
@@ -100,7 +101,7 @@ the paths), is refused; the paths in the scripts' commands are quoted.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "logs in %s; when the merge job is done: %s\n", filepath.Join(launch.Dir(s.Run), "logs"), filepath.Join(s.Run, "dataset"))
+			fmt.Fprintf(w, "logs in %s; when the merge job is done: %s\n", filepath.Join(launch.Dir(s.Run), "logs"), filepath.Join(s.Run, rundir.DatasetDir))
 			return nil
 		},
 	}

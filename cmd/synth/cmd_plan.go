@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"synth/pipeline"
+	"synth/rundir"
 )
 
 func init() { register(newPlanCmd) }
@@ -48,7 +49,7 @@ synth launch slurm and synth launch k8s write the jobs that do all three.`,
 			}
 			printSummary(cmd.OutOrStdout(), sum)
 			fmt.Fprintf(cmd.OutOrStdout(), "plan:      %s\nnext:      synth rollout -o %s --shard I/N (for I = 1..N), then synth merge -o %s\n",
-				filepath.Join(f.out, "plan.jsonl"), f.out, f.out)
+				filepath.Join(f.out, rundir.Plan), f.out, f.out)
 			return nil
 		},
 	}

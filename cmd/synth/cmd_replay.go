@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"synth/pipeline"
+	"synth/rundir"
 )
 
 func init() { register(newReplayCmd) }
@@ -59,7 +60,7 @@ Exit status: 0 when at least --min-share of the observations are identical,
 			if d := rep.First; d != nil {
 				fmt.Fprintf(w, "first difference: row %s, cell %d\n  recorded: %q\n  replayed: %q\n", d.Row, d.Cell, d.Recorded, d.Replayed)
 			}
-			fmt.Fprintf(w, "wrote %s and the card's Reproduction section\n", filepath.Join(args[0], "replay.json"))
+			fmt.Fprintf(w, "wrote %s and the card's Reproduction section\n", filepath.Join(args[0], rundir.Replay))
 			if rep.Share() < minShare {
 				return fmt.Errorf("%.1f%% of the observations reproduced, under --min-share %.1f%%", 100*rep.Share(), 100*minShare)
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"synth/bench"
 	"synth/pipeline"
 	"synth/sandbox"
 	"synth/serve"
@@ -85,7 +86,7 @@ DIR2 shows it, and on exit DIR2/summary.json and report.md score it.`,
   #       r = env.step({"content": "Finished: 5"});  print(r.reward)`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usagef("serve needs one DIR: a benchmark folder (tasks.jsonl and data/) or a run directory; got %d", len(args))
+				return usagef("serve needs one DIR: a benchmark folder (%s and %s/) or a run directory; got %d", bench.TasksFile, bench.DataDir, len(args))
 			}
 			return nil
 		},

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 
 	"synth/bench"
-	"synth/dataset"
+	"synth/rundir"
 )
 
 // folderKind is what a synth folder holds, told by the files in it.
@@ -32,13 +32,13 @@ func kindOf(dir string) folderKind {
 	if k := synthKindOf(dir); k != kindNone {
 		return k
 	}
-	parquet, _ := filepath.Glob(filepath.Join(dir, "data", "*.parquet"))
+	parquet, _ := filepath.Glob(filepath.Join(dir, rundir.DatasetShards, "*.parquet"))
 	switch {
-	case exists(dir, bench.SummaryFile) && exists(dir, "results.jsonl"):
+	case exists(dir, rundir.EvalSummary) && exists(dir, rundir.EvalResults):
 		return kindResults
 	case exists(dir, bench.TasksFile) && exists(dir, bench.DataDir):
 		return kindBench
-	case exists(dir, dataset.CardFile) && len(parquet) > 0:
+	case exists(dir, rundir.DatasetCard) && len(parquet) > 0:
 		return kindDataset
 	}
 	return kindNone
@@ -48,13 +48,13 @@ func kindOf(dir string) folderKind {
 // folder of someone's project is never taken for one of synth's.
 func synthKindOf(dir string) folderKind {
 	switch {
-	case exists(dir, "run.json"):
+	case exists(dir, rundir.RunInfo):
 		return kindRun
-	case exists(dir, "eval.json"):
+	case exists(dir, rundir.EvalInfo):
 		return kindResults
 	case exists(dir, bench.CardFile):
 		return kindBench
-	case exists(dir, dataset.StatsFile):
+	case exists(dir, rundir.DatasetStats):
 		return kindDataset
 	}
 	return kindNone
@@ -67,7 +67,7 @@ func wantBench(dir string) error {
 	case kindBench:
 		return nil
 	case kindRun:
-		return usagef("--bench %s: that is %s, not a benchmark; its benchmark is %s: synth eval --bench %s", dir, k, filepath.Join(dir, "bench"), filepath.Join(dir, "bench"))
+		return usagef("--bench %s: that is %s, not a benchmark; its benchmark is %s: synth eval --bench %s", dir, k, filepath.Join(dir, rundir.BenchDir), filepath.Join(dir, rundir.BenchDir))
 	case kindDataset:
 		return usagef("--bench %s: that is %s (training rows), not a benchmark; give a benchmark folder, e.g. out/bench; for the dataset's figures: synth stats %s", dir, k, dir)
 	case kindResults:
@@ -85,7 +85,7 @@ func wantStatsInput(path string) error {
 	case kindBench:
 		return usagef("%s is %s (tasks, not trajectories): stats reads datasets, e.g. synth stats out/dataset; to score a model on it: synth eval --bench %s", path, k, path)
 	case kindResults:
-		return usagef("%s holds %s: read %s, or compare runs with synth eval compare %s", path, k, filepath.Join(path, "report.md"), path)
+		return usagef("%s holds %s: read %s, or compare runs with synth eval compare %s", path, k, filepath.Join(path, rundir.EvalReport), path)
 	}
 	return nil
 }

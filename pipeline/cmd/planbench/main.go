@@ -11,17 +11,16 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"syscall"
 	"time"
 
 	"synth/internal/proccpu"
 	"synth/pipeline"
+	"synth/rundir"
 )
 
 func main() {
@@ -104,13 +103,13 @@ func watchHWM(pid int, stop <-chan struct{}) int64 {
 
 // rowsOf is the rows run.json says the build wrote.
 func rowsOf(dir string) (int, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	var info pipeline.RunInfo
+	found, err := rundir.ReadRunInfo(dir, &info)
 	if err != nil {
 		return 0, err
 	}
-	var info pipeline.RunInfo
-	if err := json.Unmarshal(b, &info); err != nil {
-		return 0, err
+	if !found {
+		return 0, fmt.Errorf("%s has no %s", dir, rundir.RunInfo)
 	}
 	return info.Counts["rows"], nil
 }

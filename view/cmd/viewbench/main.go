@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"synth/internal/proccpu"
+	"synth/rundir"
 	"synth/schemas"
 	"synth/view"
 )
@@ -62,7 +63,7 @@ func run(n int, browser string, runs int, dir string) error {
 	if err := generate(runDir, n); err != nil {
 		return err
 	}
-	fmt.Printf("generated a run of %d trajectories in %s (%s of trajectories.jsonl)\n", n, time.Since(t0).Round(time.Millisecond), size(filepath.Join(runDir, "trajectories.jsonl")))
+	fmt.Printf("generated a run of %d trajectories in %s (%s of "+rundir.Trajectories+")\n", n, time.Since(t0).Round(time.Millisecond), size(filepath.Join(runDir, rundir.Trajectories)))
 	t0 = time.Now()
 	res, err := view.Build(context.Background(), view.Options{Inputs: []string{runDir}, Out: site})
 	if err != nil {
@@ -135,9 +136,9 @@ func generate(dir string, n int) error {
 		path string
 		b    []byte
 	}{
-		{filepath.Join(dir, "files", csvID[:2], csvID, "sales.csv"), csv},
-		{filepath.Join(dir, "artifacts", pngID[:2], pngID), png},
-		{filepath.Join(dir, "run.json"), []byte(fmt.Sprintf(`{"synth_version":"bench","counts":{"rows":%d}}`, n))},
+		{filepath.Join(dir, rundir.FilesDir, csvID[:2], csvID, "sales.csv"), csv},
+		{filepath.Join(dir, rundir.ArtifactsDir, pngID[:2], pngID), png},
+		{filepath.Join(dir, rundir.RunInfo), []byte(fmt.Sprintf(`{"synth_version":"bench","counts":{"rows":%d}}`, n))},
 	} {
 		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
 			return err
@@ -146,11 +147,11 @@ func generate(dir string, n int) error {
 			return err
 		}
 	}
-	tasks, err := newJSONL(filepath.Join(dir, "tasks.jsonl"))
+	tasks, err := newJSONL(filepath.Join(dir, rundir.Tasks))
 	if err != nil {
 		return err
 	}
-	trajs, err := newJSONL(filepath.Join(dir, "trajectories.jsonl"))
+	trajs, err := newJSONL(filepath.Join(dir, rundir.Trajectories))
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package rundir
 
 import (
 	"bufio"
@@ -154,7 +154,8 @@ func ReadJournalAt[T any](path string, fn func(off int64, v T) error) error {
 }
 
 // ReadRecordAt decodes the record that starts at off in a journal file
-// open for reading; rd is a reader to reuse (nil: one is made).
+// open for reading; rd is a reader to reuse (nil: one is made). A record
+// at the end of the file without its newline is read if it decodes.
 func ReadRecordAt[T any](f *os.File, off int64, rd *bufio.Reader) (T, error) {
 	var v T
 	sr := io.NewSectionReader(f, off, math.MaxInt64-off)
@@ -164,7 +165,7 @@ func ReadRecordAt[T any](f *os.File, off int64, rd *bufio.Reader) (T, error) {
 		rd.Reset(sr)
 	}
 	b, err := rd.ReadBytes('\n')
-	if err != nil {
+	if err != nil && (!errors.Is(err, io.EOF) || len(b) == 0) { // a last line without its newline decodes if it is whole
 		return v, fmt.Errorf("journal %s: record at offset %d: %w", f.Name(), off, err)
 	}
 	if err := json.Unmarshal(b, &v); err != nil {

@@ -1,4 +1,4 @@
-package pipeline
+package rundir
 
 import (
 	"encoding/json"
@@ -65,16 +65,17 @@ func jsonKey(f reflect.StructField) string {
 	return strings.Split(f.Tag.Get("json"), ",")[0]
 }
 
-// readLegacyConfig decodes a config written under Go's field names.
-func readLegacyConfig(raw json.RawMessage, cfg *Config) error {
+// readLegacyConfig decodes a config written under Go's field names into
+// cfg, a pointer, which it zeroes first.
+func readLegacyConfig(raw json.RawMessage, cfg reflect.Value) error {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return err
 	}
-	b, err := json.Marshal(legacyConfigKeys(v, reflect.TypeOf(*cfg)))
+	b, err := json.Marshal(legacyConfigKeys(v, cfg.Type().Elem()))
 	if err != nil {
 		return err
 	}
-	*cfg = Config{}
-	return json.Unmarshal(b, cfg)
+	cfg.Elem().SetZero()
+	return json.Unmarshal(b, cfg.Interface())
 }

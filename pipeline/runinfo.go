@@ -1,29 +1,14 @@
 package pipeline
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
+	"synth/rundir"
 	"synth/schemas"
 )
 
-// The run directory's fixed names.
+// The stages run.json records as done.
 const (
-	runFile          = "run.json"
-	filesJournal     = "files.jsonl"
-	tasksJournal     = "tasks.jsonl"
-	trajJournal      = "trajectories.jsonl"
-	benchJournal     = "bench_validation.jsonl"
-	filesDir         = "files"
-	artifactsDir     = "artifacts"
-	datasetDir       = "dataset"
-	benchDir         = "bench"
-	tasksReportFile  = "tasks.report.md"
-	datasetDataDir   = "dataset/data"
 	stageCollect     = "collect"
 	stageGenerate    = "generate"
 	stageEmit        = "emit"
@@ -78,42 +63,17 @@ type PythonInfo struct {
 	FixedAddresses bool `json:"fixed_addresses"`
 }
 
+// readRunInfo reads dir's run.json; nil when there is none.
 func readRunInfo(dir string) (*RunInfo, error) {
-	b, err := os.ReadFile(filepath.Join(dir, runFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	var ri RunInfo
-	if err := json.Unmarshal(b, &ri); err != nil {
-		return nil, fmt.Errorf("%s: %w (move it away to start a new run)", filepath.Join(dir, runFile), err)
-	}
-	var raw struct {
-		Config map[string]json.RawMessage `json:"config"`
-	}
-	if json.Unmarshal(b, &raw) == nil && raw.Config["Seed"] != nil { // written under Go's field names
-		old, _ := json.Marshal(raw.Config)
-		if err := readLegacyConfig(old, &ri.Config); err != nil {
-			return nil, fmt.Errorf("%s: config: %w (move it away to start a new run)", filepath.Join(dir, runFile), err)
-		}
+	if found, err := rundir.ReadRunInfo(dir, &ri); !found {
+		return nil, err
 	}
 	return &ri, nil
 }
 
 // save writes run.json atomically.
-func (ri *RunInfo) save(dir string) error {
-	b, err := json.MarshalIndent(ri, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp := filepath.Join(dir, runFile+".tmp")
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(dir, runFile))
-}
+func (ri *RunInfo) save(dir string) error { return rundir.WriteRunInfo(dir, ri) }
 
 func (ri *RunInfo) done(stage string) bool { _, ok := ri.Stages[stage]; return ok }
 

@@ -1,4 +1,4 @@
-package pipeline
+package rundir
 
 import (
 	"bufio"
@@ -9,26 +9,24 @@ import (
 	"os"
 	"slices"
 	"sync"
-
-	"synth/schemas"
 )
 
-// journalIndex is where a journal's records are, by id: the offset each
-// record starts at, not the record, nor even its id. An entry is a 128-bit
-// digest of the id and an offset, 24 bytes in a sorted array whatever the
-// sizes of the record and its id (a trajectory's id alone is 24 bytes, and
-// a Go map would spend about 56 bytes an entry); the entries added since
-// the array was last merged wait in a small map. Records are read back one
-// at a time (load). A later record of an id replaces an earlier one, as
-// when the whole journal was read into a map. It is safe for concurrent
-// use.
-type journalIndex[T any] struct {
+// Index is where a journal's records are, by key (a record's id, or what
+// the caller keys it by): the offset each record starts at, not the
+// record, nor even its key. An entry is a 128-bit digest of the key and an
+// offset, 24 bytes in a sorted array whatever the sizes of the record and
+// its key (a trajectory's id alone is 24 bytes, and a Go map would spend
+// about 56 bytes an entry); the entries added since the array was last
+// merged wait in a small map. Records are read back one at a time (Load,
+// Ref.Load). A later record of a key replaces an earlier one, as when the
+// whole journal was read into a map. It is safe for concurrent use.
+type Index[T any] struct {
 	path   string
 	mu     sync.Mutex
 	sorted []indexEntry    // by key, one entry a key
 	recent map[idKey]int64 // added since sorted was last merged; replaces sorted's entry
 	n      int             // distinct keys
-	f      *os.File        // opened by the first load; closed by close
+	f      *os.File        // opened by the first load; closed by Close
 	rd     *bufio.Reader
 }
 
@@ -37,7 +35,7 @@ type indexEntry struct {
 	off int64
 }
 
-// idKey is the first 128 bits of an id's SHA-256: two ids of a run that
+// idKey is the first 128 bits of a key's SHA-256: two keys of a run that
 // share one are as unlikely as a forged SHA-256 collision.
 type idKey [2]uint64
 
@@ -48,23 +46,17 @@ func keyOf(id string) idKey {
 
 func compareKeys(a, b idKey) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) }
 
-// recordRef is one indexed record.
-type recordRef[T any] struct {
-	idx *journalIndex[T]
+// Ref is one indexed record: where it starts in its journal.
+type Ref[T any] struct {
+	idx *Index[T]
 	off int64
 }
 
-// A trajIndex indexes a rollout journal; the stages after the rollouts
-// hold trajRefs, not trajectories.
-type (
-	trajIndex = journalIndex[schemas.Trajectory]
-	trajRef   = recordRef[schemas.Trajectory]
-)
-
-// indexJournal reads the ids of a rollout journal's records. A missing
+// IndexByID reads the "id" of each of a journal's records (ReadJournalAt:
+// a torn last line is left out, a corrupt line is an error). A missing
 // journal has none.
-func indexJournal(path string) (*trajIndex, error) {
-	x := newJournalIndex[schemas.Trajectory](path)
+func IndexByID[T any](path string) (*Index[T], error) {
+	x := NewIndex[T](path)
 	type idOnly struct {
 		ID string `json:"id"`
 	}
@@ -84,12 +76,17 @@ func indexJournal(path string) (*trajIndex, error) {
 	return x, nil
 }
 
-func newJournalIndex[T any](path string) *journalIndex[T] {
-	return &journalIndex[T]{path: path, recent: map[idKey]int64{}}
+// NewIndex is an empty index of the journal at path, for the caller to
+// Add to, or to read records back from where it found them (At).
+func NewIndex[T any](path string) *Index[T] {
+	return &Index[T]{path: path, recent: map[idKey]int64{}}
 }
 
+// Path is the journal's path.
+func (x *Index[T]) Path() string { return x.path }
+
 // find is where key's record starts; x.mu is held.
-func (x *journalIndex[T]) find(k idKey) (int64, bool) {
+func (x *Index[T]) find(k idKey) (int64, bool) {
 	if off, ok := x.recent[k]; ok {
 		return off, true
 	}
@@ -99,9 +96,10 @@ func (x *journalIndex[T]) find(k idKey) (int64, bool) {
 	return 0, false
 }
 
-// add notes that id's record starts at off.
-func (x *journalIndex[T]) add(id string, off int64) {
-	k := keyOf(id)
+// Add notes that key's record starts at off; it replaces an earlier
+// record of key.
+func (x *Index[T]) Add(key string, off int64) {
+	k := keyOf(key)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if _, ok := x.find(k); !ok {
@@ -114,7 +112,7 @@ func (x *journalIndex[T]) add(id string, off int64) {
 }
 
 // merge moves the recent entries into the sorted array; x.mu is held.
-func (x *journalIndex[T]) merge() {
+func (x *Index[T]) merge() {
 	var fresh []indexEntry
 	for k, off := range x.recent {
 		if i, ok := slices.BinarySearchFunc(x.sorted, k, func(e indexEntry, k idKey) int { return compareKeys(e.key, k) }); ok {
@@ -139,42 +137,51 @@ func (x *journalIndex[T]) merge() {
 	x.sorted, x.recent = merged, map[idKey]int64{}
 }
 
-// has reports whether id is journaled.
-func (x *journalIndex[T]) has(id string) bool {
-	k := keyOf(id)
+// Has reports whether key is indexed.
+func (x *Index[T]) Has(key string) bool {
+	k := keyOf(key)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	_, ok := x.find(k)
 	return ok
 }
 
-// len is the number of journaled ids.
-func (x *journalIndex[T]) len() int {
+// Len is the number of keys indexed.
+func (x *Index[T]) Len() int {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return x.n
 }
 
-// ref is where id's record is; ok is false when id is not journaled.
-func (x *journalIndex[T]) ref(id string) (recordRef[T], bool) {
-	k := keyOf(id)
+// Ref is where key's record is; ok is false when key is not indexed.
+func (x *Index[T]) Ref(key string) (Ref[T], bool) {
+	k := keyOf(key)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	off, ok := x.find(k)
-	return recordRef[T]{idx: x, off: off}, ok
+	return Ref[T]{idx: x, off: off}, ok
 }
 
-// load reads id's record back, or returns nil when id is not journaled.
-func (x *journalIndex[T]) load(id string) (*T, error) {
-	r, ok := x.ref(id)
+// At is the record that starts at off in the journal, as a caller that
+// kept the offset (ReadJournalAt) finds it again.
+func (x *Index[T]) At(off int64) Ref[T] { return Ref[T]{idx: x, off: off} }
+
+// Load reads key's record back, or returns nil when key is not indexed.
+func (x *Index[T]) Load(key string) (*T, error) {
+	r, ok := x.Ref(key)
 	if !ok {
 		return nil, nil
 	}
-	return r.load()
+	return r.Load()
 }
 
-// load reads the record back from its journal.
-func (r recordRef[T]) load() (*T, error) {
+// Offset is where the record starts in its journal.
+func (r Ref[T]) Offset() int64 { return r.off }
+
+// Load reads the record back from its journal (ReadRecordAt). It fails
+// when the record there no longer decodes: the journal changed since it
+// was indexed.
+func (r Ref[T]) Load() (*T, error) {
 	x := r.idx
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -192,25 +199,26 @@ func (r recordRef[T]) load() (*T, error) {
 	return &t, nil
 }
 
-// refs are every journaled record, in file order.
-func (x *journalIndex[T]) refs() []recordRef[T] {
+// Refs are every indexed record, a key's latest, in file order.
+func (x *Index[T]) Refs() []Ref[T] {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	refs := make([]recordRef[T], 0, x.n)
+	refs := make([]Ref[T], 0, x.n)
 	for _, e := range x.sorted {
 		if _, replaced := x.recent[e.key]; !replaced {
-			refs = append(refs, recordRef[T]{idx: x, off: e.off})
+			refs = append(refs, Ref[T]{idx: x, off: e.off})
 		}
 	}
 	for _, off := range x.recent {
-		refs = append(refs, recordRef[T]{idx: x, off: off})
+		refs = append(refs, Ref[T]{idx: x, off: off})
 	}
-	slices.SortFunc(refs, func(a, b recordRef[T]) int { return cmp.Compare(a.off, b.off) })
+	slices.SortFunc(refs, func(a, b Ref[T]) int { return cmp.Compare(a.off, b.off) })
 	return refs
 }
 
-// close closes the journal if a load opened it.
-func (x *journalIndex[T]) close() {
+// Close closes the journal if a Load opened it; the index stays usable
+// and opens it again when it next loads.
+func (x *Index[T]) Close() {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.f != nil {
