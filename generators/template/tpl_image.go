@@ -28,6 +28,10 @@ func init() {
 	}
 	register(&tmpl{Info: Info{Name: "image.gifframes", Version: 1, Category: schemas.CategoryMedia, Subcategory: GroupImage, FileTypes: []string{"gif"}},
 		inputs: 1, build: buildGIFFrames, mutate: mutateAnswer})
+	register(&tmpl{Info: Info{Name: "image.concat", Version: 1, Category: schemas.CategoryMedia, Subcategory: GroupImage, FileTypes: imageTypes},
+		inputs: 2, build: buildConcat2, mutate: mutateCopyInput})
+	register(&tmpl{Info: Info{Name: "image.qrcode", Version: 1, Category: schemas.CategoryMedia, Subcategory: GroupImage, Requires: []string{"qrcode"}},
+		inputs: 0, build: repeat(1, buildQR), mutate: mutateEmptyFile})
 }
 
 // openStep opens image i with PIL, shows its size, mode and whether it is
@@ -279,6 +283,49 @@ assert s >= 0.7, '{out}.png no longer looks like the input (similarity %%.2f)' %
 `, py("data/"+c.name(0))))
 }
 
+func buildConcat2(c *bctx) []spec {
+	w1, h1 := c.imageSize(0)
+	w2, h2 := c.imageSize(1)
+	w2s := int(float64(w2)*float64(h1)/float64(h2) + 0.5)
+	return []spec{{
+		params: "concat2",
+		en: []string{fmt.Sprintf("Put %s and %s side by side (%s on the left), scaling the second to the first one's height, and save the combined image to {OUT}.png.", c.name(0), c.name(1), c.name(0)),
+			fmt.Sprintf("Concatenate the two pictures horizontally: %s first, then %s resized to the same height (keep its aspect ratio). Save it as {OUT}.png.", c.name(0), c.name(1))},
+		zh: []string{fmt.Sprintf("请把 %s 和 %s 左右拼接（%s 在左），第二张按比例缩放到与第一张同高，结果保存到 {OUT}.png。", c.name(0), c.name(1), c.name(0)),
+			fmt.Sprintf("将两张图片横向拼接：先 %s，再 %s（等比缩放到相同高度），存为 {OUT}.png。", c.name(0), c.name(1))},
+		steps: []schemas.RefStep{step("Open both, scale the second to the first's height, paste side by side.", fmt.Sprintf(`import os
+from PIL import Image
+
+def flat(im):
+    # transparency over white, as a viewer shows it
+    if im.mode in ('RGBA', 'LA', 'PA') or 'transparency' in im.info:
+        im = im.convert('RGBA')
+        return Image.alpha_composite(Image.new('RGBA', im.size, (255, 255, 255, 255)), im).convert('RGB')
+    return im.convert('RGB')
+
+a = flat(Image.open(%s))
+b = flat(Image.open(%s))
+b = b.resize((round(b.width * a.height / b.height), a.height))
+out = Image.new('RGB', (a.width + b.width, a.height), 'white')
+out.paste(a, (0, 0))
+out.paste(b, (a.width, 0))
+os.makedirs('./output', exist_ok=True)
+out.save('{OUT}.png')
+print(out.size)`, py(c.dpath(0)), py(c.dpath(1))))},
+		answer: fmt.Sprintf("The combined %dx%d image is saved to {OUT}.png.", w1+w2s, h1), answerZh: fmt.Sprintf("拼接后的 %dx%d 图片已保存到 {OUT}.png。", w1+w2s, h1),
+		checks: []schemas.Check{pyCheck(`
+im = open_image('{out}.png')
+assert abs(im.width - %[1]d) <= 2 and im.height == %[2]d, '{out}.png is %%dx%%d, expected about %[1]dx%[2]d' %% im.size
+a, b = open_image(%[3]s), open_image(%[4]s)
+s1 = similarity(im.crop((0, 0, %[5]d, %[2]d)), a)
+s2 = similarity(im.crop((%[5]d, 0, im.width, %[2]d)), b)
+assert s1 >= 0.9, 'the left part of {out}.png is not %[6]s (similarity %%.2f)' %% s1
+assert s2 >= 0.85, 'the right part of {out}.png is not %[7]s (similarity %%.2f)' %% s2
+`, w1+w2s, h1, py("data/"+c.name(0)), py("data/"+c.name(1)), w1, c.name(0), c.name(1))},
+		outputs: []string{"{out}.png"},
+	}}
+}
+
 func buildConvert(c *bctx) []spec {
 	targets := map[string][]string{"png": {"jpeg", "bmp", "gif"}, "jpeg": {"png", "bmp"}, "gif": {"png", "jpeg"}, "webp": {"png", "jpeg"}, "bmp": {"png", "jpeg"}}[c.typ(0)]
 	if len(targets) == 0 {
@@ -304,16 +351,6 @@ func buildConvert(c *bctx) []spec {
 		},
 		outputs: []string{"{out}." + ext},
 	}}
-}
-
-func upper(s string) string {
-	b := []byte(s)
-	for i := range b {
-		if b[i] >= 'a' && b[i] <= 'z' {
-			b[i] -= 32
-		}
-	}
-	return string(b)
 }
 
 func buildImageSize(c *bctx) []spec {
@@ -348,11 +385,6 @@ assert any(number_close(x, n) for x in numbers_in(answer)), 'the answer does not
 `, py("data/"+c.name(0))), answerInt(n)},
 		outputs: []string{"{out}/"},
 	}}
-}
-
-func init() {
-	register(&tmpl{Info: Info{Name: "image.qrcode", Version: 1, Category: schemas.CategoryMedia, Subcategory: GroupImage, Requires: []string{"qrcode"}},
-		inputs: 0, build: repeat(1, buildQR), mutate: mutateEmptyFile})
 }
 
 func buildQR(c *bctx) []spec {
