@@ -40,8 +40,9 @@ type Options struct {
 	// module is missing (parquet: pyarrow, mp3: pydub) are skipped with one
 	// log line per module.
 	PythonModules map[string]bool
-	// Strict makes a task that fails checks.Validate an error of Generate;
-	// otherwise it is left out with a warning naming its template and file.
+	// Strict makes a template that fails on a file, or writes a task that
+	// fails checks.Validate, an error of Generate; otherwise the task is
+	// left out with a warning naming its template and files.
 	Strict bool
 	// FilesOnly writes no task that reads no file (math, programs, web
 	// pages): the tasks are about the files given, and nothing else.
@@ -128,8 +129,12 @@ func (r *run) read(ctx context.Context, files []generators.Input) (readable []bo
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		unusable[i] = usable(newCtx(r.opts.Seed, []generators.Input{f}, r.cache))
-		readable[i] = unusable[i] == ""
+		if err := usable(newCtx(r.opts.Seed, []generators.Input{f}, r.cache)); err != nil {
+			unusable[i] = err.Error()
+			slog.Warn("file skipped: cannot read it as its type", "file", f.File.Name, "type", f.File.Type, "err", unusable[i])
+			continue
+		}
+		readable[i] = true
 	}
 	return readable, unusable, nil
 }
@@ -218,12 +223,21 @@ func (r *run) filelessTasks() error {
 }
 
 // add runs template t on the files of c and keeps the tasks it writes, one
-// per spec and language; made reports whether t wrote any spec. A task
-// that fails checks.Validate is a bug of its template on an odd file: it
-// is left out with a warning and the stage goes on, unless Options.Strict
-// (the tests' setting) makes it the error of Generate.
+// per spec and language; made reports whether t wrote any spec. A template
+// that fails on the files, or writes a task that fails checks.Validate,
+// has a bug an odd file revealed: the files lose its tasks with a warning
+// and the stage goes on, unless Options.Strict (the tests' setting) makes
+// it the error of Generate.
 func (r *run) add(t *tmpl, c *bctx) (made bool, err error) {
-	specs := safeBuild(t, c)
+	specs, err := build(t, c)
+	if err != nil {
+		err = fmt.Errorf("template %s: files %s: %w", t.Name, namesOf(c.files), err)
+		if r.opts.Strict {
+			return false, err
+		}
+		slog.Warn("template failed on its files; no task from it", "template", t.Name, "files", namesOf(c.files), "err", err)
+		return false, nil
+	}
 	for _, s := range specs {
 		name := r.names.unique(nestedName(t.Name, outName(t.Name, c.files), s))
 		for _, lang := range r.opts.Langs {
@@ -279,17 +293,15 @@ func skipOnce(key, msg string, args ...any) {
 	}
 }
 
-// safeBuild runs a template's builder; a builder that panics on an odd file
-// writes no task for it rather than stopping the stage.
-func safeBuild(t *tmpl, c *bctx) (specs []spec) {
+// build runs template t's builder on the files of c. A builder that
+// cannot make a task from its files says why with an error. A builder
+// that panics has a bug an odd file revealed (an index out of range): the
+// panic is recovered into an error as well, so one file cannot stop a
+// stage that runs for hours.
+func build(t *tmpl, c *bctx) (specs []spec, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			name := ""
-			if len(c.files) > 0 {
-				name = c.files[0].File.Name
-			}
-			slog.Warn("template failed on a file", "template", t.Name, "file", name, "err", fmt.Sprint(r))
-			specs = nil
+			specs, err = nil, fmt.Errorf("panic: %v", r)
 		}
 	}()
 	return t.build(c)

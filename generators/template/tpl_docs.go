@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	reg := func(name, group string, types []string, req []string, b func(*bctx) []spec, m func(*schemas.Task) *schemas.Reference) {
+	reg := func(name, group string, types []string, req []string, b func(*bctx) ([]spec, error), m func(*schemas.Task) *schemas.Reference) {
 		register(&tmpl{Info: Info{Name: name, Version: 1, Category: schemas.CategoryText, Subcategory: group, FileTypes: types, Requires: req},
 			inputs: 1, build: b, mutate: m})
 	}
@@ -27,10 +27,10 @@ func pdfStep(c *bctx) schemas.RefStep {
 	return step("Read the PDF with pypdf.", fmt.Sprintf("from pypdf import PdfReader\nreader = PdfReader(%s)\npages = [p.extract_text() or '' for p in reader.pages]\nprint(len(pages))\nprint(pages[0][:300])", py(c.dpath(0))))
 }
 
-func buildPDFPage(c *bctx) []spec {
+func buildPDFPage(c *bctx) ([]spec, error) {
 	pages := c.pdfPages(0)
 	if len(pages) < 2 {
-		return nil
+		return nil, nil
 	}
 	n := 2 + c.rng.IntN(len(pages)-1)
 	if n > len(pages) {
@@ -50,7 +50,7 @@ func buildPDFPage(c *bctx) []spec {
 		}
 	}
 	if len(want) < 2 || len(not) == 0 {
-		return nil
+		return nil, nil
 	}
 	return []spec{{
 		params: fmt.Sprintf("page:%d", n),
@@ -64,10 +64,10 @@ func buildPDFPage(c *bctx) []spec {
 			pyCheck("t = read_text('{out}.txt').lower()\nextra = [w for w in %s if w in t]\nassert not extra, '{out}.txt has text from other pages (%%s)' %% ', '.join(extra)", pyList(not)),
 		},
 		outputs: []string{"{out}.txt"},
-	}}
+	}}, nil
 }
 
-func buildPDFPages(c *bctx) []spec {
+func buildPDFPages(c *bctx) ([]spec, error) {
 	n := len(c.pdfPages(0))
 	return []spec{{
 		params: "pages",
@@ -76,16 +76,16 @@ func buildPDFPages(c *bctx) []spec {
 		steps:  []schemas.RefStep{pdfStep(c)},
 		answer: fmt.Sprintf("The PDF has %d pages.", n), answerZh: fmt.Sprintf("该 PDF 共有 %d 页。", n),
 		checks: []schemas.Check{answerInt(n)},
-	}}
+	}}, nil
 }
 
-func buildPDFExtract(c *bctx) []spec {
+func buildPDFExtract(c *bctx) ([]spec, error) {
 	var want []string
 	for _, p := range c.pdfPages(0) {
 		want = append(want, longWords(p, 9, 2)...)
 	}
 	if len(want) < 2 {
-		return nil
+		return nil, nil
 	}
 	return []spec{{
 		params: "extract",
@@ -96,7 +96,7 @@ func buildPDFExtract(c *bctx) []spec {
 		answer: "The text of the PDF is saved to {OUT}.txt.", answerZh: "PDF 的文字已保存到 {OUT}.txt。",
 		checks:  []schemas.Check{plainText("{out}.txt"), textWordsCheck("{out}.txt", want)},
 		outputs: []string{"{out}.txt"},
-	}}
+	}}, nil
 }
 
 // textWordsCheck requires the text file at path to hold each of words with
@@ -123,7 +123,7 @@ var ligatures = strings.NewReplacer("\ufb00", "ff", "\ufb01", "fi", "\ufb02", "f
 // letters but not on where its spaces go (pypdf may read "Loremipsum"
 // where another reader reads "Lorem ipsum"), so the query states that
 // convention and the count does not depend on the reader.
-func buildPDFWordCount(c *bctx) []spec {
+func buildPDFWordCount(c *bctx) ([]spec, error) {
 	text := strings.Join(c.pdfPages(0), "\n")
 	flat := strings.Join(strings.Fields(strings.ToLower(ligatures.Replace(text))), "")
 	for _, w := range frequencies(words(text), 6) {
@@ -141,16 +141,16 @@ func buildPDFWordCount(c *bctx) []spec {
 				fmt.Sprintf("import unicodedata\ntext = ''.join(unicodedata.normalize('NFKC', '\\n'.join(pages)).lower().split())\nprint(text.count(%s))", py(w.word)))},
 			answer: fmt.Sprintf("\"%s\" occurs %d times.", w.word, n), answerZh: fmt.Sprintf("“%s”共出现 %d 次。", w.word, n),
 			checks: []schemas.Check{answerInt(n)},
-		}}
+		}}, nil
 	}
-	return nil
+	return nil, nil
 }
 
 func docxStep(c *bctx) schemas.RefStep {
 	return step("Open the document with python-docx.", fmt.Sprintf("import docx\ndoc = docx.Document(%s)\nparas = [p.text for p in doc.paragraphs]\nprint(len(paras))\nprint(paras[:3])", py(c.dpath(0))))
 }
 
-func buildDocxParagraphs(c *bctx) []spec {
+func buildDocxParagraphs(c *bctx) ([]spec, error) {
 	n := 0
 	for _, p := range c.docxParagraphs(0) {
 		if strings.TrimSpace(p) != "" {
@@ -158,7 +158,7 @@ func buildDocxParagraphs(c *bctx) []spec {
 		}
 	}
 	if n == 0 {
-		return nil
+		return nil, nil
 	}
 	return []spec{{
 		params: "paragraphs",
@@ -167,14 +167,14 @@ func buildDocxParagraphs(c *bctx) []spec {
 		steps:  []schemas.RefStep{docxStep(c), step("Count paragraphs with text.", "print(sum(1 for p in paras if p.strip()))")},
 		answer: fmt.Sprintf("The document has %d non-empty paragraphs.", n), answerZh: fmt.Sprintf("文档共有 %d 个非空段落。", n),
 		checks: []schemas.Check{answerInt(n)},
-	}}
+	}}, nil
 }
 
-func buildDocxText(c *bctx) []spec {
+func buildDocxText(c *bctx) ([]spec, error) {
 	ps := c.docxParagraphs(0)
 	want := longWords(strings.Join(ps, "\n"), 9, 4)
 	if len(want) < 2 {
-		return nil
+		return nil, nil
 	}
 	return []spec{{
 		params: "totext",
@@ -185,7 +185,7 @@ func buildDocxText(c *bctx) []spec {
 		answer: "The text is saved to {OUT}.txt.", answerZh: "文字已保存到 {OUT}.txt。",
 		checks:  []schemas.Check{plainText("{out}.txt"), textWordsCheck("{out}.txt", want)},
 		outputs: []string{"{out}.txt"},
-	}}
+	}}, nil
 }
 
 func htmlParseStep(c *bctx) schemas.RefStep {
@@ -214,10 +214,10 @@ p.feed(open(%s, encoding='utf-8').read())
 print(p.title, len(p.links))`, py(c.dpath(0))))
 }
 
-func buildHTMLLinks(c *bctx) []spec {
+func buildHTMLLinks(c *bctx) ([]spec, error) {
 	ls := htmlLinks(c.text(0))
 	if len(ls) < 2 {
-		return nil
+		return nil, nil
 	}
 	var hrefs []string
 	for _, l := range ls {
@@ -235,14 +235,14 @@ func buildHTMLLinks(c *bctx) []spec {
 			pyCheck("df = read_table('{out}.csv')\ngot = set(df[find_column(df, 'href')].astype(str))\nmissing = [h for h in %s if h not in got]\nassert not missing, '{out}.csv lacks the links %%s' %% missing", pyList(hrefs)),
 		},
 		outputs: []string{"{out}.csv"},
-	}}
+	}}, nil
 }
 
-func buildHTMLTitle(c *bctx) []spec {
+func buildHTMLTitle(c *bctx) ([]spec, error) {
 	m := htmlTitle.FindStringSubmatch(htmlComment.ReplaceAllString(c.text(0), ""))
 	ls := htmlLinks(c.text(0))
 	if m == nil || strings.TrimSpace(m[1]) == "" {
-		return nil
+		return nil, nil
 	}
 	title := strings.Join(strings.Fields(html.UnescapeString(m[1])), " ")
 	return []spec{{
@@ -252,5 +252,5 @@ func buildHTMLTitle(c *bctx) []spec {
 		steps:  []schemas.RefStep{htmlParseStep(c)},
 		answer: fmt.Sprintf("The title is \"%s\" and the page has %d links.", title, len(ls)), answerZh: fmt.Sprintf("网页标题是“%s”，共有 %d 个链接。", title, len(ls)),
 		checks: []schemas.Check{answerHas(title), answerInt(len(ls))},
-	}}
+	}}, nil
 }

@@ -39,7 +39,7 @@ var functions = []struct {
 		"[((['XXX', 'OO.', '...'],), 'X'), ((['XO.', 'XO.', '.O.'],), 'O'), ((['XOX', 'OXO', 'OXO'],), None), ((['O.X', '.X.', 'X.O'],), 'X')]"},
 }
 
-func buildFunction(c *bctx) []spec {
+func buildFunction(c *bctx) ([]spec, error) {
 	f := functions[c.rng.IntN(len(functions))]
 	return []spec{{
 		params: f.name,
@@ -65,7 +65,7 @@ for args, want in %[2]s:
     assert got == want, '%[1]s%%r returned %%r, expected %%r' %% (args, got, want)
 `, f.name, f.tests)},
 		outputs: []string{"{out}.py"},
-	}}
+	}}, nil
 }
 
 var classes = []struct {
@@ -84,7 +84,7 @@ var classes = []struct {
 		"a = C([[1, 2, 3], [4, 5, 6]])\nassert tuple(a.shape()) == (2, 3), 'shape is %r' % (a.shape(),)\nt = a.transpose()\nassert t.rows == [[1, 4], [2, 5], [3, 6]], 'transpose gives %r' % t.rows\np = a * t\nassert p.rows == [[14, 32], [32, 77]], 'A * A^T gives %r' % p.rows\ntry:\n    a * a\nexcept ValueError:\n    pass\nelse:\n    raise AssertionError('multiplying 2x3 by 2x3 did not raise ValueError')"},
 }
 
-func buildClass(c *bctx) []spec {
+func buildClass(c *bctx) ([]spec, error) {
 	k := classes[c.rng.IntN(len(classes))]
 	return []spec{{
 		params: k.name,
@@ -97,5 +97,5 @@ func buildClass(c *bctx) []spec {
 		answer: fmt.Sprintf("The %s class is in {OUT}.py.", k.name), answerZh: fmt.Sprintf("%s 类已写入 {OUT}.py。", k.name),
 		checks:  []schemas.Check{pyCheck("m = load_module('{out}.py')\nC = getattr(m, %q, None)\nassert C is not None, '{out}.py defines no class %s'\n%s", k.name, k.name, k.test)},
 		outputs: []string{"{out}.py"},
-	}}
+	}}, nil
 }

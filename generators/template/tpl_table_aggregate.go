@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	reg := func(name string, b func(*bctx) []spec, m func(*schemas.Task) *schemas.Reference) {
+	reg := func(name string, b func(*bctx) ([]spec, error), m func(*schemas.Task) *schemas.Reference) {
 		register(&tmpl{Info: Info{Name: name, Version: 1, Category: schemas.CategoryData, Subcategory: GroupTransform, FileTypes: tableTypes},
 			inputs: 1, build: withoutTotals(b), mutate: m})
 	}
@@ -20,12 +20,12 @@ func init() {
 	reg("table.monthly", buildMonthly, mutateCopyInput)
 }
 
-func buildGroupBy(c *bctx) []spec {
+func buildGroupBy(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	cat, ok1 := c.pickCol(t.categories())
 	nc, ok2 := c.pickCol(t.measures())
 	if !ok1 || !ok2 {
-		return nil
+		return nil, nil
 	}
 	var a struct {
 		name, en, zh string
@@ -38,7 +38,7 @@ func buildGroupBy(c *bctx) []spec {
 	gs := t.groupBy(cat.idx, nc.idx)
 	best, _, unique := argmax(gs, a.f)
 	if !unique || len(gs) < 2 {
-		return nil
+		return nil, nil
 	}
 	expect := "{"
 	for i, g := range gs {
@@ -82,15 +82,15 @@ for k, w in want.items():
 				fmt.Sprintf("各 %s 的%s %s 已保存到 {OUT}.csv，其中 %s 最高（%s）。", cat.name, a.zh, nc.name, best.key, num(a.f(best.vals)))),
 		},
 		outputs: []string{"{out}.csv"},
-	}}
+	}}, nil
 }
 
-func buildPivot(c *bctx) []spec {
+func buildPivot(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	cats := t.categories()
 	nc, ok := c.pickCol(t.additive())
 	if len(cats) < 2 || !ok {
-		return nil
+		return nil, nil
 	}
 	r, col := cats[0], cats[1]
 	if c.rng.IntN(2) == 0 {
@@ -99,7 +99,7 @@ func buildPivot(c *bctx) []spec {
 	rows := t.counts(r.idx)
 	cols := t.counts(col.idx)
 	if len(cols) > 8 {
-		return nil
+		return nil, nil
 	}
 	var colNames []string
 	for _, g := range cols {
@@ -142,18 +142,18 @@ assert number_close(v, %[4]v, 1e-3, 0.01), 'the cell (%[2]s, %[3]s) is %%s, expe
 `, r.name, first, cell, total, num(total)),
 		},
 		outputs: []string{"{out}.csv"},
-	}}
+	}}, nil
 }
 
-func buildMonthly(c *bctx) []spec {
+func buildMonthly(c *bctx) ([]spec, error) {
 	if s := buildMixedMonthly(c); s != nil {
-		return s
+		return s, nil
 	}
 	t := c.table(0)
 	d, ok1 := c.pickCol(t.dates())
 	nc, ok2 := c.pickCol(t.measures())
 	if !ok1 || !ok2 {
-		return nil
+		return nil, nil
 	}
 	// Amounts are totalled per month; rates, levels and prices averaged.
 	agg, en, _, f := aggOf(nc)
@@ -172,7 +172,7 @@ func buildMonthly(c *bctx) []spec {
 	}
 	months, best := monthsByTotal(tot)
 	if len(months) < 3 || monthsWithDates(t, d.idx) != len(months) {
-		return nil // a month without values would be NaN in a mean, 0 in a sum
+		return nil, nil // a month without values would be NaN in a mean, 0 in a sum
 	}
 	expect := "{"
 	for i, m := range months {
@@ -209,7 +209,7 @@ for m, v in %[2]s.items():
 			{Kind: schemas.CheckAnswer, ContainsAny: monthNames(best), NoneOf: slices.DeleteFunc(slices.Clone(months), func(m string) bool { return m == best })},
 		},
 		outputs: []string{"{out}.csv"},
-	}}
+	}}, nil
 }
 
 // monthOf returns YYYY-MM of an ISO date.

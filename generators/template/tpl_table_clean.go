@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	reg := func(name string, b func(*bctx) []spec, m func(*schemas.Task) *schemas.Reference) {
+	reg := func(name string, b func(*bctx) ([]spec, error), m func(*schemas.Task) *schemas.Reference) {
 		register(&tmpl{Info: Info{Name: name, Version: 1, Category: schemas.CategoryData, Subcategory: GroupCleaning, FileTypes: tableTypes},
 			inputs: 1, build: b, mutate: m})
 	}
@@ -23,11 +23,11 @@ func init() {
 	reg("table.dates", buildDates, mutateCopyInput)
 }
 
-func buildDedup(c *bctx) []spec {
+func buildDedup(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	d := t.duplicates()
 	if d == 0 {
-		return nil
+		return nil, nil
 	}
 	f := c.name(0)
 	return []spec{{
@@ -53,14 +53,14 @@ func buildDedup(c *bctx) []spec {
 			answerInt(d),
 		},
 		outputs: []string{"{out}.csv"},
-	}}
+	}}, nil
 }
 
-func buildDropNA(c *bctx) []spec {
+func buildDropNA(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	n := t.rowsWithNulls()
 	if n == 0 {
-		return nil
+		return nil, nil
 	}
 	left := len(t.rows) - n
 	return []spec{{
@@ -86,10 +86,10 @@ func buildDropNA(c *bctx) []spec {
 			answerInt(left),
 		},
 		outputs: []string{"{out}.csv"},
-	}}
+	}}, nil
 }
 
-func buildFillNA(c *bctx) []spec {
+func buildFillNA(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	var cands []column
 	for _, col := range t.measures() {
@@ -99,7 +99,7 @@ func buildFillNA(c *bctx) []spec {
 	}
 	col, ok := c.pickCol(cands)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	vals := t.floats(col.idx)
 	med := quantile(vals, 0.5)
@@ -133,10 +133,10 @@ assert abs(m - %[3]g) <= 1e-3 * max(1.0, abs(%[3]g)), "%[2]s has mean %%.4f afte
 			answerNum(med), // every phrasing asks for the median
 		},
 		outputs: []string{"{out}.csv"},
-	}}
+	}}, nil
 }
 
-func buildIQR(c *bctx) []spec {
+func buildIQR(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	for _, col := range t.measures() {
 		xs := t.floats(col.idx)
@@ -184,9 +184,9 @@ assert n_in == %[6]d, '{out}.csv keeps %%d rows with %[1]s inside the fences, ex
 				answerInt(out),
 			},
 			outputs: []string{"{out}.csv"},
-		}}
+		}}, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // moneyRE matches an amount: an optional currency sign, then digits with
@@ -200,7 +200,7 @@ func parseMoney(s string) (float64, bool) {
 	return f, err == nil
 }
 
-func buildTypes(c *bctx) []spec {
+func buildTypes(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	for _, col := range t.columns() {
 		if col.kind == kindNum || col.kind == kindDate || !sumsByName(col.name) {
@@ -255,16 +255,16 @@ assert number_close(float(s.sum()), %[2]v, 1e-6, 0.01), '%[1]s sums to %%.2f, ex
 				answerNum(total),
 			},
 			outputs: []string{"{out}.csv"},
-		}}
+		}}, nil
 	}
-	return nil
+	return nil, nil
 }
 
 var dmyRE = regexp.MustCompile(`^\d{2}/\d{2}/\d{4}$`)
 
-func buildDates(c *bctx) []spec {
+func buildDates(c *bctx) ([]spec, error) {
 	if s := buildMixedDates(c); s != nil {
-		return s
+		return s, nil
 	}
 	t := c.table(0)
 	for _, col := range t.columns() {
@@ -325,7 +325,7 @@ for i, want in [%[2]s]:
 `, col.name, strings.Join(sample, ", ")),
 			},
 			outputs: []string{"{out}.csv"},
-		}}
+		}}, nil
 	}
-	return nil
+	return nil, nil
 }

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	reg := func(name string, inputs int, b func(*bctx) []spec, m func(*schemas.Task) *schemas.Reference) {
+	reg := func(name string, inputs int, b func(*bctx) ([]spec, error), m func(*schemas.Task) *schemas.Reference) {
 		register(&tmpl{Info: Info{Name: name, Version: 1, Category: schemas.CategoryData, Subcategory: GroupTransform, FileTypes: tableTypes},
 			inputs: inputs, build: b, mutate: m})
 	}
@@ -22,11 +22,11 @@ func init() {
 	reg("table.join", 2, buildJoin, mutateCopyInput)
 }
 
-func buildSort(c *bctx) []spec {
+func buildSort(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	col, ok := c.pickCol(t.measures())
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	desc := c.rng.IntN(2) == 0
 	lo, hi := minMax(t.floats(col.idx))
@@ -55,7 +55,7 @@ func buildSort(c *bctx) []spec {
 			answerNum(first),
 		},
 		outputs: []string{"{out}.csv"},
-	}}
+	}}, nil
 }
 
 func pyBool(b bool) string {
@@ -65,12 +65,12 @@ func pyBool(b bool) string {
 	return "False"
 }
 
-func buildFilter(c *bctx) []spec {
+func buildFilter(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	cat, ok1 := c.pickCol(t.categories())
 	nc, ok2 := c.pickCol(t.measures())
 	if !ok1 || !ok2 {
-		return nil
+		return nil, nil
 	}
 	gs := t.counts(cat.idx)
 	val := gs[c.rng.IntN(len(gs))].key
@@ -88,7 +88,7 @@ func buildFilter(c *bctx) []spec {
 		}
 	}
 	if n == 0 {
-		return nil
+		return nil, nil
 	}
 	ts := num(thr)
 	return []spec{{
@@ -119,10 +119,10 @@ assert len(bad) == 0, "%[1]s has %%d rows that do not satisfy %[2]s == %[3]s and
 			answerInt(n),
 		},
 		outputs: []string{"{out}.csv"},
-	}}
+	}}, nil
 }
 
-func buildJoin(c *bctx) []spec {
+func buildJoin(c *bctx) ([]spec, error) {
 	a, b := c.table(0), c.table(1)
 	for _, ca := range a.columns() {
 		if ca.kind != kindID {
@@ -176,10 +176,10 @@ func buildJoin(c *bctx) []spec {
 					answerInt(n),
 				},
 				outputs: []string{"{out}.csv"},
-			}}
+			}}, nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 func contains(xs []string, x string) bool {
@@ -200,15 +200,15 @@ func firstOther(h []string, not string) int {
 	return 0
 }
 
-func buildTopN(c *bctx) []spec {
+func buildTopN(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	col, ok := c.pickCol(t.measures())
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	xs := t.floats(col.idx)
 	if len(xs) < 10 {
-		return nil
+		return nil, nil
 	}
 	n := 5
 	s := append([]float64(nil), xs...)
@@ -236,14 +236,14 @@ assert number_close(float(s.min()), %[4]v, 1e-6, 1e-6), 'the smallest kept %[1]s
 `, col.name, s[0], num(s[0]), s[n-1], num(s[n-1])),
 		},
 		outputs: []string{"{out}.csv"},
-	}}
+	}}, nil
 }
 
-func buildAddCol(c *bctx) []spec {
+func buildAddCol(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	nums := t.measures()
 	if len(nums) < 2 {
-		return nil
+		return nil, nil
 	}
 	i := c.rng.IntN(len(nums))
 	j := (i + 1 + c.rng.IntN(len(nums)-1)) % len(nums)
@@ -260,7 +260,7 @@ func buildAddCol(c *bctx) []spec {
 	}
 	m := mean(prods)
 	if math.IsNaN(m) {
-		return nil // no row has both
+		return nil, nil // no row has both
 	}
 	return []spec{{
 		params: "addcol:" + name,
@@ -285,14 +285,14 @@ assert number_close(m, %[2]v, 1e-3, 0.01), '%[1]s has mean %%.4f, expected %[3]s
 			answerNum(m),
 		},
 		outputs: []string{"{out}.csv"},
-	}}
+	}}, nil
 }
 
-func buildTableConvert(c *bctx) []spec {
+func buildTableConvert(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	targets := map[string][]string{"csv": {"xlsx", "json"}, "tsv": {"csv", "xlsx"}, "xlsx": {"csv", "json"}, "json": {"csv", "xlsx"}, "parquet": {"csv"}}[c.typ(0)]
 	if len(targets) == 0 {
-		return nil
+		return nil, nil
 	}
 	to := targets[c.rng.IntN(len(targets))]
 	save := map[string]string{"xlsx": "df.to_excel('{OUT}.xlsx', index=False)", "json": "df.to_json('{OUT}.json', orient='records', force_ascii=False)", "csv": "df.to_csv('{OUT}.csv', index=False)"}[to]
@@ -309,5 +309,5 @@ func buildTableConvert(c *bctx) []spec {
 			{Kind: schemas.CheckTable, Path: "{out}." + to, Rows: ip(len(t.rows)), ColumnsInclude: named(headCols(t, 8))},
 		},
 		outputs: []string{"{out}." + to},
-	}}
+	}}, nil
 }

@@ -12,7 +12,7 @@ import (
 var textTypes = []string{"txt", "md"}
 
 func init() {
-	reg := func(name, group string, types []string, req []string, b func(*bctx) []spec, m func(*schemas.Task) *schemas.Reference) {
+	reg := func(name, group string, types []string, req []string, b func(*bctx) ([]spec, error), m func(*schemas.Task) *schemas.Reference) {
 		register(&tmpl{Info: Info{Name: name, Version: 1, Category: schemas.CategoryText, Subcategory: group, FileTypes: types, Requires: req},
 			inputs: 1, build: b, mutate: m})
 	}
@@ -35,7 +35,7 @@ func readTextStep(c *bctx, i int) schemas.RefStep {
 		fmt.Sprintf("text = open(%s, encoding='utf-8').read()\nprint(len(text))\nprint(text[:500])", py(c.dpath(i))))
 }
 
-func buildWordCount(c *bctx) []spec {
+func buildWordCount(c *bctx) ([]spec, error) {
 	fr := frequencies(words(c.text(0)), 5)
 	var cands []wordCount
 	for _, w := range fr {
@@ -44,7 +44,7 @@ func buildWordCount(c *bctx) []spec {
 		}
 	}
 	if len(cands) == 0 {
-		return nil
+		return nil, nil
 	}
 	if len(cands) > 8 {
 		cands = cands[:8]
@@ -68,10 +68,10 @@ func buildWordCount(c *bctx) []spec {
 		answer:   fmt.Sprintf("The word \"%s\" appears %d times.", w.word, w.n),
 		answerZh: fmt.Sprintf("单词“%s”共出现 %d 次。", w.word, w.n),
 		checks:   []schemas.Check{answerInt(w.n)},
-	}}
+	}}, nil
 }
 
-func buildTopWord(c *bctx) []spec {
+func buildTopWord(c *bctx) ([]spec, error) {
 	minLen := 6
 	fr := frequencies(words(c.text(0)), minLen)
 	var top []wordCount
@@ -81,7 +81,7 @@ func buildTopWord(c *bctx) []spec {
 		}
 	}
 	if len(top) < 4 || top[0].n == top[1].n || top[2].n == top[3].n {
-		return nil
+		return nil, nil
 	}
 	three := []string{top[0].word, top[1].word, top[2].word}
 	return []spec{{
@@ -103,10 +103,10 @@ func buildTopWord(c *bctx) []spec {
 		answerZh: fmt.Sprintf("出现最多的三个单词是 %s（%d 次）、%s（%d 次）和 %s（%d 次）。", top[0].word, top[0].n, top[1].word, top[1].n,
 			top[2].word, top[2].n),
 		checks: []schemas.Check{answerHas(three...)},
-	}}
+	}}, nil
 }
 
-func buildTextSummary(c *bctx) []spec {
+func buildTextSummary(c *bctx) ([]spec, error) {
 	text := c.text(0)
 	nw := len(strings.Fields(text))
 	paras := 0
@@ -116,7 +116,7 @@ func buildTextSummary(c *bctx) []spec {
 		}
 	}
 	if nw < 20 || paras < 2 {
-		return nil
+		return nil, nil
 	}
 	return []spec{{
 		params: "summary",
@@ -127,7 +127,7 @@ func buildTextSummary(c *bctx) []spec {
 			"words = len(text.split())\nparas = len([b for b in text.replace('\\r\\n', '\\n').split('\\n\\n') if b.strip()])\nprint(words, paras)")},
 		answer: fmt.Sprintf("The text has %d words in %d paragraphs.", nw, paras), answerZh: fmt.Sprintf("文本共有 %d 个词，%d 个段落。", nw, paras),
 		checks: []schemas.Check{answerInt(nw), answerInt(paras)},
-	}}
+	}}, nil
 }
 
 var yearRE = regexp.MustCompile(`\b(1[5-9]\d\d|20\d\d)\b`)
@@ -166,10 +166,10 @@ years = sorted(set(m.group(1) for m in re.finditer(r'(?<![.,\d])\b(1[5-9]\d\d|20
                    if not re.match(r'[ \t]*' + units, text[m.end():m.end() + 12].lower(), re.A)))
 print(years)`
 
-func buildYears(c *bctx) []spec {
+func buildYears(c *bctx) ([]spec, error) {
 	ys := yearsIn(c.text(0))
 	if len(ys) < 2 {
-		return nil
+		return nil, nil
 	}
 	sort.Strings(ys)
 	return []spec{{
@@ -179,10 +179,10 @@ func buildYears(c *bctx) []spec {
 		steps:  []schemas.RefStep{readTextStep(c, 0), step("Find four-digit years with a regular expression, leaving out measurements (a unit after the number).", yearsPy)},
 		answer: "The years mentioned are " + strings.Join(ys, ", ") + ".", answerZh: "文中提到的年份有：" + strings.Join(ys, "、") + "。",
 		checks: []schemas.Check{answerHas(ys...)},
-	}}
+	}}, nil
 }
 
-func buildLines(c *bctx) []spec {
+func buildLines(c *bctx) ([]spec, error) {
 	n := 0
 	for _, l := range strings.Split(c.text(0), "\n") {
 		if strings.TrimSpace(l) != "" {
@@ -197,7 +197,7 @@ func buildLines(c *bctx) []spec {
 			"print(sum(1 for l in text.split('\\n') if l.strip()))")},
 		answer: fmt.Sprintf("The file has %d non-empty lines.", n), answerZh: fmt.Sprintf("文件共有 %d 行非空行。", n),
 		checks: []schemas.Check{answerInt(n)},
-	}}
+	}}, nil
 }
 
 var sentenceRE = regexp.MustCompile(`[^.!?]+[.!?]`)
@@ -210,7 +210,7 @@ func sentences(text string) []string {
 	return out
 }
 
-func buildSentences(c *bctx) []spec {
+func buildSentences(c *bctx) ([]spec, error) {
 	fr := frequencies(words(c.text(0)), 5)
 	ss := sentences(c.text(0))
 	for _, w := range fr {
@@ -244,15 +244,15 @@ bad = [l for l in lines if not re.search(r'(?i)\b%[2]s\b', l)]
 assert not bad, '{out}.txt has lines without %[2]s: %%r' %% bad[:2]
 `, len(hits), w.word)},
 			outputs: []string{"{out}.txt"},
-		}}
+		}}, nil
 	}
-	return nil
+	return nil, nil
 }
 
-func buildFreqTable(c *bctx) []spec {
+func buildFreqTable(c *bctx) ([]spec, error) {
 	fr := frequencies(words(c.text(0)), 4)
 	if len(fr) < 11 || fr[9].n == fr[10].n {
-		return nil
+		return nil, nil
 	}
 	want := "{"
 	for i, w := range fr[:10] {
@@ -282,12 +282,12 @@ for w, n in %s.items():
 `, want),
 		},
 		outputs: []string{"{out}.csv"},
-	}}
+	}}, nil
 }
 
-func buildWordCloud(c *bctx) []spec {
+func buildWordCloud(c *bctx) ([]spec, error) {
 	if len(words(c.text(0))) < 50 {
-		return nil
+		return nil, nil
 	}
 	return []spec{{
 		params: "wordcloud",
@@ -297,10 +297,10 @@ func buildWordCloud(c *bctx) []spec {
 			"import os\nfrom wordcloud import WordCloud\nos.makedirs('./output', exist_ok=True)\nWordCloud(width=800, height=400, background_color='white').generate(text).to_file('{OUT}.png')\nprint('saved')")},
 		answer: "The word cloud is saved to {OUT}.png.", answerZh: "词云图已保存到 {OUT}.png。",
 		checks: chartChecks(), outputs: []string{"{out}.png"},
-	}}
+	}}, nil
 }
 
-func buildReplace(c *bctx) []spec {
+func buildReplace(c *bctx) ([]spec, error) {
 	fr := frequencies(words(c.text(0)), 5)
 	for _, w := range fr {
 		if stopwords[w.word] || w.n < 2 {
@@ -330,20 +330,20 @@ got = len(re.findall(r'\b%[2]s\b', t))
 assert got >= %[3]d, '{out}.txt has %%d occurrences of %[2]s, expected %[3]d' %% got
 `, w.word, to, n), answerInt(n)},
 			outputs: []string{"{out}.txt"},
-		}}
+		}}, nil
 	}
-	return nil
+	return nil, nil
 }
 
 var mdHeading = regexp.MustCompile(`(?m)^##\s+(.+?)\s*$`)
 
-func buildHeadings(c *bctx) []spec {
+func buildHeadings(c *bctx) ([]spec, error) {
 	var hs []string
 	for _, m := range mdHeading.FindAllStringSubmatch(c.text(0), -1) {
 		hs = append(hs, m[1])
 	}
 	if len(hs) < 2 {
-		return nil
+		return nil, nil
 	}
 	return []spec{{
 		params: "headings",
@@ -353,12 +353,12 @@ func buildHeadings(c *bctx) []spec {
 			"import re\nprint(re.findall(r'(?m)^##\\s+(.+?)\\s*$', text))")},
 		answer: "The section headings are: " + strings.Join(hs, "; ") + ".", answerZh: "二级标题有：" + strings.Join(hs, "；") + "。",
 		checks: []schemas.Check{answerHas(hs...)},
-	}}
+	}}, nil
 }
 
 var mdRow = regexp.MustCompile(`(?m)^\|(.+)\|\s*$`)
 
-func buildMDTable(c *bctx) []spec {
+func buildMDTable(c *bctx) ([]spec, error) {
 	var rows [][]string
 	for _, m := range mdRow.FindAllStringSubmatch(c.text(0), -1) {
 		cells := strings.Split(m[1], "|")
@@ -371,7 +371,7 @@ func buildMDTable(c *bctx) []spec {
 		rows = append(rows, cells)
 	}
 	if len(rows) < 3 {
-		return nil
+		return nil, nil
 	}
 	return []spec{{
 		params: "mdtable",
@@ -382,5 +382,5 @@ func buildMDTable(c *bctx) []spec {
 		answer: fmt.Sprintf("The table (%d rows) is saved to {OUT}.csv.", len(rows)-1), answerZh: fmt.Sprintf("表格（%d 行）已保存到 {OUT}.csv。", len(rows)-1),
 		checks:  []schemas.Check{{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(len(rows) - 1), ColumnsInclude: rows[0]}},
 		outputs: []string{"{out}.csv"},
-	}}
+	}}, nil
 }

@@ -27,7 +27,7 @@ var pageTopics = []struct {
 	{"Travel Plans", "Cities to Visit", "旅行计划", []string{"Lisbon", "Kyoto", "Toronto"}, "https://example.com/trips"},
 }
 
-func buildWebPage(c *bctx) []spec {
+func buildWebPage(c *bctx) ([]spec, error) {
 	p := pageTopics[c.rng.IntN(len(pageTopics))]
 	list := strings.Join(p.items, ", ")
 	var li strings.Builder
@@ -65,10 +65,10 @@ assert any(e['tag'] == 'a' and e['attrs'].get('href', '').rstrip('/') == %[4]s.r
 `, py(p.title), py(p.heading), pyList(p.items), py(p.link)),
 		},
 		outputs: []string{"{out}.html"},
-	}}
+	}}, nil
 }
 
-func buildWebForm(c *bctx) []spec {
+func buildWebForm(c *bctx) ([]spec, error) {
 	fields := [][]string{{"name", "text"}, {"email", "email"}, {"password", "password"}}
 	if c.rng.IntN(2) == 0 {
 		fields = [][]string{{"username", "text"}, {"email", "email"}, {"age", "number"}}
@@ -108,13 +108,13 @@ for spec in %s:
 assert any((e['tag'] == 'button' and e['attrs'].get('type', 'submit') == 'submit') or (e['tag'] == 'input' and e['attrs'].get('type') == 'submit') for e in els), 'no submit button'
 `, pyList(want))},
 		outputs: []string{"{out}.html"},
-	}}
+	}}, nil
 }
 
-func buildWebTable(c *bctx) []spec {
+func buildWebTable(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	if len(t.rows) > 500 {
-		return nil
+		return nil, nil
 	}
 	return []spec{{
 		params: "datatable",
@@ -139,5 +139,5 @@ missing = [h for h in %s if h not in heads]
 assert not missing, 'the table header lacks %%s' %% missing
 `, len(t.rows), len(t.rows), pyList(headCols(t, 5)))},
 		outputs: []string{"{out}.html"},
-	}}
+	}}, nil
 }
