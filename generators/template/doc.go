@@ -40,9 +40,9 @@
 // mean; docs.go for pdf, docx and html; media.go for images and audio);
 // build.go has the reference steps and checks they write with, mutate.go
 // the wrong solutions their checks must reject, outname.go the output
-// paths. template.go is Generate: it picks the templates, reads the files,
-// then runs the one-file templates over each file, the two-file templates
-// over pairs, and the templates that read no file.
+// paths. template.go is Generate: it picks the templates, reads each file
+// and runs the one-file templates over it, then the two-file templates over
+// pairs of files, then the templates that read no file.
 //
 // # Errors
 //

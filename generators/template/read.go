@@ -22,6 +22,13 @@ type loaded struct {
 
 func newParsed() *parsed { return &parsed{loads: map[string]loaded{}} }
 
+// forget lets go of what was read of file id as each of kinds.
+func (p *parsed) forget(id string, kinds ...string) {
+	for _, k := range kinds {
+		delete(p.loads, k+"\x00"+id)
+	}
+}
+
 // memo returns what load returns for file i of c, calling it once per
 // Generate for each kind of read (table, text, pdf …) and file.
 func memo[T any](c *bctx, kind string, i int, load func() (T, error)) (T, error) {
@@ -36,9 +43,10 @@ func memo[T any](c *bctx, kind string, i int, load func() (T, error)) (T, error)
 
 // must returns what load found in file i of c, for the builders, which
 // read their files without an error to handle. Generate reads every file
-// as its type (usable) before any template sees it, and what it read is
-// kept, so a load that fails here is a template reading a file as a type
-// it does not declare in FileTypes: a programming error, and a panic.
+// as its type (usable) before any template sees it, and keeps what it
+// read while templates can ask for it, so a load that fails here is a
+// template reading a file as a type it does not declare in FileTypes: a
+// programming error, and a panic.
 func must[T any](c *bctx, i int, load func(int) (T, error)) T {
 	v, err := load(i)
 	if err != nil {

@@ -69,17 +69,14 @@ func (g *generator) Name() string { return "template" }
 // template reads yield nothing; Untasked says why each file without a task
 // has none.
 //
-// It runs in phases, each adding to the tasks of the one before: read the
-// files, then the one-file templates over each readable file, then the
-// two-file templates over pairs of them, then the templates that read no
-// file.
+// It runs in phases, each adding to the tasks of the one before: the
+// one-file templates over each file that can be read as its type, the
+// two-file templates over pairs of such files, then the templates that
+// read no file.
 func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]schemas.Task, error) {
 	r := &run{generator: g, ts: g.chosen(), cache: newParsed(), names: outNamer{}}
-	readable, unusable, err := r.read(ctx, files)
+	readable, unusable, err := r.oneFileTasks(ctx, files)
 	if err != nil {
-		return nil, err
-	}
-	if err := r.oneFileTasks(ctx, files, readable); err != nil {
 		return nil, err
 	}
 	if err := r.twoFileTasks(ctx, files, readable); err != nil {
@@ -95,7 +92,7 @@ func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]s
 }
 
 // run is one Generate call: the templates it uses, the files it has
-// parsed, and the tasks and output names it has written so far.
+// read, and the tasks and output names it has written so far.
 type run struct {
 	*generator
 	ts    []*tmpl
@@ -120,49 +117,50 @@ func (g *generator) chosen() []*tmpl {
 	return ts
 }
 
-// read opens each file as its type: readable[i] says whether file i can be
-// read and is big enough for a template, unusable[i] why not.
-func (r *run) read(ctx context.Context, files []generators.Input) (readable []bool, unusable []string, err error) {
+// oneFileTasks reads each file as its type (usable) and runs the one-file
+// templates over it: readable[i] says whether file i could be read and is
+// big enough for a template, unusable[i] why not.
+func (r *run) oneFileTasks(ctx context.Context, files []generators.Input) (readable []bool, unusable []string, err error) {
 	readable = make([]bool, len(files))
 	unusable = make([]string, len(files))
 	for i, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		if err := usable(newCtx(r.opts.Seed, []generators.Input{f}, r.cache)); err != nil {
+		c := newCtx(r.opts.Seed, []generators.Input{f}, r.cache)
+		if err := usable(c); err != nil {
 			unusable[i] = err.Error()
 			slog.Warn("file skipped: cannot read it as its type", "file", f.File.Name, "type", f.File.Type, "err", unusable[i])
 			continue
 		}
 		readable[i] = true
+		if err := r.overFile(c); err != nil {
+			return nil, nil, err
+		}
+		// Only one-file templates read a PDF's pages or a DOCX's
+		// paragraphs: they need not be held for the pairs.
+		r.cache.forget(f.File.ID, "pdf", "docx")
 	}
 	return readable, unusable, nil
 }
 
-// oneFileTasks runs the one-file templates over each readable file, at
-// most Options.PerFile of them that write a task.
-func (r *run) oneFileTasks(ctx context.Context, files []generators.Input, readable []bool) error {
-	for i, f := range files {
-		if err := ctx.Err(); err != nil {
+// overFile runs the one-file templates over the file of c, in an order
+// fixed by the seed and the file (messy tables first), until
+// Options.PerFile of them have written a task.
+func (r *run) overFile(c *bctx) error {
+	f := c.files[0]
+	n := 0
+	for _, t := range messyFirst(c, candidates(r.ts, f, r.opts.Seed)) {
+		if r.opts.PerFile > 0 && n >= r.opts.PerFile {
+			break
+		}
+		c.rng = rngFor(r.opts.Seed, t.Name, f.File.ID)
+		made, err := r.add(t, c)
+		if err != nil {
 			return err
 		}
-		if !readable[i] {
-			continue
-		}
-		c := newCtx(r.opts.Seed, []generators.Input{f}, r.cache)
-		n := 0
-		for _, t := range messyFirst(c, candidates(r.ts, f, r.opts.Seed)) {
-			if r.opts.PerFile > 0 && n >= r.opts.PerFile {
-				break
-			}
-			c.rng = rngFor(r.opts.Seed, t.Name, f.File.ID)
-			made, err := r.add(t, c)
-			if err != nil {
-				return err
-			}
-			if made {
-				n++
-			}
+		if made {
+			n++
 		}
 	}
 	return nil
