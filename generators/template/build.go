@@ -108,3 +108,54 @@ func pyList(xs []string) string {
 func plainText(path string) schemas.Check {
 	return schemas.Check{Kind: schemas.CheckFile, Path: path, Type: "txt"}
 }
+
+func writeFileStep(thought, path, content string) schemas.RefStep {
+	return step(thought, fmt.Sprintf("import os\nos.makedirs('./output', exist_ok=True)\ncontent = %s\nwith open('%s', 'w', encoding='utf-8') as f:\n    f.write(content)\nprint(len(content))", pyTriple(content), path))
+}
+
+// pyTriple quotes s as a Python triple-quoted raw-safe literal.
+func pyTriple(s string) string {
+	if !strings.Contains(s, `"""`) && !strings.Contains(s, `\`) && !strings.HasSuffix(s, `"`) {
+		return `"""` + s + `"""`
+	}
+	return py(s)
+}
+
+func upper(s string) string {
+	b := []byte(s)
+	for i := range b {
+		if b[i] >= 'a' && b[i] <= 'z' {
+			b[i] -= 32
+		}
+	}
+	return string(b)
+}
+
+func pick(zh bool, en, zhs string) string {
+	if zh {
+		return zhs
+	}
+	return en
+}
+
+func joinAnd(xs []string) string {
+	if len(xs) < 2 {
+		return fmt.Sprint(xs)
+	}
+	s := ""
+	for i, x := range xs[:len(xs)-1] {
+		if i > 0 {
+			s += ", "
+		}
+		s += x
+	}
+	return s + " and " + xs[len(xs)-1]
+}
+
+// joinZh joins names the Chinese way: a、b和c.
+func joinZh(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], "、") + "和" + xs[len(xs)-1]
+}

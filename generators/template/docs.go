@@ -16,57 +16,67 @@ import (
 )
 
 // pdfPages returns the text of each page of PDF file i.
-func (c *bctx) pdfPages(i int) []string {
-	f, r, err := pdf.Open(c.files[i].Path)
-	if err != nil {
-		panic(fmt.Sprintf("pdf %s: %v", c.name(i), err))
-	}
-	defer f.Close()
-	var pages []string
-	for p := 1; p <= r.NumPage(); p++ {
-		pg := r.Page(p)
-		if pg.V.IsNull() {
-			pages = append(pages, "")
-			continue
+func (c *bctx) pdfPages(i int) []string { return must(c, i, c.loadPDFPages) }
+
+// loadPDFPages reads the text of each page of PDF file i.
+func (c *bctx) loadPDFPages(i int) ([]string, error) {
+	return memo(c, "pdf", i, func() ([]string, error) {
+		f, r, err := pdf.Open(c.files[i].Path)
+		if err != nil {
+			return nil, fmt.Errorf("pdf %s: %v", c.name(i), err)
 		}
-		s, ok := layoutText(pg)
-		if !ok {
-			var err error
-			if s, err = pg.GetPlainText(nil); err != nil {
-				panic(fmt.Sprintf("pdf %s: page %d: %v", c.name(i), p, err))
+		defer f.Close()
+		var pages []string
+		for p := 1; p <= r.NumPage(); p++ {
+			pg := r.Page(p)
+			if pg.V.IsNull() {
+				pages = append(pages, "")
+				continue
 			}
+			s, ok := layoutText(pg)
+			if !ok {
+				var err error
+				if s, err = pg.GetPlainText(nil); err != nil {
+					return nil, fmt.Errorf("pdf %s: page %d: %v", c.name(i), p, err)
+				}
+			}
+			pages = append(pages, s)
 		}
-		pages = append(pages, s)
-	}
-	return pages
+		return pages, nil
+	})
 }
 
 // docxParagraphs returns the text of each paragraph of DOCX file i as
 // python-docx's Document.paragraphs reads it: the paragraphs that are
 // children of the body (not those in tables, text boxes or content
 // controls), each the text of its runs and of the runs of its hyperlinks.
-func (c *bctx) docxParagraphs(i int) []string {
-	zr, err := zip.OpenReader(c.files[i].Path)
-	if err != nil {
-		panic(err)
-	}
-	defer zr.Close()
-	for _, f := range zr.File {
-		if f.Name != "word/document.xml" {
-			continue
-		}
-		rc, err := f.Open()
+func (c *bctx) docxParagraphs(i int) []string { return must(c, i, c.loadDocxParagraphs) }
+
+// loadDocxParagraphs reads the paragraphs of DOCX file i (docxParagraphs).
+func (c *bctx) loadDocxParagraphs(i int) ([]string, error) {
+	return memo(c, "docx", i, func() ([]string, error) {
+		zr, err := zip.OpenReader(c.files[i].Path)
 		if err != nil {
-			panic(err)
+			return nil, fmt.Errorf("docx %s: %w", c.name(i), err)
 		}
-		defer rc.Close()
-		ps, err := bodyParagraphs(rc)
-		if err != nil {
-			panic(fmt.Sprintf("docx %s: %v", c.name(i), err))
+		defer zr.Close()
+		for _, f := range zr.File {
+			if f.Name != "word/document.xml" {
+				continue
+			}
+			rc, err := f.Open()
+			if err != nil {
+				return nil, fmt.Errorf("docx %s: %w", c.name(i), err)
+			}
+			defer rc.Close()
+			ps, err := bodyParagraphs(rc)
+			if err != nil {
+				return nil, fmt.Errorf("docx %s: %v", c.name(i), err)
+			}
+			return ps, nil
 		}
-		return ps
-	}
-	panic("no word/document.xml")
+		return nil, fmt.Errorf("docx %s: no word/document.xml", c.name(i))
+	})
 }
 
 // bodyParagraphs reads a WordprocessingML document.xml: the text of each
@@ -119,6 +129,8 @@ func bodyParagraphs(r io.Reader) ([]string, error) {
 // and PyMuPDF do not read them. ok is false when the page's content
 // cannot be read so, or its fonts give most glyphs no width.
 func layoutText(pg pdf.Page) (s string, ok bool) {
+	// The pdf package panics on a content stream it cannot parse; the
+	// caller then reads the page's plain text instead.
 	defer func() {
 		if recover() != nil {
 			s, ok = "", false

@@ -41,17 +41,24 @@ func TestFlipNeverAsksForTheInputAgain(t *testing.T) {
 	both := func(x, y int) uint8 { return uint8(40 + 3*min(x, w-1-x) + 3*min(y, h-1-y)) } // its own mirror both ways
 	skew := func(x, y int) uint8 { return uint8(20 + 2*x + y) }                           // neither
 	for seed := range int64(8) {
+		flip := func(in generators.Input) []spec {
+			specs, err := buildFlip(&bctx{seed: seed, files: []generators.Input{in}, rng: rngFor(seed, "flip"), cache: newParsed()})
+			if err != nil {
+				t.Fatalf("seed %d: %s: %v", seed, in.File.Name, err)
+			}
+			return specs
+		}
 		in := symmetricPNG(t, "lr.png", w, h, lr)
-		specs := buildFlip(&bctx{seed: seed, files: []generators.Input{in}, rng: rngFor(seed, "flip"), cache: newParsed()})
+		specs := flip(in)
 		if len(specs) != 1 || !strings.Contains(specs[0].params, "flip_v") {
 			t.Fatalf("seed %d: a left-right symmetric image got %+v, want the upside-down flip", seed, specs)
 		}
 		in = symmetricPNG(t, "both.png", w, h, both)
-		if specs := buildFlip(&bctx{seed: seed, files: []generators.Input{in}, rng: rngFor(seed, "flip"), cache: newParsed()}); len(specs) != 0 {
+		if specs := flip(in); len(specs) != 0 {
 			t.Fatalf("seed %d: an image symmetric both ways got a flip task %q", seed, specs[0].params)
 		}
 		in = symmetricPNG(t, "skew.png", w, h, skew)
-		if specs := buildFlip(&bctx{seed: seed, files: []generators.Input{in}, rng: rngFor(seed, "flip"), cache: newParsed()}); len(specs) != 1 {
+		if specs := flip(in); len(specs) != 1 {
 			t.Fatalf("seed %d: an asymmetric image got no flip task", seed)
 		}
 	}

@@ -2,6 +2,7 @@ package template
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"image"
 	"image/gif"
@@ -11,22 +12,31 @@ import (
 	"os"
 )
 
-// imageSize reads file i's width and height; it panics (caught by
-// safeBuild) for a file Go cannot decode, like WebP.
+// imageSize is image file i's width and height.
 func (c *bctx) imageSize(i int) (w, h int) {
-	if c.typ(i) == "webp" {
-		return webpSize(c.files[i].Path)
-	}
-	f, err := os.Open(c.files[i].Path)
-	if err != nil {
-		panic(err)
-	}
-	defer f.Close()
-	cfg, _, err := image.DecodeConfig(f)
-	if err != nil {
-		panic(fmt.Sprintf("image %s: %v", c.name(i), err))
-	}
-	return cfg.Width, cfg.Height
+	s := must(c, i, c.loadImageSize)
+	return s.w, s.h
+}
+
+type size struct{ w, h int }
+
+// loadImageSize reads image file i's width and height from its header.
+func (c *bctx) loadImageSize(i int) (size, error) {
+	return memo(c, "imagesize", i, func() (size, error) {
+		if c.typ(i) == "webp" {
+			return webpSize(c.files[i].Path, c.name(i))
+		}
+		f, err := os.Open(c.files[i].Path)
+		if err != nil {
+			return size{}, fmt.Errorf("image %s: %w", c.name(i), err)
+		}
+		defer f.Close()
+		cfg, _, err := image.DecodeConfig(f)
+		if err != nil {
+			return size{}, fmt.Errorf("image %s: %v", c.name(i), err)
+		}
+		return size{cfg.Width, cfg.Height}, nil
+	})
 }
 
 // wavInfo is what a WAV header says.
@@ -35,83 +45,111 @@ type wavInfo struct {
 	seconds              float64
 }
 
-// wavInfo reads file i's WAV header.
-func (c *bctx) wav(i int) wavInfo {
-	b, err := os.ReadFile(c.files[i].Path)
-	if err != nil {
-		panic(err)
-	}
-	if len(b) < 44 || string(b[:4]) != "RIFF" || string(b[8:12]) != "WAVE" {
-		panic("not a WAV file")
-	}
-	var w wavInfo
-	for p := 12; p+8 <= len(b); {
-		id, n := string(b[p:p+4]), int(binary.LittleEndian.Uint32(b[p+4:p+8]))
-		body := b[p+8:]
-		switch id {
-		case "fmt ":
-			w.channels = int(binary.LittleEndian.Uint16(body[2:4]))
-			w.rate = int(binary.LittleEndian.Uint32(body[4:8]))
-			w.bits = int(binary.LittleEndian.Uint16(body[14:16]))
-		case "data":
-			if n > len(body) {
-				n = len(body)
-			}
-			if w.rate > 0 && w.channels > 0 && w.bits > 0 {
-				w.seconds = float64(n) / float64(w.rate*w.channels*w.bits/8)
-			}
-			return w
+// wav is WAV file i's header.
+func (c *bctx) wav(i int) wavInfo { return must(c, i, c.loadWAV) }
+
+// loadWAV reads WAV file i's header.
+func (c *bctx) loadWAV(i int) (wavInfo, error) {
+	return memo(c, "wav", i, func() (wavInfo, error) {
+		b, err := os.ReadFile(c.files[i].Path)
+		if err != nil {
+			return wavInfo{}, fmt.Errorf("wav %s: %w", c.name(i), err)
 		}
-		p += 8 + n + n%2
-	}
-	panic("WAV without data")
+		if len(b) < 44 || string(b[:4]) != "RIFF" || string(b[8:12]) != "WAVE" {
+			return wavInfo{}, fmt.Errorf("wav %s: not a WAV file", c.name(i))
+		}
+		var w wavInfo
+		for p := 12; p+8 <= len(b); {
+			id, n := string(b[p:p+4]), int(binary.LittleEndian.Uint32(b[p+4:p+8]))
+			body := b[p+8:]
+			switch id {
+			case "fmt ":
+				if len(body) < 16 {
+					return wavInfo{}, fmt.Errorf("wav %s: fmt chunk of %d bytes", c.name(i), len(body))
+				}
+				w.channels = int(binary.LittleEndian.Uint16(body[2:4]))
+				w.rate = int(binary.LittleEndian.Uint32(body[4:8]))
+				w.bits = int(binary.LittleEndian.Uint16(body[14:16]))
+			case "data":
+				if n > len(body) {
+					n = len(body)
+				}
+				if w.rate > 0 && w.channels > 0 && w.bits > 0 {
+					w.seconds = float64(n) / float64(w.rate*w.channels*w.bits/8)
+				}
+				return w, nil
+			}
+			p += 8 + n + n%2
+		}
+		return wavInfo{}, fmt.Errorf("wav %s: no data chunk", c.name(i))
+	})
 }
 
-// gifFrames counts file i's frames.
-func (c *bctx) gifFrames(i int) int {
-	f, err := os.Open(c.files[i].Path)
-	if err != nil {
-		panic(err)
-	}
-	defer f.Close()
-	g, err := gif.DecodeAll(f)
-	if err != nil {
-		panic(fmt.Sprintf("gif %s: %v", c.name(i), err))
-	}
-	return len(g.Image)
+// gifFrames is the number of frames of GIF file i.
+func (c *bctx) gifFrames(i int) int { return must(c, i, c.loadGIFFrames) }
+
+// loadGIFFrames decodes GIF file i and counts its frames.
+func (c *bctx) loadGIFFrames(i int) (int, error) {
+	return memo(c, "gifframes", i, func() (int, error) {
+		f, err := os.Open(c.files[i].Path)
+		if err != nil {
+			return 0, fmt.Errorf("gif %s: %w", c.name(i), err)
+		}
+		defer f.Close()
+		g, err := gif.DecodeAll(f)
+		if err != nil {
+			return 0, fmt.Errorf("gif %s: %v", c.name(i), err)
+		}
+		return len(g.Image), nil
+	})
 }
 
-// webpSize reads a WebP file's canvas size from its VP8L, VP8 or VP8X header.
-func webpSize(path string) (int, int) {
+// webpSize reads a WebP file's canvas size from its VP8L, VP8 or VP8X
+// header; name is the file's name for errors.
+func webpSize(path, name string) (size, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		panic(err)
+		return size{}, fmt.Errorf("image %s: %w", name, err)
 	}
 	if len(b) < 30 || string(b[:4]) != "RIFF" || string(b[8:12]) != "WEBP" {
-		panic("not a WebP file")
+		return size{}, fmt.Errorf("image %s: not a WebP file", name)
 	}
 	d := b[20:]
 	switch string(b[12:16]) {
 	case "VP8L":
 		v := binary.LittleEndian.Uint32(d[1:5])
-		return int(v&0x3fff) + 1, int(v>>14&0x3fff) + 1
+		return size{int(v&0x3fff) + 1, int(v>>14&0x3fff) + 1}, nil
 	case "VP8 ":
-		return int(binary.LittleEndian.Uint16(d[6:8]) & 0x3fff), int(binary.LittleEndian.Uint16(d[8:10]) & 0x3fff)
+		return size{int(binary.LittleEndian.Uint16(d[6:8]) & 0x3fff), int(binary.LittleEndian.Uint16(d[8:10]) & 0x3fff)}, nil
 	case "VP8X":
 		w := int(d[4]) | int(d[5])<<8 | int(d[6])<<16
 		h := int(d[7]) | int(d[8])<<8 | int(d[9])<<16
-		return w + 1, h + 1
+		return size{w + 1, h + 1}, nil
 	}
-	panic("unknown WebP chunk")
+	return size{}, fmt.Errorf("image %s: unknown WebP chunk %q", name, b[12:16])
 }
 
-// mp3Seconds walks the MPEG-1 Layer III frames of file i and returns the
-// duration they hold.
-func (c *bctx) mp3Seconds(i int) float64 {
-	b, err := os.ReadFile(c.files[i].Path)
-	if err != nil {
-		panic(err)
-	}
+// mp3Seconds is the duration of MP3 file i.
+func (c *bctx) mp3Seconds(i int) float64 { return must(c, i, c.loadMP3Seconds) }
+
+// loadMP3Seconds reads MP3 file i and returns the duration its frames hold.
+func (c *bctx) loadMP3Seconds(i int) (float64, error) {
+	return memo(c, "mp3", i, func() (float64, error) {
+		b, err := os.ReadFile(c.files[i].Path)
+		if err != nil {
+			return 0, fmt.Errorf("mp3 %s: %w", c.name(i), err)
+		}
+		secs, err := mp3Seconds(b)
+		if err != nil {
+			return 0, fmt.Errorf("mp3 %s: %w", c.name(i), err)
+		}
+		return secs, nil
+	})
+}
+
+// mp3Seconds walks the MPEG-1 Layer III frames of an MP3 file and returns
+// the duration they hold.
+func mp3Seconds(b []byte) (float64, error) {
 	if len(b) > 10 && string(b[:3]) == "ID3" {
 		n := int(b[6]&0x7f)<<21 | int(b[7]&0x7f)<<14 | int(b[8]&0x7f)<<7 | int(b[9]&0x7f)
 		b = b[min(len(b), 10+n):]
@@ -172,7 +210,7 @@ func (c *bctx) mp3Seconds(i int) float64 {
 		frames-- // the Info frame
 	}
 	if frames <= 0 {
-		panic("no MPEG-1 Layer III frames")
+		return 0, errors.New("no MPEG-1 Layer III frames")
 	}
 	samples := frames * 1152
 	if lame {
@@ -183,7 +221,7 @@ func (c *bctx) mp3Seconds(i int) float64 {
 		}
 		samples = end - delay - decoderDelay
 	}
-	return float64(max(0, samples)) / float64(rate)
+	return float64(max(0, samples)) / float64(rate), nil
 }
 
 // audioSeconds is file i's duration, for WAV and MP3.

@@ -276,13 +276,11 @@ func messyFirst(c *bctx, cands []*tmpl) []*tmpl {
 // hasMess reports whether file 0 is a table with a column of mixed date
 // layouts or of amounts with thousands separators; false when it does not
 // parse as a table.
-func hasMess(c *bctx) (mess bool) {
-	defer func() {
-		if recover() != nil {
-			mess = false
-		}
-	}()
-	t := c.table(0)
+func hasMess(c *bctx) bool {
+	t, err := c.loadTable(0)
+	if err != nil {
+		return false
+	}
 	if _, _, ok := c.mixedDateCol(t); ok {
 		return true
 	}

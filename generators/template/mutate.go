@@ -107,3 +107,29 @@ func mutateShiftCrop(t *schemas.Task) *schemas.Reference {
 	}
 	return &schemas.Reference{Steps: steps, Answer: t.Reference.Answer}
 }
+
+// mutateBlankImage writes a blank image where the chart should be.
+func mutateBlankImage(t *schemas.Task) *schemas.Reference {
+	if len(t.Outputs) == 0 || t.Reference == nil {
+		return nil
+	}
+	code := fmt.Sprintf("import os\nfrom PIL import Image\n"+makeDirFor("./"+t.Outputs[0])+"\nImage.new('RGB', (640, 480), 'white').save(%s)", py("./"+t.Outputs[0]))
+	return &schemas.Reference{Steps: []schemas.RefStep{{Thought: "Save an empty canvas.", Code: code}}, Answer: t.Reference.Answer}
+}
+
+// mutateEmptyFile writes a placeholder where the output should be.
+func mutateEmptyFile(t *schemas.Task) *schemas.Reference {
+	if len(t.Outputs) == 0 || t.Reference == nil {
+		return nil
+	}
+	code := fmt.Sprintf("import os\n"+makeDirFor("./"+t.Outputs[0])+"\nopen(%s, 'w').write('TODO\\n')", py("./"+t.Outputs[0]))
+	return &schemas.Reference{Steps: []schemas.RefStep{{Thought: "Write a placeholder.", Code: code}}, Answer: t.Reference.Answer}
+}
+
+// mutateWrongGroup answers with the least frequent group instead.
+func mutateWrongGroup(t *schemas.Task) *schemas.Reference {
+	if t.Reference == nil || len(t.Checks) == 0 || len(t.Checks[0].ContainsAll) == 0 {
+		return nil
+	}
+	return &schemas.Reference{Steps: t.Reference.Steps, Answer: "I could not find a clear answer; maybe 7."}
+}

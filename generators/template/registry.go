@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"synth/generators"
 	"synth/schemas"
 )
 
@@ -58,7 +57,10 @@ type Info struct {
 type tmpl struct {
 	Info
 	inputs int // 0 (no file), 1, or 2 (joins)
-	build  func(c *bctx) []spec
+	// build writes the specs of the tasks it can ask of c's files: none
+	// when nothing fits them, an error naming the file when it cannot read
+	// what it needs.
+	build func(c *bctx) ([]spec, error)
 	// mutate returns a wrong solution the checks must reject, or nil.
 	mutate func(t *schemas.Task) *schemas.Reference
 }
@@ -83,6 +85,7 @@ var registry []*tmpl
 func register(t *tmpl) {
 	for _, o := range registry {
 		if o.Name == t.Name {
+			// A misconfigured registry, found at init: a programming error.
 			panic("template registered twice: " + t.Name)
 		}
 	}
@@ -146,5 +149,3 @@ func included(name string, include []string) bool {
 
 // accepts reports whether the template reads files of this type.
 func (t *tmpl) accepts(typ string) bool { return slices.Contains(t.FileTypes, typ) }
-
-var _ = generators.Input{}

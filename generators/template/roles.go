@@ -427,14 +427,17 @@ func (t *table) aggregateFilter(v string) (code, en, zh string) {
 // withoutTotals runs a builder on the file's rows without its aggregate
 // rows ("Total", "All"): the builder's table and load step leave them out,
 // and every query says so.
-func withoutTotals(b func(*bctx) []spec) func(*bctx) []spec {
-	return func(c *bctx) []spec {
+func withoutTotals(b func(*bctx) ([]spec, error)) func(*bctx) ([]spec, error) {
+	return func(c *bctx) ([]spec, error) {
 		c.noTotals = true
 		defer func() { c.noTotals = false }()
-		specs := b(c)
+		specs, err := b(c)
+		if err != nil {
+			return nil, err
+		}
 		_, en, zh := c.rawTable(0).aggregateFilter("df")
 		if en == "" {
-			return specs
+			return specs, nil
 		}
 		for i := range specs {
 			for j := range specs[i].en {
@@ -444,16 +447,16 @@ func withoutTotals(b func(*bctx) []spec) func(*bctx) []spec {
 				specs[i].zh[j] += zh
 			}
 		}
-		return specs
+		return specs, nil
 	}
 }
 
 // withTotalsSkipped runs a builder only on tables without aggregate rows:
 // its checks read the input file themselves, so it cannot leave them out.
-func withTotalsSkipped(b func(*bctx) []spec) func(*bctx) []spec {
-	return func(c *bctx) []spec {
+func withTotalsSkipped(b func(*bctx) ([]spec, error)) func(*bctx) ([]spec, error) {
+	return func(c *bctx) ([]spec, error) {
 		if len(c.rawTable(0).aggregateRows()) > 0 {
-			return nil
+			return nil, nil
 		}
 		return b(c)
 	}

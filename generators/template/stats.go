@@ -140,3 +140,29 @@ func round(x float64, d int) float64 {
 	p := math.Pow(10, float64(d))
 	return math.Round(x*p) / p
 }
+
+// pairs returns the rows where both columns are numbers.
+func (t *table) pairs(a, b int) (xs, ys []float64) {
+	for _, r := range t.rows {
+		if r[a] == "" || r[b] == "" {
+			continue
+		}
+		x, e1 := strconv.ParseFloat(r[a], 64)
+		y, e2 := strconv.ParseFloat(r[b], 64)
+		if e1 == nil && e2 == nil {
+			xs, ys = append(xs, x), append(ys, y)
+		}
+	}
+	return xs, ys
+}
+
+func pearson(xs, ys []float64) float64 {
+	mx, my := mean(xs), mean(ys)
+	var sxy, sxx, syy float64
+	for i := range xs {
+		sxy += (xs[i] - mx) * (ys[i] - my)
+		sxx += (xs[i] - mx) * (xs[i] - mx)
+		syy += (ys[i] - my) * (ys[i] - my)
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}

@@ -30,18 +30,6 @@ type bctx struct {
 	noTotals bool
 }
 
-// parsed holds what one Generate call has read, by file id, so a file is
-// parsed once however many templates and pairs use it.
-type parsed struct {
-	tabs  map[string]*table
-	errs  map[string]error
-	texts map[string]string
-}
-
-func newParsed() *parsed {
-	return &parsed{tabs: map[string]*table{}, errs: map[string]error{}, texts: map[string]string{}}
-}
-
 func newCtx(seed int64, files []generators.Input, cache *parsed) *bctx {
 	if cache == nil {
 		cache = newParsed()
@@ -54,8 +42,8 @@ func (c *bctx) name(i int) string  { return c.files[i].File.Name }
 func (c *bctx) dpath(i int) string { return "./data/" + c.files[i].File.Name }
 func (c *bctx) typ(i int) string   { return c.files[i].File.Type }
 
-// table parses file i as a table; it panics (caught by safeBuild) when the
-// file is not one. Under withoutTotals its aggregate rows are left out.
+// table is file i as a table. Under withoutTotals its aggregate rows are
+// left out.
 func (c *bctx) table(i int) *table {
 	t := c.rawTable(i)
 	if c.noTotals {
@@ -65,32 +53,31 @@ func (c *bctx) table(i int) *table {
 }
 
 // rawTable is file i as a table, every row kept.
-func (c *bctx) rawTable(i int) *table {
-	id := c.files[i].File.ID
-	t, ok := c.cache.tabs[id]
-	err := c.cache.errs[id]
-	if !ok && err == nil {
-		t, err = readTable(c.files[i].Path, c.typ(i))
-		c.cache.tabs[id], c.cache.errs[id] = t, err
-	}
-	if err != nil {
-		panic(fmt.Sprintf("read %s: %v", c.name(i), err))
-	}
-	return t
+func (c *bctx) rawTable(i int) *table { return must(c, i, c.loadTable) }
+
+// loadTable parses file i as a table.
+func (c *bctx) loadTable(i int) (*table, error) {
+	return memo(c, "table", i, func() (*table, error) {
+		t, err := readTable(c.files[i].Path, c.typ(i))
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", c.name(i), err)
+		}
+		return t, nil
+	})
 }
 
-// text reads file i as UTF-8 text.
-func (c *bctx) text(i int) string {
-	id := c.files[i].File.ID
-	if s, ok := c.cache.texts[id]; ok {
-		return s
-	}
-	b, err := os.ReadFile(c.files[i].Path)
-	if err != nil {
-		panic(fmt.Sprintf("read %s: %v", c.name(i), err))
-	}
-	c.cache.texts[id] = string(b)
-	return string(b)
+// text is file i as UTF-8 text.
+func (c *bctx) text(i int) string { return must(c, i, c.loadText) }
+
+// loadText reads file i as UTF-8 text.
+func (c *bctx) loadText(i int) (string, error) {
+	return memo(c, "text", i, func() (string, error) {
+		b, err := os.ReadFile(c.files[i].Path)
+		if err != nil {
+			return "", fmt.Errorf("read %s: %w", c.name(i), err)
+		}
+		return string(b), nil
+	})
 }
 
 // loadCode is the pandas line that reads table i into v; under

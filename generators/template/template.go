@@ -40,8 +40,9 @@ type Options struct {
 	// module is missing (parquet: pyarrow, mp3: pydub) are skipped with one
 	// log line per module.
 	PythonModules map[string]bool
-	// Strict makes a task that fails checks.Validate an error of Generate;
-	// otherwise it is left out with a warning naming its template and file.
+	// Strict makes a template that fails on a file, or writes a task that
+	// fails checks.Validate, an error of Generate; otherwise the task is
+	// left out with a warning naming its template and files.
 	Strict bool
 	// FilesOnly writes no task that reads no file (math, programs, web
 	// pages): the tasks are about the files given, and nothing else.
@@ -67,7 +68,42 @@ func (g *generator) Name() string { return "template" }
 // the tasks that need no file unless Options.FilesOnly. Files of a type no
 // template reads yield nothing; Untasked says why each file without a task
 // has none.
+//
+// It runs in phases, each adding to the tasks of the one before: the
+// one-file templates over each file that can be read as its type, the
+// two-file templates over pairs of such files, then the templates that
+// read no file.
 func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]schemas.Task, error) {
+	r := &run{generator: g, ts: g.chosen(), cache: newParsed(), names: outNamer{}}
+	readable, unusable, err := r.oneFileTasks(ctx, files)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.twoFileTasks(ctx, files, readable); err != nil {
+		return nil, err
+	}
+	if !g.opts.FilesOnly {
+		if err := r.filelessTasks(); err != nil {
+			return nil, err
+		}
+	}
+	g.untasked = g.explain(files, unusable, r.out)
+	return r.out, nil
+}
+
+// run is one Generate call: the templates it uses, the files it has
+// read, and the tasks and output names it has written so far.
+type run struct {
+	*generator
+	ts    []*tmpl
+	cache *parsed
+	names outNamer
+	out   []schemas.Task
+}
+
+// chosen are the templates Options.Include names whose Python modules are
+// all present, sorted by name.
+func (g *generator) chosen() []*tmpl {
 	var ts []*tmpl
 	for _, t := range sorted() {
 		if !included(t.Name, g.opts.Include) {
@@ -78,87 +114,86 @@ func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]s
 		}
 		ts = append(ts, t)
 	}
-	var out []schemas.Task
-	names := outNamer{}
-	add := func(t *tmpl, c *bctx) (bool, error) {
-		specs := safeBuild(t, c)
-		for _, s := range specs {
-			name := names.unique(nestedName(t.Name, outName(t.Name, c.files), s))
-			for _, lang := range g.opts.Langs {
-				task, err := g.task(t, s, c.files, lang, name)
-				if err != nil {
-					// A template that writes an invalid task on an odd file is
-					// a bug of that template: the file loses the task and the
-					// stage goes on, unless Strict (the tests' setting).
-					if g.opts.Strict {
-						return false, err
-					}
-					slog.Warn("template wrote an invalid task; left out", "template", t.Name, "files", namesOf(c.files), "err", err)
-					continue
-				}
-				if m := missing(task.Requires, g.opts.PythonModules); m != "" {
-					skipOnce(m, "tasks skipped", "file_types", filesOf(task), "needs", m, "install", Install[m])
-					continue
-				}
-				out = append(out, task)
-			}
-		}
-		return len(specs) > 0, nil
-	}
-	cache := newParsed()
-	ok := make([]bool, len(files))
-	unusable := make([]string, len(files)) // why a file cannot be read
+	return ts
+}
+
+// oneFileTasks reads each file as its type (usable) and runs the one-file
+// templates over it: readable[i] says whether file i could be read and is
+// big enough for a template, unusable[i] why not.
+func (r *run) oneFileTasks(ctx context.Context, files []generators.Input) (readable []bool, unusable []string, err error) {
+	readable = make([]bool, len(files))
+	unusable = make([]string, len(files))
 	for i, f := range files {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		c := newCtx(g.opts.Seed, []generators.Input{f}, cache)
-		if unusable[i] = usable(c); unusable[i] != "" {
+		c := newCtx(r.opts.Seed, []generators.Input{f}, r.cache)
+		if err := usable(c); err != nil {
+			unusable[i] = err.Error()
+			slog.Warn("file skipped: cannot read it as its type", "file", f.File.Name, "type", f.File.Type, "err", unusable[i])
 			continue
 		}
-		ok[i] = true
-		cands := messyFirst(c, candidates(ts, f, g.opts.Seed))
-		n := 0
-		for _, t := range cands {
-			if g.opts.PerFile > 0 && n >= g.opts.PerFile {
-				break
-			}
-			c.rng = rngFor(g.opts.Seed, t.Name, f.File.ID)
-			ok, err := add(t, c)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				n++
-			}
+		readable[i] = true
+		if err := r.overFile(c); err != nil {
+			return nil, nil, err
+		}
+		// Only one-file templates read a PDF's pages or a DOCX's
+		// paragraphs: they need not be held for the pairs.
+		r.cache.forget(f.File.ID, "pdf", "docx")
+	}
+	return readable, unusable, nil
+}
+
+// overFile runs the one-file templates over the file of c, in an order
+// fixed by the seed and the file (messy tables first), until
+// Options.PerFile of them have written a task.
+func (r *run) overFile(c *bctx) error {
+	f := c.files[0]
+	n := 0
+	for _, t := range messyFirst(c, candidates(r.ts, f, r.opts.Seed)) {
+		if r.opts.PerFile > 0 && n >= r.opts.PerFile {
+			break
+		}
+		c.rng = rngFor(r.opts.Seed, t.Name, f.File.ID)
+		made, err := r.add(t, c)
+		if err != nil {
+			return err
+		}
+		if made {
+			n++
 		}
 	}
-	// Two-file templates: each file is tried with later partners of a
-	// fitting type until it has maxPartners tasks, so the work stays linear
-	// in the number of files.
-	for _, t := range ts {
+	return nil
+}
+
+// twoFileTasks runs the two-file templates: each readable file is tried
+// with later partners of a fitting type until it has maxPartners tasks or
+// maxTries partners were tried, so the work stays linear in the number of
+// files.
+func (r *run) twoFileTasks(ctx context.Context, files []generators.Input, readable []bool) error {
+	for _, t := range r.ts {
 		if t.inputs != 2 {
 			continue
 		}
 		for i := range files {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return err
 			}
-			if !ok[i] || !t.accepts(files[i].File.Type) {
+			if !readable[i] || !t.accepts(files[i].File.Type) {
 				continue
 			}
 			found, tried := 0, 0
 			for k := 1; k < len(files) && found < maxPartners && tried < maxTries; k++ {
 				j := (i + k) % len(files)
-				if !ok[j] || !t.accepts(files[j].File.Type) {
+				if !readable[j] || !t.accepts(files[j].File.Type) {
 					continue
 				}
 				tried++
-				c := newCtx(g.opts.Seed, []generators.Input{files[i], files[j]}, cache)
-				c.rng = rngFor(g.opts.Seed, t.Name, files[i].File.ID+files[j].File.ID)
-				made, err := add(t, c)
+				c := newCtx(r.opts.Seed, []generators.Input{files[i], files[j]}, r.cache)
+				c.rng = rngFor(r.opts.Seed, t.Name, files[i].File.ID+files[j].File.ID)
+				made, err := r.add(t, c)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				if made {
 					found++
@@ -166,18 +201,60 @@ func (g *generator) Generate(ctx context.Context, files []generators.Input) ([]s
 			}
 		}
 	}
-	for _, t := range ts {
-		if t.inputs != 0 || g.opts.FilesOnly {
+	return nil
+}
+
+// filelessTasks runs the templates that read no file (math, programs, web
+// pages).
+func (r *run) filelessTasks() error {
+	for _, t := range r.ts {
+		if t.inputs != 0 {
 			continue
 		}
-		c := newCtx(g.opts.Seed, nil, cache)
-		c.rng = rngFor(g.opts.Seed, t.Name, "")
-		if _, err := add(t, c); err != nil {
-			return nil, err
+		c := newCtx(r.opts.Seed, nil, r.cache)
+		c.rng = rngFor(r.opts.Seed, t.Name, "")
+		if _, err := r.add(t, c); err != nil {
+			return err
 		}
 	}
-	g.untasked = g.explain(files, unusable, out)
-	return out, nil
+	return nil
+}
+
+// add runs template t on the files of c and keeps the tasks it writes, one
+// per spec and language; made reports whether t wrote any spec. A template
+// that fails on the files, or writes a task that fails checks.Validate,
+// has a bug an odd file revealed: the files lose its tasks with a warning
+// and the stage goes on, unless Options.Strict (the tests' setting) makes
+// it the error of Generate.
+func (r *run) add(t *tmpl, c *bctx) (made bool, err error) {
+	specs, err := build(t, c)
+	if err != nil {
+		err = fmt.Errorf("template %s: files %s: %w", t.Name, namesOf(c.files), err)
+		if r.opts.Strict {
+			return false, err
+		}
+		slog.Warn("template failed on its files; no task from it", "template", t.Name, "files", namesOf(c.files), "err", err)
+		return false, nil
+	}
+	for _, s := range specs {
+		name := r.names.unique(nestedName(t.Name, outName(t.Name, c.files), s))
+		for _, lang := range r.opts.Langs {
+			task, err := r.task(t, s, c.files, lang, name)
+			if err != nil {
+				if r.opts.Strict {
+					return false, err
+				}
+				slog.Warn("template wrote an invalid task; left out", "template", t.Name, "files", namesOf(c.files), "err", err)
+				continue
+			}
+			if m := missing(task.Requires, r.opts.PythonModules); m != "" {
+				skipOnce(m, "tasks skipped", "file_types", filesOf(task), "needs", m, "install", Install[m])
+				continue
+			}
+			r.out = append(r.out, task)
+		}
+	}
+	return len(specs) > 0, nil
 }
 
 // Untasked implements generators.Explainer.
@@ -214,17 +291,15 @@ func skipOnce(key, msg string, args ...any) {
 	}
 }
 
-// safeBuild runs a template's builder; a builder that panics on an odd file
-// writes no task for it rather than stopping the stage.
-func safeBuild(t *tmpl, c *bctx) (specs []spec) {
+// build runs template t's builder on the files of c. A builder that
+// cannot make a task from its files says why with an error. A builder
+// that panics has a bug an odd file revealed (an index out of range): the
+// panic is recovered into an error as well, so one file cannot stop a
+// stage that runs for hours.
+func build(t *tmpl, c *bctx) (specs []spec, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			name := ""
-			if len(c.files) > 0 {
-				name = c.files[0].File.Name
-			}
-			slog.Warn("template failed on a file", "template", t.Name, "file", name, "err", fmt.Sprint(r))
-			specs = nil
+			specs, err = nil, fmt.Errorf("panic: %v", r)
 		}
 	}()
 	return t.build(c)

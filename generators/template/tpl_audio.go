@@ -9,7 +9,7 @@ import (
 func init() {
 	for _, t := range []struct {
 		name  string
-		build func(*bctx) []spec
+		build func(*bctx) ([]spec, error)
 		mut   func(*schemas.Task) *schemas.Reference
 	}{
 		{"audio.trim", buildTrim, mutateCopyInput},
@@ -66,7 +66,7 @@ func audioSpec(c *bctx, params string, en, zh []string, thought, code, answer, a
 
 func near(d float64) *schemas.Range { return &schemas.Range{Min: max(0.001, d-0.05), Max: d + 0.05} }
 
-func buildDuration(c *bctx) []spec {
+func buildDuration(c *bctx) ([]spec, error) {
 	d := c.audioSeconds(0)
 	code := fmt.Sprintf("import wave\nwith wave.open(%s) as w:\n    print(round(w.getnframes() / w.getframerate(), 2))", py(c.dpath(0)))
 	if c.typ(0) == "mp3" {
@@ -79,10 +79,10 @@ func buildDuration(c *bctx) []spec {
 		steps:  []schemas.RefStep{step("Duration is the number of samples divided by the sample rate.", code)},
 		answer: fmt.Sprintf("The audio lasts %s seconds.", num(d)), answerZh: fmt.Sprintf("音频时长为 %s 秒。", num(d)),
 		checks: []schemas.Check{{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(d, 6), AbsTol: 0.02}}},
-	}}
+	}}, nil
 }
 
-func buildAudioConvert(c *bctx) []spec {
+func buildAudioConvert(c *bctx) ([]spec, error) {
 	d := c.audioSeconds(0)
 	to := map[string]string{"wav": "mp3", "mp3": "wav"}[c.typ(0)]
 	return []spec{{
@@ -97,13 +97,13 @@ func buildAudioConvert(c *bctx) []spec {
 			{Kind: schemas.CheckAudio, Path: "{out}." + to, Duration: &schemas.Range{Min: max(0.001, d-0.2), Max: d + 0.2}},
 		},
 		outputs: []string{"{out}." + to},
-	}}
+	}}, nil
 }
 
-func buildTrim(c *bctx) []spec {
+func buildTrim(c *bctx) ([]spec, error) {
 	w, ok := monoPCM16(c, 0)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	keep := float64(int(w.seconds/2*10)) / 10
 	return audioSpec(c, fmt.Sprintf("trim:%v", keep),
@@ -118,13 +118,13 @@ a, ra = read_audio('{out}.wav')
 b, rb = read_audio(%s)
 n = min(len(a), len(b), ra // 2)
 assert ra == rb and np.corrcoef(a[:n], b[:n])[0, 1] > 0.95, '{out}.wav does not start like the input'
-`, py("data/"+c.name(0))))
+`, py("data/"+c.name(0)))), nil
 }
 
-func buildFade(c *bctx) []spec {
+func buildFade(c *bctx) ([]spec, error) {
 	w, ok := monoPCM16(c, 0)
 	if !ok || w.seconds < 3 {
-		return nil
+		return nil, nil
 	}
 	return audioSpec(c, "fade",
 		[]string{"Add a 1-second fade-in at the start and a 1-second fade-out at the end of this audio, then save it to {OUT}.wav.",
@@ -152,12 +152,12 @@ for name, x, y in (('fade in', a[:q], b[:q]), ('fade out', a[-q:], b[-q:])):
     k = rms(x) / rms(y)
     assert k < 0.75, '{out}.wav has no %%s: its 1 s keeps %%.0f%%%% of the level' %% (name, k * 100)
 assert seen, 'the input is silent at both ends: a fade cannot be checked'
-`, py("data/"+c.name(0))))
+`, py("data/"+c.name(0)))), nil
 }
 
-func buildVolume(c *bctx) []spec {
+func buildVolume(c *bctx) ([]spec, error) {
 	if _, ok := monoPCM16(c, 0); !ok {
-		return nil
+		return nil, nil
 	}
 	up := c.rng.IntN(2) == 0
 	if up {
@@ -166,14 +166,14 @@ func buildVolume(c *bctx) []spec {
 			[]string{"请把这段音频的音量提高 6 dB（振幅约为原来的两倍），保存到 {OUT}.wav。", "将录音音量调大 6 分贝，存为 {OUT}.wav。"},
 			"Scale the samples by 10^(6/20), clipping to the 16-bit range.", "y = x * 10 ** (6 / 20)",
 			"The louder audio is saved to {OUT}.wav.", "音量提高后的音频已保存到 {OUT}.wav。",
-			schemas.Check{Kind: schemas.CheckAudio, Path: "{out}.wav", LouderThan: "data/" + c.name(0)}, volumeCheck(c, 6))
+			schemas.Check{Kind: schemas.CheckAudio, Path: "{out}.wav", LouderThan: "data/" + c.name(0)}, volumeCheck(c, 6)), nil
 	}
 	return audioSpec(c, "volume:down",
 		[]string{"Reduce the volume of this audio by half (-6 dB) and save it to {OUT}.wav.", "Make the recording quieter by 6 dB; save as {OUT}.wav."},
 		[]string{"请把这段音频的音量降低一半（-6 dB），保存到 {OUT}.wav。", "将录音音量调小 6 分贝，存为 {OUT}.wav。"},
 		"Scale the samples by 10^(-6/20).", "y = x * 10 ** (-6 / 20)",
 		"The quieter audio is saved to {OUT}.wav.", "音量降低后的音频已保存到 {OUT}.wav。",
-		schemas.Check{Kind: schemas.CheckAudio, Path: "{out}.wav", QuieterThan: "data/" + c.name(0)}, volumeCheck(c, -6))
+		schemas.Check{Kind: schemas.CheckAudio, Path: "{out}.wav", QuieterThan: "data/" + c.name(0)}, volumeCheck(c, -6)), nil
 }
 
 // volumeCheck: the output is the input (correlation) at a level changed by
@@ -189,10 +189,10 @@ assert abs(d - (%d)) <= 3, '{out}.wav changed the level by %%.1f dB, expected %d
 `, py("data/"+c.name(0)), db, db)
 }
 
-func buildRepeat(c *bctx) []spec {
+func buildRepeat(c *bctx) ([]spec, error) {
 	w, ok := monoPCM16(c, 0)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	return audioSpec(c, "repeat",
 		[]string{"Loop this audio so it plays twice in a row, and save it to {OUT}.wav.", "Concatenate the clip with itself (play it two times) and write {OUT}.wav."},
@@ -205,13 +205,13 @@ import numpy as np
 x, r = read_audio(%s)
 m = audio_match('{out}.wav', np.concatenate([x, x]), r)
 assert m > 0.95, '{out}.wav is not the input played twice (correlation %%.2f)' %% m
-`, py("data/"+c.name(0))))
+`, py("data/"+c.name(0)))), nil
 }
 
-func buildResample(c *bctx) []spec {
+func buildResample(c *bctx) ([]spec, error) {
 	w, ok := monoPCM16(c, 0)
 	if !ok || w.rate == 8000 {
-		return nil
+		return nil, nil
 	}
 	return audioSpec(c, "resample:8000",
 		[]string{fmt.Sprintf("Resample this %d Hz audio to 8000 Hz, keeping its length, and save it to {OUT}.wav.", w.rate), "Convert the recording to a sample rate of 8 kHz and save as {OUT}.wav."},
@@ -225,13 +225,13 @@ func buildResample(c *bctx) []spec {
 x, r = read_audio(%s)
 m = audio_match('{out}.wav', x, r)
 assert m > 0.9, '{out}.wav does not sound like the input (correlation %%.2f)' %% m
-`, py("data/"+c.name(0))))
+`, py("data/"+c.name(0)))), nil
 }
 
-func buildReverse(c *bctx) []spec {
+func buildReverse(c *bctx) ([]spec, error) {
 	w, ok := monoPCM16(c, 0)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	return audioSpec(c, "reverse",
 		[]string{"Reverse this audio so it plays backwards and save it to {OUT}.wav.", "Play the clip backwards: write the reversed audio to {OUT}.wav."},
@@ -246,14 +246,14 @@ b, _ = read_audio(%s)
 n = min(len(a), len(b))
 r = np.corrcoef(a[:n], b[::-1][:n])[0, 1]
 assert r > 0.95, '{out}.wav is not the input reversed (correlation %%.2f)' %% r
-`, py("data/"+c.name(0))))
+`, py("data/"+c.name(0)))), nil
 }
 
-func buildConcat(c *bctx) []spec {
+func buildConcat(c *bctx) ([]spec, error) {
 	a, ok1 := monoPCM16(c, 0)
 	b, ok2 := monoPCM16(c, 1)
 	if !ok1 || !ok2 || a.rate != b.rate {
-		return nil
+		return nil, nil
 	}
 	d := a.seconds + b.seconds
 	return []spec{{
@@ -276,5 +276,5 @@ m = audio_match('{out}.wav', np.concatenate([a, b]), r)
 assert m > 0.95, '{out}.wav is not the first file followed by the second (correlation %%.2f)' %% m
 `, py("data/"+c.name(0)), py("data/"+c.name(1)))},
 		outputs: []string{"{out}.wav"},
-	}}
+	}}, nil
 }

@@ -11,7 +11,7 @@ var imageTypes = []string{"png", "jpeg", "gif", "webp", "bmp"}
 func init() {
 	for _, t := range []struct {
 		name  string
-		build func(*bctx) []spec
+		build func(*bctx) ([]spec, error)
 		mut   func(*schemas.Task) *schemas.Reference
 	}{
 		{"image.rotate", buildRotate, mutateCode("im.rotate(-90,", "im.rotate(90,", "im.rotate(90,", "im.rotate(-90,", "im.rotate(180,", "im.rotate(0,")},
@@ -28,6 +28,10 @@ func init() {
 	}
 	register(&tmpl{Info: Info{Name: "image.gifframes", Version: 1, Category: schemas.CategoryMedia, Subcategory: GroupImage, FileTypes: []string{"gif"}},
 		inputs: 1, build: buildGIFFrames, mutate: mutateAnswer})
+	register(&tmpl{Info: Info{Name: "image.concat", Version: 1, Category: schemas.CategoryMedia, Subcategory: GroupImage, FileTypes: imageTypes},
+		inputs: 2, build: buildConcat2, mutate: mutateCopyInput})
+	register(&tmpl{Info: Info{Name: "image.qrcode", Version: 1, Category: schemas.CategoryMedia, Subcategory: GroupImage, Requires: []string{"qrcode"}},
+		inputs: 0, build: repeat(1, buildQR), mutate: mutateEmptyFile})
 }
 
 // openStep opens image i with PIL, shows its size, mode and whether it is
@@ -66,7 +70,7 @@ func cmp(c *bctx, transform string, min float64) *schemas.ImageCompare {
 	return &schemas.ImageCompare{Ref: "data/" + c.name(0), Transform: transform, MinSimilarity: min}
 }
 
-func buildRotate(c *bctx) []spec {
+func buildRotate(c *bctx) ([]spec, error) {
 	w, h := c.imageSize(0)
 	opts := []struct {
 		deg      int
@@ -86,10 +90,10 @@ func buildRotate(c *bctx) []spec {
 		fmt.Sprintf("out = im.rotate(%d, expand=True)", o.pilAngle),
 		fmt.Sprintf("The image was rotated %s and saved to {OUT}.png (%dx%d).", o.en, ow, oh),
 		fmt.Sprintf("图片已%s，保存为 {OUT}.png（%dx%d）。", o.zh, ow, oh),
-		schemas.Check{Kind: schemas.CheckImage, Path: "{out}.png", Width: ip(ow), Height: ip(oh), Compare: cmp(c, fmt.Sprintf("rotate:%d", o.pilAngle), 0.95)})
+		schemas.Check{Kind: schemas.CheckImage, Path: "{out}.png", Width: ip(ow), Height: ip(oh), Compare: cmp(c, fmt.Sprintf("rotate:%d", o.pilAngle), 0.95)}), nil
 }
 
-func buildFlip(c *bctx) []spec {
+func buildFlip(c *bctx) ([]spec, error) {
 	horiz := c.rng.IntN(2) == 0
 	// A flip of an image that is its own mirror along that axis is the
 	// input again, which a copy of the input would pass: take the other
@@ -98,7 +102,7 @@ func buildFlip(c *bctx) []spec {
 		if mirrorCorrelation(img, horiz) >= maxMirrorCorrelation {
 			horiz = !horiz
 			if mirrorCorrelation(img, horiz) >= maxMirrorCorrelation {
-				return nil
+				return nil, nil
 			}
 		}
 	}
@@ -112,13 +116,13 @@ func buildFlip(c *bctx) []spec {
 		[]string{fmt.Sprintf("请将图片%s，并保存到 {OUT}.png。", zh), fmt.Sprintf("把这张图%s，结果存为 {OUT}.png。", zh)},
 		"Flip the image.", code,
 		fmt.Sprintf("The image was flipped %s; saved to {OUT}.png.", en), fmt.Sprintf("图片已%s，保存到 {OUT}.png。", zh),
-		schemas.Check{Kind: schemas.CheckImage, Path: "{out}.png", Width: ip(w), Height: ip(h), Compare: cmp(c, tr, 0.95)})
+		schemas.Check{Kind: schemas.CheckImage, Path: "{out}.png", Width: ip(w), Height: ip(h), Compare: cmp(c, tr, 0.95)}), nil
 }
 
-func buildCrop(c *bctx) []spec {
+func buildCrop(c *bctx) ([]spec, error) {
 	w, h := c.imageSize(0)
 	if w < 40 || h < 40 {
-		return nil
+		return nil, nil
 	}
 	cw, ch := w/2, h/2
 	// Of a few random boxes, keep the busiest, so the crop holds something.
@@ -147,15 +151,15 @@ func buildCrop(c *bctx) []spec {
 		"Crop with a (left, upper, right, lower) box.", fmt.Sprintf("out = im.crop((%d, %d, %d, %d))", x, y, x+cw, y+ch),
 		fmt.Sprintf("Cropped the %dx%d region at (%d, %d); saved to {OUT}.png.", cw, ch, x, y),
 		fmt.Sprintf("已裁剪出 (%d, %d) 处 %dx%d 的区域，保存到 {OUT}.png。", x, y, cw, ch),
-		schemas.Check{Kind: schemas.CheckImage, Path: "{out}.png", Width: ip(cw), Height: ip(ch), Compare: cmp(c, tr, 0.98)})
+		schemas.Check{Kind: schemas.CheckImage, Path: "{out}.png", Width: ip(cw), Height: ip(ch), Compare: cmp(c, tr, 0.98)}), nil
 }
 
-func buildResize(c *bctx) []spec {
+func buildResize(c *bctx) ([]spec, error) {
 	w, h := c.imageSize(0)
 	sizes := [][2]int{{224, 224}, {w / 2, h / 2}, {128, 128}, {w * 3 / 2, h * 3 / 2}}
 	s := sizes[c.rng.IntN(len(sizes))]
 	if s[0] < 8 || s[1] < 8 || (s[0] == w && s[1] == h) {
-		return nil
+		return nil, nil
 	}
 	tr := fmt.Sprintf("resize:%d,%d", s[0], s[1])
 	return imgSpec(c, tr,
@@ -165,21 +169,21 @@ func buildResize(c *bctx) []spec {
 			fmt.Sprintf("将图像缩放到宽 %d、高 %d 像素，结果存为 {OUT}.png。", s[0], s[1])},
 		"Resize to the exact size.", fmt.Sprintf("out = im.resize((%d, %d))", s[0], s[1]),
 		fmt.Sprintf("Resized to %dx%d; saved to {OUT}.png.", s[0], s[1]), fmt.Sprintf("已调整为 %dx%d，保存到 {OUT}.png。", s[0], s[1]),
-		schemas.Check{Kind: schemas.CheckImage, Path: "{out}.png", Width: ip(s[0]), Height: ip(s[1]), Compare: cmp(c, tr, 0.9)})
+		schemas.Check{Kind: schemas.CheckImage, Path: "{out}.png", Width: ip(s[0]), Height: ip(s[1]), Compare: cmp(c, tr, 0.9)}), nil
 }
 
-func buildGray(c *bctx) []spec {
+func buildGray(c *bctx) ([]spec, error) {
 	return imgSpec(c, "grayscale",
 		[]string{"Convert this image to grayscale and save it to {OUT}.png.", "Make the picture black and white (grayscale), then save it as {OUT}.png."},
 		[]string{"请把这张图片转换为灰度图，保存到 {OUT}.png。", "将图像转成黑白（灰度）图片，存为 {OUT}.png。"},
 		"Convert to mode L.", "out = im.convert('L')",
 		"The grayscale image is saved to {OUT}.png.", "灰度图已保存到 {OUT}.png。",
-		schemas.Check{Kind: schemas.CheckImage, Path: "{out}.png", Mode: "L", Compare: cmp(c, "grayscale", 0.9)})
+		schemas.Check{Kind: schemas.CheckImage, Path: "{out}.png", Mode: "L", Compare: cmp(c, "grayscale", 0.9)}), nil
 }
 
-func buildBrightness(c *bctx) []spec {
+func buildBrightness(c *bctx) ([]spec, error) {
 	if c.bilevel(0) {
-		return nil // black and white: nothing to brighten, stretch or sharpen
+		return nil, nil // black and white: nothing to brighten, stretch or sharpen
 	}
 	f := []float64{1.3, 1.5}[c.rng.IntN(2)]
 	pct := int(f*100) - 100
@@ -188,7 +192,7 @@ func buildBrightness(c *bctx) []spec {
 		[]string{fmt.Sprintf("请把图片亮度提高 %d%%，保存到 {OUT}.png。", pct), fmt.Sprintf("这张图太暗了，调亮约 %d%% 后存为 {OUT}.png。", pct)},
 		"Use ImageEnhance.Brightness.", fmt.Sprintf("out = ImageEnhance.Brightness(flat(im)).enhance(%v)", f),
 		fmt.Sprintf("The image is %d%% brighter; saved to {OUT}.png.", pct), fmt.Sprintf("亮度已提高 %d%%，保存到 {OUT}.png。", pct),
-		schemas.Check{Kind: schemas.CheckImage, Path: "{out}.png", BrighterThan: "data/" + c.name(0), Compare: cmp(c, "", 0.8)})
+		schemas.Check{Kind: schemas.CheckImage, Path: "{out}.png", BrighterThan: "data/" + c.name(0), Compare: cmp(c, "", 0.8)}), nil
 }
 
 // similarTo is a python check that the output keeps the input's content.
@@ -196,41 +200,41 @@ func similarTo(c *bctx, min float64) string {
 	return fmt.Sprintf("s = similarity(open_image('{out}.png'), open_image(%s))\nassert s >= %v, '{out}.png no longer looks like the input (similarity %%.2f)' %% s", py("data/"+c.name(0)), min)
 }
 
-func buildContrast(c *bctx) []spec {
+func buildContrast(c *bctx) ([]spec, error) {
 	if c.bilevel(0) {
-		return nil // black and white: nothing to brighten, stretch or sharpen
+		return nil, nil // black and white: nothing to brighten, stretch or sharpen
 	}
 	return imgSpec(c, "contrast",
 		[]string{"Enhance the contrast of this image (factor 1.8) and save it to {OUT}.png.", "Boost the picture's contrast by a factor of 1.8 and write it to {OUT}.png."},
 		[]string{"请将图片对比度增强到原来的 1.8 倍，保存到 {OUT}.png。", "提高这张图片的对比度（系数 1.8），结果保存为 {OUT}.png。"},
 		"Use ImageEnhance.Contrast.", "out = ImageEnhance.Contrast(flat(im)).enhance(1.8)",
 		"Contrast enhanced by 1.8; saved to {OUT}.png.", "对比度已增强 1.8 倍，保存到 {OUT}.png。",
-		pyCheck("a, b = contrast('{out}.png'), contrast(%s)\nassert a > b * 1.1, '{out}.png has contrast %%.1f, not above the original %%.1f' %% (a, b)\n%s", py("data/"+c.name(0)), similarTo(c, 0.8)))
+		pyCheck("a, b = contrast('{out}.png'), contrast(%s)\nassert a > b * 1.1, '{out}.png has contrast %%.1f, not above the original %%.1f' %% (a, b)\n%s", py("data/"+c.name(0)), similarTo(c, 0.8))), nil
 }
 
-func buildBlur(c *bctx) []spec {
+func buildBlur(c *bctx) ([]spec, error) {
 	r := 2 + c.rng.IntN(3)
 	return imgSpec(c, fmt.Sprintf("blur:%d", r),
 		[]string{fmt.Sprintf("Apply a Gaussian blur with radius %d to the image and save it to {OUT}.png.", r), fmt.Sprintf("Blur this picture (Gaussian, radius %d) and save it as {OUT}.png.", r)},
 		[]string{fmt.Sprintf("请对图片做半径为 %d 的高斯模糊，保存到 {OUT}.png。", r), fmt.Sprintf("给这张图加上高斯模糊（半径 %d），存为 {OUT}.png。", r)},
 		"Use ImageFilter.GaussianBlur.", fmt.Sprintf("out = flat(im).filter(ImageFilter.GaussianBlur(%d))", r),
 		"The blurred image is saved to {OUT}.png.", "模糊后的图片已保存到 {OUT}.png。",
-		pyCheck("a, b = sharpness('{out}.png'), sharpness(%s)\nassert a < b * 0.7, '{out}.png is not blurred (sharpness %%.1f vs %%.1f)' %% (a, b)\n%s", py("data/"+c.name(0)), similarTo(c, 0.8)))
+		pyCheck("a, b = sharpness('{out}.png'), sharpness(%s)\nassert a < b * 0.7, '{out}.png is not blurred (sharpness %%.1f vs %%.1f)' %% (a, b)\n%s", py("data/"+c.name(0)), similarTo(c, 0.8))), nil
 }
 
-func buildSharpen(c *bctx) []spec {
+func buildSharpen(c *bctx) ([]spec, error) {
 	if c.bilevel(0) {
-		return nil // black and white: nothing to brighten, stretch or sharpen
+		return nil, nil // black and white: nothing to brighten, stretch or sharpen
 	}
 	return imgSpec(c, "sharpen",
 		[]string{"Sharpen the image and save it to {OUT}.png.", "Make this picture look crisper with a sharpening filter; save it as {OUT}.png."},
 		[]string{"请对图片进行锐化处理，保存到 {OUT}.png。", "用锐化滤镜让这张图更清晰，结果存为 {OUT}.png。"},
 		"Use ImageFilter.SHARPEN.", "out = flat(im).filter(ImageFilter.SHARPEN)",
 		"The sharpened image is saved to {OUT}.png.", "锐化后的图片已保存到 {OUT}.png。",
-		schemas.Check{Kind: schemas.CheckImage, Path: "{out}.png", SharperThan: "data/" + c.name(0), Compare: cmp(c, "", 0.8)})
+		schemas.Check{Kind: schemas.CheckImage, Path: "{out}.png", SharperThan: "data/" + c.name(0), Compare: cmp(c, "", 0.8)}), nil
 }
 
-func buildMirrorConcat(c *bctx) []spec {
+func buildMirrorConcat(c *bctx) ([]spec, error) {
 	w, h := c.imageSize(0)
 	return imgSpec(c, "mirrorconcat",
 		[]string{"Put the image and its horizontally mirrored copy side by side (original on the left) and save the combined picture to {OUT}.png.",
@@ -248,12 +252,12 @@ left, right = im.crop((0, 0, w, im.height)), im.crop((w, 0, im.width, im.height)
 s1, s2 = similarity(left, src), similarity(right, apply_transform(src, 'flip_h'))
 assert s1 >= 0.9, 'the left half of {out}.png is not the original (similarity %%.2f)' %% s1
 assert s2 >= 0.9, 'the right half of {out}.png is not the mirrored original (similarity %%.2f)' %% s2
-`, py("data/"+c.name(0))))
+`, py("data/"+c.name(0)))), nil
 }
 
-func buildCaption(c *bctx) []spec {
+func buildCaption(c *bctx) ([]spec, error) {
 	if w, h := c.imageSize(0); w < 64 || h < 48 {
-		return nil // an icon has no room for a caption
+		return nil, nil // an icon has no room for a caption
 	}
 	text := []string{"Hello World", "Summer 2024", "Draft", "Sample"}[c.rng.IntN(4)]
 	return imgSpec(c, "caption:"+text,
@@ -276,13 +280,56 @@ assert diff.sum() >= 30, '{out}.png looks unchanged: no text was drawn (%%d pixe
 assert changed < 0.5, '{out}.png changed too much (%%.0f%%%% of pixels) for a caption' %% (changed * 100)
 s = similarity(open_image('{out}.png'), open_image(%[1]s))
 assert s >= 0.7, '{out}.png no longer looks like the input (similarity %%.2f)' %% s
-`, py("data/"+c.name(0))))
+`, py("data/"+c.name(0)))), nil
 }
 
-func buildConvert(c *bctx) []spec {
+func buildConcat2(c *bctx) ([]spec, error) {
+	w1, h1 := c.imageSize(0)
+	w2, h2 := c.imageSize(1)
+	w2s := int(float64(w2)*float64(h1)/float64(h2) + 0.5)
+	return []spec{{
+		params: "concat2",
+		en: []string{fmt.Sprintf("Put %s and %s side by side (%s on the left), scaling the second to the first one's height, and save the combined image to {OUT}.png.", c.name(0), c.name(1), c.name(0)),
+			fmt.Sprintf("Concatenate the two pictures horizontally: %s first, then %s resized to the same height (keep its aspect ratio). Save it as {OUT}.png.", c.name(0), c.name(1))},
+		zh: []string{fmt.Sprintf("请把 %s 和 %s 左右拼接（%s 在左），第二张按比例缩放到与第一张同高，结果保存到 {OUT}.png。", c.name(0), c.name(1), c.name(0)),
+			fmt.Sprintf("将两张图片横向拼接：先 %s，再 %s（等比缩放到相同高度），存为 {OUT}.png。", c.name(0), c.name(1))},
+		steps: []schemas.RefStep{step("Open both, scale the second to the first's height, paste side by side.", fmt.Sprintf(`import os
+from PIL import Image
+
+def flat(im):
+    # transparency over white, as a viewer shows it
+    if im.mode in ('RGBA', 'LA', 'PA') or 'transparency' in im.info:
+        im = im.convert('RGBA')
+        return Image.alpha_composite(Image.new('RGBA', im.size, (255, 255, 255, 255)), im).convert('RGB')
+    return im.convert('RGB')
+
+a = flat(Image.open(%s))
+b = flat(Image.open(%s))
+b = b.resize((round(b.width * a.height / b.height), a.height))
+out = Image.new('RGB', (a.width + b.width, a.height), 'white')
+out.paste(a, (0, 0))
+out.paste(b, (a.width, 0))
+os.makedirs('./output', exist_ok=True)
+out.save('{OUT}.png')
+print(out.size)`, py(c.dpath(0)), py(c.dpath(1))))},
+		answer: fmt.Sprintf("The combined %dx%d image is saved to {OUT}.png.", w1+w2s, h1), answerZh: fmt.Sprintf("拼接后的 %dx%d 图片已保存到 {OUT}.png。", w1+w2s, h1),
+		checks: []schemas.Check{pyCheck(`
+im = open_image('{out}.png')
+assert abs(im.width - %[1]d) <= 2 and im.height == %[2]d, '{out}.png is %%dx%%d, expected about %[1]dx%[2]d' %% im.size
+a, b = open_image(%[3]s), open_image(%[4]s)
+s1 = similarity(im.crop((0, 0, %[5]d, %[2]d)), a)
+s2 = similarity(im.crop((%[5]d, 0, im.width, %[2]d)), b)
+assert s1 >= 0.9, 'the left part of {out}.png is not %[6]s (similarity %%.2f)' %% s1
+assert s2 >= 0.85, 'the right part of {out}.png is not %[7]s (similarity %%.2f)' %% s2
+`, w1+w2s, h1, py("data/"+c.name(0)), py("data/"+c.name(1)), w1, c.name(0), c.name(1))},
+		outputs: []string{"{out}.png"},
+	}}, nil
+}
+
+func buildConvert(c *bctx) ([]spec, error) {
 	targets := map[string][]string{"png": {"jpeg", "bmp", "gif"}, "jpeg": {"png", "bmp"}, "gif": {"png", "jpeg"}, "webp": {"png", "jpeg"}, "bmp": {"png", "jpeg"}}[c.typ(0)]
 	if len(targets) == 0 {
-		return nil
+		return nil, nil
 	}
 	to := targets[c.rng.IntN(len(targets))]
 	ext := map[string]string{"jpeg": "jpg"}[to]
@@ -303,20 +350,10 @@ func buildConvert(c *bctx) []spec {
 			{Kind: schemas.CheckImage, Path: "{out}." + ext, Width: ip(w), Height: ip(h), Compare: cmp(c, "", 0.9)},
 		},
 		outputs: []string{"{out}." + ext},
-	}}
+	}}, nil
 }
 
-func upper(s string) string {
-	b := []byte(s)
-	for i := range b {
-		if b[i] >= 'a' && b[i] <= 'z' {
-			b[i] -= 32
-		}
-	}
-	return string(b)
-}
-
-func buildImageSize(c *bctx) []spec {
+func buildImageSize(c *bctx) ([]spec, error) {
 	w, h := c.imageSize(0)
 	return []spec{{
 		params: "size",
@@ -325,10 +362,10 @@ func buildImageSize(c *bctx) []spec {
 		steps:  []schemas.RefStep{openStep(c, 0)},
 		answer: fmt.Sprintf("The image is %d pixels wide and %d pixels high.", w, h), answerZh: fmt.Sprintf("图片宽 %d 像素，高 %d 像素。", w, h),
 		checks: []schemas.Check{answerInt(w), answerInt(h)},
-	}}
+	}}, nil
 }
 
-func buildGIFFrames(c *bctx) []spec {
+func buildGIFFrames(c *bctx) ([]spec, error) {
 	n := c.gifFrames(0)
 	return []spec{{
 		params: "gifframes",
@@ -347,15 +384,10 @@ assert len(files) == n, '{out}/ has %%d PNG frames, expected %%d' %% (len(files)
 assert any(number_close(x, n) for x in numbers_in(answer)), 'the answer does not state the frame count %%d' %% n
 `, py("data/"+c.name(0))), answerInt(n)},
 		outputs: []string{"{out}/"},
-	}}
+	}}, nil
 }
 
-func init() {
-	register(&tmpl{Info: Info{Name: "image.qrcode", Version: 1, Category: schemas.CategoryMedia, Subcategory: GroupImage, Requires: []string{"qrcode"}},
-		inputs: 0, build: repeat(1, buildQR), mutate: mutateEmptyFile})
-}
-
-func buildQR(c *bctx) []spec {
+func buildQR(c *bctx) ([]spec, error) {
 	urls := []string{"https://github.com", "https://www.python.org", "https://example.com/menu", "https://openlibrary.org"}
 	u := urls[c.rng.IntN(len(urls))]
 	return []spec{{
@@ -374,5 +406,5 @@ dark = (a < 128).mean()
 assert 0.2 < dark < 0.8 and ((a < 64) | (a > 192)).mean() > 0.9, '{out}.png does not look like a black-and-white QR code'
 `)},
 		outputs: []string{"{out}.png"},
-	}}
+	}}, nil
 }

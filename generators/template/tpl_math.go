@@ -12,7 +12,7 @@ import (
 func init() {
 	for _, t := range []struct {
 		name  string
-		build func(*bctx) []spec
+		build func(*bctx) ([]spec, error)
 	}{
 		{"math.derivative", buildDerivative}, {"math.integral", buildIntegral}, {"math.quadratic", buildQuadratic},
 		{"math.linsys", buildLinSys}, {"math.bigint", buildBigInt}, {"math.limit", buildLimit},
@@ -26,19 +26,23 @@ func init() {
 
 // repeat builds n instances of a no-file template, each with its own
 // parameters from the random stream.
-func repeat(n int, b func(*bctx) []spec) func(*bctx) []spec {
-	return func(c *bctx) []spec {
+func repeat(n int, b func(*bctx) ([]spec, error)) func(*bctx) ([]spec, error) {
+	return func(c *bctx) ([]spec, error) {
 		var out []spec
 		seen := map[string]bool{}
 		for i := 0; i < n*3 && len(out) < n; i++ {
-			for _, s := range b(c) {
+			specs, err := b(c)
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range specs {
 				if !seen[s.params] {
 					seen[s.params] = true
 					out = append(out, s)
 				}
 			}
 		}
-		return out
+		return out, nil
 	}
 }
 
@@ -115,7 +119,7 @@ func mathSpec(params, en1, en2, zh1, zh2, code, answer, answerZh string, cs ...s
 		answer: answer, answerZh: answerZh, checks: cs}}
 }
 
-func buildDerivative(c *bctx) []spec {
+func buildDerivative(c *bctx) ([]spec, error) {
 	if c.rng.IntN(2) == 0 {
 		cs := []int{nz(c, -5, 5), c.rng.IntN(11) - 5, c.rng.IntN(11) - 5, c.rng.IntN(21) - 10}
 		x0 := c.rng.IntN(7) - 3
@@ -130,7 +134,7 @@ func buildDerivative(c *bctx) []spec {
 			fmt.Sprintf("import sympy as sp\nx = sp.symbols('x')\nf = %s\nd = sp.diff(f, x)\nprint(d, d.subs(x, %d))", poly(cs, true), x0),
 			fmt.Sprintf("f'(x) = %s, so f'(%d) = %s.", poly(d, false), x0, num(v)),
 			fmt.Sprintf("f'(x) = %s，所以 f'(%d) = %s。", poly(d, false), x0, num(v)),
-			answerNum(v))
+			answerNum(v)), nil
 	}
 	n, a := 1+c.rng.IntN(3), 1+c.rng.IntN(3)
 	x0 := []float64{0.5, 1, 1.5, 2}[c.rng.IntN(4)]
@@ -143,10 +147,10 @@ func buildDerivative(c *bctx) []spec {
 		fmt.Sprintf("计算 x^%d sin(%s) 在 x = %v 处的导数值（保留四位小数）。", n, ax, x0),
 		fmt.Sprintf("import sympy as sp\nx = sp.symbols('x')\nd = sp.diff(x**%d * sp.sin(%d*x), x)\nprint(d, sp.N(d.subs(x, %v)))", n, a, x0),
 		fmt.Sprintf("The derivative at x = %v is %.4f.", x0, v), fmt.Sprintf("x = %v 处的导数值为 %.4f。", x0, v),
-		schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(v, 6), RelTol: 1e-3, AbsTol: 1e-3}})
+		schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(v, 6), RelTol: 1e-3, AbsTol: 1e-3}}), nil
 }
 
-func buildIntegral(c *bctx) []spec {
+func buildIntegral(c *bctx) ([]spec, error) {
 	if c.rng.IntN(2) == 0 {
 		cs := []int{nz(c, -4, 4), c.rng.IntN(9) - 4, c.rng.IntN(11) - 5}
 		a, b := c.rng.IntN(3)-1, 2+c.rng.IntN(3)
@@ -162,7 +166,7 @@ func buildIntegral(c *bctx) []spec {
 			fmt.Sprintf("求函数 %s 在区间 [%d, %d] 上的定积分。", f, a, b),
 			fmt.Sprintf("import sympy as sp\nx = sp.symbols('x')\nv = sp.integrate(%s, (x, %d, %d))\nprint(v, float(v))", poly(cs, true), a, b),
 			fmt.Sprintf("The integral equals %s (≈ %.4f).", ratString(v), v), fmt.Sprintf("定积分的值为 %s（约 %.4f）。", ratString(v), v),
-			schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(v, 6), RelTol: 1e-3, AbsTol: 1e-3}})
+			schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(v, 6), RelTol: 1e-3, AbsTol: 1e-3}}), nil
 	}
 	k := 1 + c.rng.IntN(3)
 	K := float64(k)
@@ -174,7 +178,7 @@ func buildIntegral(c *bctx) []spec {
 		fmt.Sprintf("求 ∫₀¹ x e^{%s} dx 的值（保留四位小数）。", kx(k)),
 		fmt.Sprintf("import sympy as sp\nx = sp.symbols('x')\nv = sp.integrate(x * sp.exp(%d*x), (x, 0, 1))\nprint(v, sp.N(v))", k),
 		fmt.Sprintf("The integral is %.4f.", v), fmt.Sprintf("积分值约为 %.4f。", v),
-		schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(v, 6), RelTol: 1e-3, AbsTol: 1e-3}})
+		schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(v, 6), RelTol: 1e-3, AbsTol: 1e-3}}), nil
 }
 
 // ratString shows a value as a fraction with a small denominator when it is one.
@@ -191,11 +195,11 @@ func ratString(v float64) string {
 	return fmt.Sprintf("%.4f", v)
 }
 
-func buildQuadratic(c *bctx) []spec {
+func buildQuadratic(c *bctx) ([]spec, error) {
 	r1 := c.rng.IntN(19) - 9
 	r2 := c.rng.IntN(19) - 9
 	if r1 == r2 || r1 == 0 || r2 == 0 {
-		return nil
+		return nil, nil
 	}
 	a := nz(c, -3, 3)
 	cs := []int{a, -a * (r1 + r2), a * r1 * r2}
@@ -208,13 +212,13 @@ func buildQuadratic(c *bctx) []spec {
 		fmt.Sprintf("求方程 %s = 0 的所有实数根。", f),
 		fmt.Sprintf("import sympy as sp\nx = sp.symbols('x')\nprint(sp.solve(sp.Eq(%s, 0), x))", poly(cs, true)),
 		fmt.Sprintf("The roots are x = %d and x = %d.", lo, hi), fmt.Sprintf("方程的根为 x = %d 和 x = %d。", lo, hi),
-		answerInt(lo), answerInt(hi))
+		answerInt(lo), answerInt(hi)), nil
 }
 
-func buildLinSys(c *bctx) []spec {
+func buildLinSys(c *bctx) ([]spec, error) {
 	sol := [3]int{c.rng.IntN(13) - 6, c.rng.IntN(13) - 6, c.rng.IntN(13) - 6}
 	if sol[0] == sol[1] || sol[1] == sol[2] || sol[0] == sol[2] {
-		return nil
+		return nil, nil
 	}
 	var m [3][3]int
 	for i := range m {
@@ -223,7 +227,7 @@ func buildLinSys(c *bctx) []spec {
 		}
 	}
 	if det3(m) == 0 {
-		return nil
+		return nil, nil
 	}
 	names := []string{"x", "y", "z"}
 	var eqs, pys []string
@@ -237,7 +241,7 @@ func buildLinSys(c *bctx) []spec {
 			}
 		}
 		if len(cs) == 0 {
-			return nil
+			return nil, nil
 		}
 		lhs := strings.TrimPrefix(strings.Join(cs, " "), "+")
 		eqs = append(eqs, strings.ReplaceAll(fmt.Sprintf("%s = %d", lhs, rhs), "*", ""))
@@ -257,7 +261,7 @@ want = {'x': %d, 'y': %d, 'z': %d}
 for k, v in want.items():
     m = re.search(r'\b' + k + r'\s*[=:]\s*(-?\d+(?:\.\d+)?)', answer)
     assert m and abs(float(m.group(1)) - v) < 1e-6, 'the answer does not give %%s = %%d' %% (k, v)
-`, sol[0], sol[1], sol[2]))
+`, sol[0], sol[1], sol[2])), nil
 }
 
 func det3(m [3][3]int) int {
@@ -282,7 +286,7 @@ func commas(s string) string {
 	return s
 }
 
-func buildBigInt(c *bctx) []spec {
+func buildBigInt(c *bctx) ([]spec, error) {
 	switch c.rng.IntN(3) {
 	case 0:
 		n := 25 + c.rng.IntN(16)
@@ -293,7 +297,7 @@ func buildBigInt(c *bctx) []spec {
 			fmt.Sprintf("%d 的阶乘（%d!）的精确值是多少？", n, n),
 			fmt.Sprintf("请精确计算 %d!，给出全部数字。", n),
 			fmt.Sprintf("import math\nprint(math.factorial(%d))", n),
-			fmt.Sprintf("%d! = %s", n, v), fmt.Sprintf("%d! = %s", n, v), bigAnswer(v))
+			fmt.Sprintf("%d! = %s", n, v), fmt.Sprintf("%d! = %s", n, v), bigAnswer(v)), nil
 	case 1:
 		a, b := 2+c.rng.IntN(8), 40+c.rng.IntN(60)
 		v := new(big.Int).Exp(big.NewInt(int64(a)), big.NewInt(int64(b)), nil)
@@ -303,7 +307,7 @@ func buildBigInt(c *bctx) []spec {
 			fmt.Sprintf("精确计算 %d 的 %d 次方。", a, b),
 			fmt.Sprintf("%d^%d 等于多少？请给出完整的数字。", a, b),
 			fmt.Sprintf("print(%d ** %d)", a, b),
-			fmt.Sprintf("%d^%d = %s", a, b, v), fmt.Sprintf("%d^%d = %s", a, b, v), bigAnswer(v))
+			fmt.Sprintf("%d^%d = %s", a, b, v), fmt.Sprintf("%d^%d = %s", a, b, v), bigAnswer(v)), nil
 	default:
 		x := new(big.Int)
 		x.SetString(fmt.Sprintf("%d%09d", 100000+c.rng.IntN(900000), c.rng.IntN(1000000000)), 10)
@@ -316,11 +320,11 @@ func buildBigInt(c *bctx) []spec {
 			fmt.Sprintf("精确计算 %s × %s。", x, y),
 			fmt.Sprintf("%s 乘以 %s 的精确结果是多少？", x, y),
 			fmt.Sprintf("print(%s * %s)", x, y),
-			fmt.Sprintf("The product is %s.", v), fmt.Sprintf("乘积为 %s。", v), bigAnswer(v))
+			fmt.Sprintf("The product is %s.", v), fmt.Sprintf("乘积为 %s。", v), bigAnswer(v)), nil
 	}
 }
 
-func buildLimit(c *bctx) []spec {
+func buildLimit(c *bctx) ([]spec, error) {
 	a, b := 1+c.rng.IntN(6), 1+c.rng.IntN(6)
 	if c.rng.IntN(2) == 0 {
 		v := float64(a) / float64(b)
@@ -332,7 +336,7 @@ func buildLimit(c *bctx) []spec {
 			fmt.Sprintf("计算 lim_{x→0} sin(%s)/(%s)。", ax, bx),
 			fmt.Sprintf("import sympy as sp\nx = sp.symbols('x')\nv = sp.limit(sp.sin(%d*x) / (%d*x), x, 0)\nprint(v, float(v))", a, b),
 			fmt.Sprintf("The limit is %s ≈ %.4f.", ratString(v), v), fmt.Sprintf("极限值为 %s（约 %.4f）。", ratString(v), v),
-			schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(v, 6), RelTol: 1e-3, AbsTol: 1e-3}})
+			schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(v, 6), RelTol: 1e-3, AbsTol: 1e-3}}), nil
 	}
 	v := math.Exp(float64(a))
 	return mathSpec(fmt.Sprintf("exp:%d", a),
@@ -342,10 +346,10 @@ func buildLimit(c *bctx) []spec {
 		fmt.Sprintf("(1 + %d/n)^n 在 n → ∞ 时收敛到多少？保留 4 位小数。", a),
 		fmt.Sprintf("import sympy as sp\nn = sp.symbols('n', positive=True)\nv = sp.limit((1 + sp.Integer(%d)/n)**n, n, sp.oo)\nprint(v, sp.N(v))", a),
 		fmt.Sprintf("The limit is e^%d ≈ %.4f.", a, v), fmt.Sprintf("极限为 e^%d，约等于 %.4f。", a, v),
-		schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(v, 6), RelTol: 1e-4}})
+		schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(v, 6), RelTol: 1e-4}}), nil
 }
 
-func buildSeries(c *bctx) []spec {
+func buildSeries(c *bctx) ([]spec, error) {
 	n := 50 + c.rng.IntN(450)
 	p := 2 + c.rng.IntN(2)
 	var v int64
@@ -358,10 +362,10 @@ func buildSeries(c *bctx) []spec {
 		fmt.Sprintf("求 k^%d 从 k = 1 到 %d 的和。", p, n),
 		fmt.Sprintf("计算 1^%d + 2^%d + … + %d^%d 的值。", p, p, n, p),
 		fmt.Sprintf("import sympy as sp\nk = sp.symbols('k')\nprint(sp.summation(k**%d, (k, 1, %d)))", p, n),
-		fmt.Sprintf("The sum is %d.", v), fmt.Sprintf("和为 %d。", v), bigAnswer(big.NewInt(v)))
+		fmt.Sprintf("The sum is %d.", v), fmt.Sprintf("和为 %d。", v), bigAnswer(big.NewInt(v))), nil
 }
 
-func buildDeterminant(c *bctx) []spec {
+func buildDeterminant(c *bctx) ([]spec, error) {
 	var m [3][3]int
 	rows := make([]string, 3)
 	for i := range m {
@@ -378,10 +382,10 @@ func buildDeterminant(c *bctx) []spec {
 		fmt.Sprintf("计算矩阵 %s 的行列式。", mat),
 		fmt.Sprintf("已知 A = %s，求 det(A)。", mat),
 		fmt.Sprintf("import sympy as sp\nprint(sp.Matrix(%s).det())", mat),
-		fmt.Sprintf("The determinant is %d.", d), fmt.Sprintf("行列式的值为 %d。", d), answerInt(d))
+		fmt.Sprintf("The determinant is %d.", d), fmt.Sprintf("行列式的值为 %d。", d), answerInt(d)), nil
 }
 
-func buildPrimes(c *bctx) []spec {
+func buildPrimes(c *bctx) ([]spec, error) {
 	n := 1000 * (1 + c.rng.IntN(30))
 	sieve := make([]bool, n+1)
 	count := 0
@@ -399,10 +403,10 @@ func buildPrimes(c *bctx) []spec {
 		fmt.Sprintf("不超过 %d 的质数有多少个？", n),
 		fmt.Sprintf("统计 1 到 %d 之间（含）质数的个数。", n),
 		fmt.Sprintf("import sympy as sp\nprint(sp.primepi(%d))", n),
-		fmt.Sprintf("There are %d primes up to %d.", count, n), fmt.Sprintf("不超过 %d 的质数共有 %d 个。", n, count), answerInt(count))
+		fmt.Sprintf("There are %d primes up to %d.", count, n), fmt.Sprintf("不超过 %d 的质数共有 %d 个。", n, count), answerInt(count)), nil
 }
 
-func buildGCD(c *bctx) []spec {
+func buildGCD(c *bctx) ([]spec, error) {
 	g := int64(2 + c.rng.IntN(500))
 	a := g * int64(100+c.rng.IntN(9000))
 	b := g * int64(100+c.rng.IntN(9000))
@@ -415,7 +419,7 @@ func buildGCD(c *bctx) []spec {
 		fmt.Sprintf("计算 gcd(%d, %d) 与 lcm(%d, %d)。", a, b, a, b),
 		fmt.Sprintf("import math\nprint(math.gcd(%d, %d), math.lcm(%d, %d))", a, b, a, b),
 		fmt.Sprintf("gcd = %s, lcm = %s.", ga, l), fmt.Sprintf("最大公约数为 %s，最小公倍数为 %s。", ga, l),
-		answerInt(int(ga.Int64())), bigAnswer(l))
+		answerInt(int(ga.Int64())), bigAnswer(l)), nil
 }
 
 // kx writes k·x the way a person does: x for 1, 3x for 3.

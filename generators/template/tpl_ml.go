@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	reg := func(name string, b func(*bctx) []spec) {
+	reg := func(name string, b func(*bctx) ([]spec, error)) {
 		register(&tmpl{Info: Info{Name: name, Version: 1, Category: schemas.CategoryData, Subcategory: GroupML, FileTypes: tableTypes},
 			inputs: 1, build: withTotalsSkipped(b), mutate: mutateEmptyFile})
 	}
@@ -44,7 +44,7 @@ func names(cs []column) []string {
 	return out
 }
 
-func buildClassify(c *bctx) []spec {
+func buildClassify(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	var target column
 	found := false
@@ -56,7 +56,7 @@ func buildClassify(c *bctx) []spec {
 	}
 	fs := features(t, target.name)
 	if !found || len(fs) < 2 {
-		return nil
+		return nil, nil
 	}
 	fn := names(fs)
 	return []spec{{
@@ -102,7 +102,7 @@ assert acc >= 0.6, 'the model in {out}.pkl gets only %%.0f%%%% of %[3]s right on
 `, "data/"+c.name(0), pyList(fn), target.name),
 		},
 		outputs: []string{"{out}.pkl"},
-	}}
+	}}, nil
 }
 
 // maxScaleRatio bounds how far apart the spreads of a regression's features
@@ -181,7 +181,7 @@ func ols(xs [][]float64, y []float64) float64 {
 	return 1 - ssr/sst
 }
 
-func buildRegress(c *bctx) []spec {
+func buildRegress(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	var target column
 	found := false
@@ -192,7 +192,7 @@ func buildRegress(c *bctx) []spec {
 	}
 	fs := features(t, target.name)
 	if !found || len(fs) < 2 {
-		return nil
+		return nil, nil
 	}
 	var xs [][]float64
 	var y []float64
@@ -213,11 +213,11 @@ func buildRegress(c *bctx) []spec {
 		xs, y = append(xs, row), append(y, tv)
 	}
 	if len(y) < 20 || !comparableScales(xs) {
-		return nil
+		return nil, nil
 	}
 	r2 := ols(xs, y)
 	if math.IsNaN(r2) || r2 < 0.5 {
-		return nil
+		return nil, nil
 	}
 	fn := names(fs)
 	return []spec{{
@@ -262,14 +262,14 @@ assert r2 >= %[4]v, 'the model in {out}.pkl reaches R2 = %%.3f on the data, expe
 			{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(r2, 6), AbsTol: 0.01}},
 		},
 		outputs: []string{"{out}.pkl"},
-	}}
+	}}, nil
 }
 
-func buildCluster(c *bctx) []spec {
+func buildCluster(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	fs := t.measures()
 	if len(fs) < 2 || len(t.rows) < 30 {
-		return nil
+		return nil, nil
 	}
 	if len(fs) > 4 {
 		fs = fs[:4]
@@ -319,5 +319,5 @@ assert k == %d, '{out}.csv has %%d distinct clusters, expected %d' %% k
 `, k, k),
 		},
 		outputs: []string{"{out}.csv"},
-	}}
+	}}, nil
 }

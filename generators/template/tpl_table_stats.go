@@ -3,7 +3,6 @@ package template
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -12,58 +11,110 @@ import (
 )
 
 func init() {
-	reg := func(name string, types []string, b func(*bctx) []spec) {
+	reg := func(name string, types []string, b func(*bctx) ([]spec, error), m func(*schemas.Task) *schemas.Reference) {
 		register(&tmpl{Info: Info{Name: name, Version: 1, Category: schemas.CategoryData, Subcategory: GroupStatistics, FileTypes: types},
-			inputs: 1, build: b, mutate: mutateAnswer})
+			inputs: 1, build: b, mutate: m})
 	}
-	reg("table.corr", tableTypes, withoutTotals(buildCorr))
-	reg("table.shape", tableTypes, buildShape)
-	reg("table.nunique", tableTypes, buildNUnique)
-	reg("table.missing", tableTypes, buildMissing)
-	register(&tmpl{Info: Info{Name: "xlsx.sheets", Version: 1, Category: schemas.CategoryData, Subcategory: GroupStatistics, FileTypes: []string{"xlsx"}},
-		inputs: 1, build: buildSheets, mutate: mutateWrongGroup})
-	register(&tmpl{Info: Info{Name: "table.describe", Version: 1, Category: schemas.CategoryData, Subcategory: GroupStatistics, FileTypes: tableTypes},
-		inputs: 1, build: withoutTotals(buildDescribe), mutate: mutateCopyInput})
+	reg("table.stat", tableTypes, withoutTotals(buildStat), mutateAnswer)
+	reg("table.topgroup", tableTypes, withoutTotals(buildTopGroup), mutateWrongGroup)
+	reg("table.corr", tableTypes, withoutTotals(buildCorr), mutateAnswer)
+	reg("table.shape", tableTypes, buildShape, mutateAnswer)
+	reg("table.nunique", tableTypes, buildNUnique, mutateAnswer)
+	reg("table.missing", tableTypes, buildMissing, mutateAnswer)
+	reg("table.describe", tableTypes, withoutTotals(buildDescribe), mutateCopyInput)
+	reg("xlsx.sheets", []string{"xlsx"}, buildSheets, mutateWrongGroup)
 }
 
-// pairs returns the rows where both columns are numbers.
-func (t *table) pairs(a, b int) (xs, ys []float64) {
-	for _, r := range t.rows {
-		if r[a] == "" || r[b] == "" {
-			continue
-		}
-		x, e1 := strconv.ParseFloat(r[a], 64)
-		y, e2 := strconv.ParseFloat(r[b], 64)
-		if e1 == nil && e2 == nil {
-			xs, ys = append(xs, x), append(ys, y)
-		}
-	}
-	return xs, ys
+type statKind struct {
+	name, en, zh, pandas string
+	f                    func([]float64) float64
 }
 
-func pearson(xs, ys []float64) float64 {
-	mx, my := mean(xs), mean(ys)
-	var sxy, sxx, syy float64
-	for i := range xs {
-		sxy += (xs[i] - mx) * (ys[i] - my)
-		sxx += (xs[i] - mx) * (xs[i] - mx)
-		syy += (ys[i] - my) * (ys[i] - my)
-	}
-	return sxy / math.Sqrt(sxx*syy)
+var statKinds = []statKind{
+	{"mean", "average", "平均值", "mean()", mean},
+	{"median", "median", "中位数", "median()", func(x []float64) float64 { return quantile(x, 0.5) }},
+	{"std", "standard deviation", "标准差", "std()", std},
+	{"max", "maximum", "最大值", "max()", func(x []float64) float64 { _, h := minMax(x); return h }},
+	{"min", "minimum", "最小值", "min()", func(x []float64) float64 { l, _ := minMax(x); return l }},
 }
 
-func buildCorr(c *bctx) []spec {
+func buildStat(c *bctx) ([]spec, error) {
+	t := c.table(0)
+	col, ok := c.pickCol(t.measures())
+	if !ok {
+		return nil, nil
+	}
+	s := statKinds[c.rng.IntN(len(statKinds))]
+	v := s.f(t.floats(col.idx))
+	if math.IsNaN(v) {
+		return nil, nil
+	}
+	return []spec{{
+		params: fmt.Sprintf("stat:%s:%s", s.name, col.name),
+		en: []string{
+			fmt.Sprintf("What is the %s of %s in this data? Round to two decimals.", s.en, col.name),
+			fmt.Sprintf("Calculate the %s of the '%s' column and tell me the number.", s.en, col.name),
+			fmt.Sprintf("I need a quick statistic: the %s %s across all rows of %s.", s.en, col.name, c.name(0)),
+		},
+		zh: []string{
+			fmt.Sprintf("这份数据中 %s 的%s是多少？保留两位小数。", col.name, s.zh),
+			fmt.Sprintf("请计算“%s”列的%s。", col.name, s.zh),
+		},
+		steps: []schemas.RefStep{
+			loadStep(c, 0),
+			step("Compute the statistic over the column (missing values are skipped).", fmt.Sprintf("v = df[%s].%s\nprint(round(v, 2))", py(col.name), s.pandas)),
+		},
+		answer:   fmt.Sprintf("The %s of %s is %s.", s.en, col.name, num(v)),
+		answerZh: fmt.Sprintf("%s 的%s为 %s。", col.name, s.zh, num(v)),
+		checks:   []schemas.Check{answerNum(v)},
+	}}, nil
+}
+
+func buildTopGroup(c *bctx) ([]spec, error) {
+	t := c.table(0)
+	cat, ok := c.pickCol(t.categories())
+	if !ok {
+		return nil, nil
+	}
+	gs := t.counts(cat.idx)
+	best, n, unique := argmax(gs, sum)
+	if !unique {
+		return nil, nil
+	}
+	return []spec{{
+		params: "topgroup:" + cat.name,
+		en: []string{
+			fmt.Sprintf("Which %s appears most often in the data, and how many rows does it have?", cat.name),
+			fmt.Sprintf("Count the rows per %s. Which value is the most frequent?", cat.name),
+		},
+		zh: []string{
+			fmt.Sprintf("数据中出现次数最多的 %s 是哪个？有多少行？", cat.name),
+			fmt.Sprintf("按 %s 统计行数，哪个取值最多？", cat.name),
+		},
+		steps: []schemas.RefStep{
+			loadStep(c, 0),
+			step("Count the values of the column.", fmt.Sprintf("vc = df[%s].value_counts()\nprint(vc)", py(cat.name))),
+		},
+		answer:   fmt.Sprintf("%s is the most frequent %s, with %d rows.", best.key, cat.name, int(n)),
+		answerZh: fmt.Sprintf("出现最多的 %s 是 %s，共 %d 行。", cat.name, best.key, int(n)),
+		checks: []schemas.Check{answerOne(best.key, groupKeys(gs),
+			fmt.Sprintf("%s is the most frequent %s, with %d rows.", best.key, cat.name, int(n)),
+			fmt.Sprintf("出现最多的 %s 是 %s，共 %d 行。", cat.name, best.key, int(n))), answerInt(int(n))},
+	}}, nil
+}
+
+func buildCorr(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	nums := t.measures()
 	if len(nums) < 2 {
-		return nil
+		return nil, nil
 	}
 	i := c.rng.IntN(len(nums))
 	j := (i + 1 + c.rng.IntN(len(nums)-1)) % len(nums)
 	a, b := nums[i], nums[j]
 	r := pearson(t.pairs(a.idx, b.idx))
 	if math.IsNaN(r) {
-		return nil
+		return nil, nil
 	}
 	return []spec{{
 		params: fmt.Sprintf("corr:%s:%s", a.name, b.name),
@@ -72,13 +123,13 @@ func buildCorr(c *bctx) []spec {
 		steps:  []schemas.RefStep{loadStep(c, 0), step("pandas corr uses the rows where both are present.", fmt.Sprintf("print(round(df[%s].corr(df[%s]), 3))", py(a.name), py(b.name)))},
 		answer: fmt.Sprintf("The Pearson correlation between %s and %s is %.3f.", a.name, b.name, r), answerZh: fmt.Sprintf("%s 与 %s 的皮尔逊相关系数为 %.3f。", a.name, b.name, r),
 		checks: []schemas.Check{{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(r, 6), AbsTol: 0.002}}},
-	}}
+	}}, nil
 }
 
-func buildShape(c *bctx) []spec {
+func buildShape(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	if len(t.rows) == len(t.header) {
-		return nil
+		return nil, nil
 	}
 	return []spec{{
 		params: "shape",
@@ -87,14 +138,14 @@ func buildShape(c *bctx) []spec {
 		steps:  []schemas.RefStep{loadStep(c, 0)},
 		answer: fmt.Sprintf("It has %d rows and %d columns.", len(t.rows), len(t.header)), answerZh: fmt.Sprintf("共有 %d 行、%d 列。", len(t.rows), len(t.header)),
 		checks: []schemas.Check{answerInt(len(t.rows)), answerInt(len(t.header))},
-	}}
+	}}, nil
 }
 
-func buildNUnique(c *bctx) []spec {
+func buildNUnique(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	col, ok := c.pickCol(t.labels())
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	return []spec{{
 		params: "nunique:" + col.name,
@@ -103,10 +154,10 @@ func buildNUnique(c *bctx) []spec {
 		steps:  []schemas.RefStep{loadStep(c, 0), step("nunique skips missing values.", fmt.Sprintf("print(df[%s].nunique())", py(col.name)))},
 		answer: fmt.Sprintf("%s has %d distinct values.", col.name, col.distinct), answerZh: fmt.Sprintf("%s 列共有 %d 个不同的取值。", col.name, col.distinct),
 		checks: []schemas.Check{answerInt(col.distinct)},
-	}}
+	}}, nil
 }
 
-func buildMissing(c *bctx) []spec {
+func buildMissing(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	var with []column
 	total := 0
@@ -117,7 +168,7 @@ func buildMissing(c *bctx) []spec {
 		}
 	}
 	if total == 0 {
-		return nil
+		return nil, nil
 	}
 	var names []string
 	for _, col := range with {
@@ -130,24 +181,24 @@ func buildMissing(c *bctx) []spec {
 		steps:  []schemas.RefStep{loadStep(c, 0), step("Count nulls per column.", "na = df.isna().sum()\nprint(int(na.sum()))\nprint(na[na > 0])")},
 		answer: fmt.Sprintf("There are %d missing values, in %s.", total, strings.Join(names, ", ")), answerZh: fmt.Sprintf("共有 %d 个缺失值，分布在 %s 列。", total, strings.Join(names, "、")),
 		checks: []schemas.Check{answerInt(total), answerHas(names...)},
-	}}
+	}}, nil
 }
 
-func buildSheets(c *bctx) []spec {
+func buildSheets(c *bctx) ([]spec, error) {
 	f, err := excelize.OpenFile(c.files[0].Path)
 	if err != nil {
-		panic(err)
+		return nil, fmt.Errorf("read %s: %w", c.name(0), err)
 	}
 	defer f.Close()
 	names := f.GetSheetList()
 	if len(names) < 2 {
-		return nil
+		return nil, nil
 	}
 	var parts []string
 	for _, n := range names {
 		rows, err := f.GetRows(n)
 		if err != nil {
-			panic(err)
+			return nil, fmt.Errorf("read %s: sheet %q: %w", c.name(0), n, err)
 		}
 		parts = append(parts, fmt.Sprintf("%s (%d rows)", n, max(0, len(rows)-1)))
 	}
@@ -158,15 +209,15 @@ func buildSheets(c *bctx) []spec {
 		steps:  []schemas.RefStep{step("Read every sheet at once.", fmt.Sprintf("import pandas as pd\nsheets = pd.read_excel(%s, sheet_name=None)\nfor name, d in sheets.items():\n    print(name, len(d))", py(c.dpath(0))))},
 		answer: "The workbook has these sheets: " + strings.Join(parts, ", ") + ".", answerZh: "工作簿包含以下工作表：" + strings.Join(parts, "，") + "。",
 		checks: []schemas.Check{answerHas(names...)},
-	}}
+	}}, nil
 }
 
-func buildDescribe(c *bctx) []spec {
+func buildDescribe(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	ms := t.measures()
 	col, ok := c.pickCol(ms)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	m := mean(t.floats(col.idx))
 	// Only measures are described: the mean of an id or a rank means nothing.
@@ -188,5 +239,5 @@ v = float(df[df[first].astype(str).str.lower() == 'mean'][col].iloc[0])
 assert number_close(v, %[2]v, 1e-3, 0.01), 'the mean of %[1]s is %%s, expected %[3]s' %% v
 `, col.name, m, num(m))},
 		outputs: []string{"{out}.csv"},
-	}}
+	}}, nil
 }

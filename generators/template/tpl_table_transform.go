@@ -2,30 +2,127 @@ package template
 
 import (
 	"fmt"
-	"maps"
 	"math"
-	"slices"
 	"sort"
 	"strconv"
-	"strings"
 
 	"synth/schemas"
 )
 
 func init() {
-	reg := func(name string, inputs int, b func(*bctx) []spec, m func(*schemas.Task) *schemas.Reference) {
+	reg := func(name string, inputs int, b func(*bctx) ([]spec, error), m func(*schemas.Task) *schemas.Reference) {
 		register(&tmpl{Info: Info{Name: name, Version: 1, Category: schemas.CategoryData, Subcategory: GroupTransform, FileTypes: tableTypes},
 			inputs: inputs, build: b, mutate: m})
 	}
-	reg("table.join", 2, buildJoin, mutateCopyInput)
-	reg("table.pivot", 1, withoutTotals(buildPivot), mutateCopyInput)
+	reg("table.sort", 1, withoutTotals(buildSort), mutateCode("ascending=False", "ascending=True", "ascending=True", "ascending=False"))
+	reg("table.filter", 1, withoutTotals(buildFilter), mutateCopyInput)
 	reg("table.topn", 1, withoutTotals(buildTopN), mutateCopyInput)
 	reg("table.addcol", 1, withoutTotals(buildAddCol), mutateCopyInput)
 	reg("table.convert", 1, buildTableConvert, mutateEmptyFile)
-	reg("table.monthly", 1, withoutTotals(buildMonthly), mutateCopyInput)
+	reg("table.join", 2, buildJoin, mutateCopyInput)
 }
 
-func buildJoin(c *bctx) []spec {
+func buildSort(c *bctx) ([]spec, error) {
+	t := c.table(0)
+	col, ok := c.pickCol(t.measures())
+	if !ok {
+		return nil, nil
+	}
+	desc := c.rng.IntN(2) == 0
+	lo, hi := minMax(t.floats(col.idx))
+	first, word, zhWord := hi, "descending", "降序"
+	if !desc {
+		first, word, zhWord = lo, "ascending", "升序"
+	}
+	return []spec{{
+		params: fmt.Sprintf("sort:%s:%v", col.name, desc),
+		en: []string{
+			fmt.Sprintf("Sort the data by %s in %s order, save it to {OUT}.csv, and tell me the value that ends up in the first row.", col.name, word),
+			fmt.Sprintf("Can you order this table by the '%s' column (%s) and write it out as {OUT}.csv? Also report the first %s value after sorting.", col.name, word, col.name),
+		},
+		zh: []string{
+			fmt.Sprintf("请按 %s 列%s排列数据，保存到 {OUT}.csv，并告诉我排序后第一行的 %s 是多少。", col.name, zhWord, col.name),
+			fmt.Sprintf("把表格按“%s”%s排序后存为 {OUT}.csv，排在最前面的值是多少？", col.name, zhWord),
+		},
+		steps: []schemas.RefStep{
+			loadStep(c, 0),
+			step("Sort by the column and save.", fmt.Sprintf("df = df.sort_values(%s, ascending=%s)\n", py(col.name), pyBool(!desc))+saveCSV+fmt.Sprintf("\nprint(df[%s].iloc[0])", py(col.name))),
+		},
+		answer:   fmt.Sprintf("The data sorted by %s (%s) is saved to {OUT}.csv; the first row has %s = %s.", col.name, word, col.name, num(first)),
+		answerZh: fmt.Sprintf("已按 %s %s排序并保存到 {OUT}.csv，第一行的 %s 为 %s。", col.name, zhWord, col.name, num(first)),
+		checks: []schemas.Check{
+			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(len(t.rows)), SortedBy: &schemas.SortKey{Column: col.name, Descending: desc}},
+			answerNum(first),
+		},
+		outputs: []string{"{out}.csv"},
+	}}, nil
+}
+
+func pyBool(b bool) string {
+	if b {
+		return "True"
+	}
+	return "False"
+}
+
+func buildFilter(c *bctx) ([]spec, error) {
+	t := c.table(0)
+	cat, ok1 := c.pickCol(t.categories())
+	nc, ok2 := c.pickCol(t.measures())
+	if !ok1 || !ok2 {
+		return nil, nil
+	}
+	gs := t.counts(cat.idx)
+	val := gs[c.rng.IntN(len(gs))].key
+	thr := quantile(t.floats(nc.idx), 0.5)
+	if !nc.isInt {
+		thr = round(thr, 1)
+	} else {
+		thr = math.Round(thr)
+	}
+	n := 0
+	for _, r := range t.rows {
+		f, err := strconv.ParseFloat(r[nc.idx], 64)
+		if r[cat.idx] == val && err == nil && r[nc.idx] != "" && f > thr {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	ts := num(thr)
+	return []spec{{
+		params: fmt.Sprintf("filter:%s=%s:%s>%s", cat.name, val, nc.name, ts),
+		en: []string{
+			fmt.Sprintf("Filter the rows where %s is \"%s\" and %s is greater than %s. Save them to {OUT}.csv and tell me how many rows matched.", cat.name, val, nc.name, ts),
+			fmt.Sprintf("I only need the records with %s = %s whose %s exceeds %s. Write those to {OUT}.csv — how many are there?", cat.name, val, nc.name, ts),
+		},
+		zh: []string{
+			fmt.Sprintf("请筛选出 %s 为“%s”且 %s 大于 %s 的行，保存到 {OUT}.csv，并告诉我一共有多少行。", cat.name, val, nc.name, ts),
+			fmt.Sprintf("只保留 %s 是 %s、%s 超过 %s 的记录，存成 {OUT}.csv。符合条件的有几条？", cat.name, val, nc.name, ts),
+		},
+		steps: []schemas.RefStep{
+			loadStep(c, 0),
+			step("Apply both conditions and save the matching rows.",
+				fmt.Sprintf("df = df[(df[%s] == %s) & (df[%s] > %s)]\n", py(cat.name), py(val), py(nc.name), ts)+saveCSV+"\nprint(len(df))"),
+		},
+		answer:   fmt.Sprintf("%d rows have %s = %s and %s > %s; they are saved to {OUT}.csv.", n, cat.name, val, nc.name, ts),
+		answerZh: fmt.Sprintf("共有 %d 行满足 %s 为 %s 且 %s 大于 %s，已保存到 {OUT}.csv。", n, cat.name, val, nc.name, ts),
+		checks: []schemas.Check{
+			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(n), ColumnsInclude: []string{cat.name, nc.name}},
+			pyCheck(`
+df = read_table(%[1]q)
+c, v = find_column(df, %[2]q), find_column(df, %[4]q)
+bad = df[(df[c].astype(str) != %[3]q) | ~(df[v] > %[5]s)]
+assert len(bad) == 0, "%[1]s has %%d rows that do not satisfy %[2]s == %[3]s and %[4]s > %[5]s" %% len(bad)
+`, "{out}.csv", cat.name, val, nc.name, ts),
+			answerInt(n),
+		},
+		outputs: []string{"{out}.csv"},
+	}}, nil
+}
+
+func buildJoin(c *bctx) ([]spec, error) {
 	a, b := c.table(0), c.table(1)
 	for _, ca := range a.columns() {
 		if ca.kind != kindID {
@@ -79,10 +176,10 @@ func buildJoin(c *bctx) []spec {
 					answerInt(n),
 				},
 				outputs: []string{"{out}.csv"},
-			}}
+			}}, nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 func contains(xs []string, x string) bool {
@@ -103,75 +200,15 @@ func firstOther(h []string, not string) int {
 	return 0
 }
 
-func buildPivot(c *bctx) []spec {
-	t := c.table(0)
-	cats := t.categories()
-	nc, ok := c.pickCol(t.additive())
-	if len(cats) < 2 || !ok {
-		return nil
-	}
-	r, col := cats[0], cats[1]
-	if c.rng.IntN(2) == 0 {
-		r, col = col, r
-	}
-	rows := t.counts(r.idx)
-	cols := t.counts(col.idx)
-	if len(cols) > 8 {
-		return nil
-	}
-	var colNames []string
-	for _, g := range cols {
-		colNames = append(colNames, g.key)
-	}
-	// The total of the first cell, for a value check.
-	first, cell := rows[0].key, cols[0].key
-	total := 0.0
-	for _, row := range t.rows {
-		if row[r.idx] == first && row[col.idx] == cell && row[nc.idx] != "" {
-			f, _ := strconv.ParseFloat(row[nc.idx], 64)
-			total += f
-		}
-	}
-	return []spec{{
-		params: fmt.Sprintf("pivot:%s:%s:%s", r.name, col.name, nc.name),
-		en: []string{
-			fmt.Sprintf("Make a pivot table with one row per %s, one column per %s, and the sum of %s in the cells (0 where there is nothing). Save it to {OUT}.csv with %s as the first column.", r.name, col.name, nc.name, r.name),
-			fmt.Sprintf("Cross-tabulate total %s by %s (rows) and %s (columns); fill empty cells with 0 and write the pivot to {OUT}.csv, keeping %s as a column.", nc.name, r.name, col.name, r.name),
-		},
-		zh: []string{
-			fmt.Sprintf("请做一个数据透视表：每个 %s 一行、每个 %s 一列，单元格为 %s 的总和（没有数据填 0），保存到 {OUT}.csv，第一列为 %s。", r.name, col.name, nc.name, r.name),
-			fmt.Sprintf("按 %s（行）和 %s（列）汇总 %s 的合计，空值填 0，透视表存为 {OUT}.csv，并保留 %s 列。", r.name, col.name, nc.name, r.name),
-		},
-		steps: []schemas.RefStep{
-			loadStep(c, 0),
-			step("pivot_table with sum, then move the index back into a column.", fmt.Sprintf("df = df.pivot_table(index=%s, columns=%s, values=%s, aggfunc='sum', fill_value=0).reset_index()\ndf.columns = [str(x) for x in df.columns]\n", py(r.name), py(col.name), py(nc.name))+saveCSV+"\nprint(df)"),
-		},
-		answer:   fmt.Sprintf("The %d x %d pivot of %s is saved to {OUT}.csv.", len(rows), len(cols), nc.name),
-		answerZh: fmt.Sprintf("%s 的透视表（%d 行 x %d 列）已保存到 {OUT}.csv。", nc.name, len(rows), len(cols)),
-		checks: []schemas.Check{
-			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(len(rows)), ColumnsInclude: append([]string{r.name}, colNames...)},
-			pyCheck(`
-df = read_table('{out}.csv')
-k = find_column(df, %[1]q)
-row = df[df[k].astype(str) == %[2]q]
-assert len(row) == 1, '{out}.csv has no single row for %[1]s = %[2]s'
-v = float(row[find_column(df, %[3]q)].iloc[0])
-assert number_close(v, %[4]v, 1e-3, 0.01), 'the cell (%[2]s, %[3]s) is %%s, expected %[5]s' %% v
-`, r.name, first, cell, total, num(total)),
-		},
-		outputs: []string{"{out}.csv"},
-	}}
-}
-
-func buildTopN(c *bctx) []spec {
+func buildTopN(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	col, ok := c.pickCol(t.measures())
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	xs := t.floats(col.idx)
 	if len(xs) < 10 {
-		return nil
+		return nil, nil
 	}
 	n := 5
 	s := append([]float64(nil), xs...)
@@ -199,14 +236,14 @@ assert number_close(float(s.min()), %[4]v, 1e-6, 1e-6), 'the smallest kept %[1]s
 `, col.name, s[0], num(s[0]), s[n-1], num(s[n-1])),
 		},
 		outputs: []string{"{out}.csv"},
-	}}
+	}}, nil
 }
 
-func buildAddCol(c *bctx) []spec {
+func buildAddCol(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	nums := t.measures()
 	if len(nums) < 2 {
-		return nil
+		return nil, nil
 	}
 	i := c.rng.IntN(len(nums))
 	j := (i + 1 + c.rng.IntN(len(nums)-1)) % len(nums)
@@ -223,7 +260,7 @@ func buildAddCol(c *bctx) []spec {
 	}
 	m := mean(prods)
 	if math.IsNaN(m) {
-		return nil // no row has both
+		return nil, nil // no row has both
 	}
 	return []spec{{
 		params: "addcol:" + name,
@@ -248,14 +285,14 @@ assert number_close(m, %[2]v, 1e-3, 0.01), '%[1]s has mean %%.4f, expected %[3]s
 			answerNum(m),
 		},
 		outputs: []string{"{out}.csv"},
-	}}
+	}}, nil
 }
 
-func buildTableConvert(c *bctx) []spec {
+func buildTableConvert(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	targets := map[string][]string{"csv": {"xlsx", "json"}, "tsv": {"csv", "xlsx"}, "xlsx": {"csv", "json"}, "json": {"csv", "xlsx"}, "parquet": {"csv"}}[c.typ(0)]
 	if len(targets) == 0 {
-		return nil
+		return nil, nil
 	}
 	to := targets[c.rng.IntN(len(targets))]
 	save := map[string]string{"xlsx": "df.to_excel('{OUT}.xlsx', index=False)", "json": "df.to_json('{OUT}.json', orient='records', force_ascii=False)", "csv": "df.to_csv('{OUT}.csv', index=False)"}[to]
@@ -272,116 +309,5 @@ func buildTableConvert(c *bctx) []spec {
 			{Kind: schemas.CheckTable, Path: "{out}." + to, Rows: ip(len(t.rows)), ColumnsInclude: named(headCols(t, 8))},
 		},
 		outputs: []string{"{out}." + to},
-	}}
-}
-
-// monthOf returns YYYY-MM of an ISO date.
-func monthOf(s string) string {
-	if len(s) >= 7 {
-		return strings.ReplaceAll(s[:7], "/", "-")
-	}
-	return ""
-}
-
-func buildMonthly(c *bctx) []spec {
-	if s := buildMixedMonthly(c); s != nil {
-		return s
-	}
-	t := c.table(0)
-	d, ok1 := c.pickCol(t.dates())
-	nc, ok2 := c.pickCol(t.measures())
-	if !ok1 || !ok2 {
-		return nil
-	}
-	// Amounts are totalled per month; rates, levels and prices averaged.
-	agg, en, _, f := aggOf(nc)
-	vals := map[string][]float64{}
-	for _, r := range t.rows {
-		m := monthOf(r[d.idx])
-		if m == "" || r[nc.idx] == "" {
-			continue
-		}
-		v, _ := strconv.ParseFloat(r[nc.idx], 64)
-		vals[m] = append(vals[m], v)
-	}
-	tot := map[string]float64{}
-	for m, xs := range vals {
-		tot[m] = f(xs)
-	}
-	months, best := monthsByTotal(tot)
-	if len(months) < 3 || monthsWithDates(t, d.idx) != len(months) {
-		return nil // a month without values would be NaN in a mean, 0 in a sum
-	}
-	expect := "{"
-	for i, m := range months {
-		if i > 0 {
-			expect += ", "
-		}
-		expect += fmt.Sprintf("%q: %v", m, tot[m])
-	}
-	expect += "}"
-	zhAgg := map[string]string{"sum": "总和", "mean": "平均值"}[agg]
-	return []spec{{
-		params: fmt.Sprintf("monthly:%s:%s:%s", d.name, nc.name, agg),
-		en: []string{
-			fmt.Sprintf("Analyse the trend over time: compute the %s %s per month (from %s), save it to {OUT}.csv with columns month (YYYY-MM) and %s, and tell me which month had the highest %s.", en, nc.name, d.name, nc.name, en),
-			fmt.Sprintf("Resample the data to monthly %ss of '%s' using the %s column. Write {OUT}.csv (one row per month, month as YYYY-MM) and name the peak month.", map[string]string{"sum": "sum", "mean": "mean"}[agg], nc.name, d.name),
-		},
-		zh: []string{
-			fmt.Sprintf("请分析时间趋势：按月（根据 %s）计算 %s 的%s，保存到 {OUT}.csv（列为 month（YYYY-MM）和 %s），并告诉我哪个月最高。", d.name, nc.name, zhAgg, nc.name),
-			fmt.Sprintf("用 %s 列把“%s”按月求%s，写入 {OUT}.csv（每月一行，月份格式 YYYY-MM），并指出最高的月份。", d.name, nc.name, zhAgg),
-		},
-		steps: []schemas.RefStep{loadStep(c, 0), step("Group by the month of the date.", fmt.Sprintf(
-			"df['month'] = pd.to_datetime(df[%s]).dt.strftime('%%Y-%%m')\ndf = df.groupby('month', as_index=False)[%s].%s()\n", py(d.name), py(nc.name), agg)+saveCSV+fmt.Sprintf("\nprint(df.sort_values(%s, ascending=False).head(3))", py(nc.name)))},
-		answer:   fmt.Sprintf("Monthly %ss are saved to {OUT}.csv; %s had the highest %s %s (%s).", map[string]string{"sum": "total", "mean": "average"}[agg], best, en, nc.name, num(tot[best])),
-		answerZh: fmt.Sprintf("每月%s已保存到 {OUT}.csv，%s 的 %s %s最高（%s）。", zhAgg, best, nc.name, zhAgg, num(tot[best])),
-		checks: []schemas.Check{
-			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(len(months)), ColumnsInclude: []string{"month", nc.name}},
-			pyCheck(`
-df = read_table('{out}.csv')
-got = dict(zip(df[find_column(df, 'month')].astype(str).str.slice(0, 7), df[find_column(df, %[1]q)]))
-for m, v in %[2]s.items():
-    assert m in got, '{out}.csv has no row for month %%s' %% m
-    assert number_close(float(got[m]), v, 1e-3, 0.01), 'month %%s has %%s, expected %%.2f' %% (m, got[m], v)
-`, nc.name, expect),
-			{Kind: schemas.CheckAnswer, ContainsAny: monthNames(best), NoneOf: slices.DeleteFunc(slices.Clone(months), func(m string) bool { return m == best })},
-		},
-		outputs: []string{"{out}.csv"},
-	}}
-}
-
-// monthsWithDates counts the distinct months of the date column idx.
-func monthsWithDates(t *table, idx int) int {
-	seen := map[string]bool{}
-	for _, r := range t.rows {
-		if m := monthOf(r[idx]); m != "" {
-			seen[m] = true
-		}
-	}
-	return len(seen)
-}
-
-var monthEN = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
-
-// monthNames are the ways an answer may name YYYY-MM.
-func monthNames(ym string) []string {
-	out := []string{ym}
-	if len(ym) == 7 {
-		if m, err := strconv.Atoi(ym[5:]); err == nil && m >= 1 && m <= 12 {
-			out = append(out, monthEN[m-1], monthEN[m-1][:3]+" "+ym[:4], fmt.Sprintf("%s年%d月", ym[:4], m), ym[:4]+"/"+ym[5:])
-		}
-	}
-	return out
-}
-
-// monthsByTotal returns the months of tot in order and the one with the
-// largest total (the earliest of equals).
-func monthsByTotal(tot map[string]float64) (months []string, best string) {
-	months = slices.Sorted(maps.Keys(tot))
-	for _, m := range months {
-		if best == "" || tot[m] > tot[best] {
-			best = m
-		}
-	}
-	return months, best
+	}}, nil
 }

@@ -1,0 +1,131 @@
+package template
+
+import (
+	"fmt"
+	"strings"
+)
+
+// minRows is the fewest data rows a table needs for table templates.
+const minRows = 5
+
+// parsed holds what one Generate call has read, by what was read and file
+// id, so a file is read once however many templates and pairs use it.
+type parsed struct {
+	loads map[string]loaded
+}
+
+// loaded is what a load found in a file, or why it could not.
+type loaded struct {
+	v   any
+	err error
+}
+
+func newParsed() *parsed { return &parsed{loads: map[string]loaded{}} }
+
+// forget lets go of what was read of file id as each of kinds.
+func (p *parsed) forget(id string, kinds ...string) {
+	for _, k := range kinds {
+		delete(p.loads, k+"\x00"+id)
+	}
+}
+
+// memo returns what load returns for file i of c, calling it once per
+// Generate for each kind of read (table, text, pdf …) and file.
+func memo[T any](c *bctx, kind string, i int, load func() (T, error)) (T, error) {
+	key := kind + "\x00" + c.files[i].File.ID
+	if l, ok := c.cache.loads[key]; ok {
+		return l.v.(T), l.err
+	}
+	v, err := load()
+	c.cache.loads[key] = loaded{v: v, err: err}
+	return v, err
+}
+
+// must returns what load found in file i of c, for the builders, which
+// read their files without an error to handle. Generate reads every file
+// as its type (usable) before any template sees it, and keeps what it
+// read while templates can ask for it, so a load that fails here is a
+// template reading a file as a type it does not declare in FileTypes: a
+// programming error, and a panic.
+func must[T any](c *bctx, i int, load func(int) (T, error)) T {
+	v, err := load(i)
+	if err != nil {
+		panic(fmt.Sprintf("template read %s as a type it does not declare: %v", c.name(i), err))
+	}
+	return v
+}
+
+// usable says why file 0 of c cannot be read as its type, or is too small
+// for any template (nil when it can), so templates that never open it
+// (they only name it) do not write tasks for a broken file. It reads what
+// the templates over the type read, so they find it read.
+func usable(c *bctx) (err error) {
+	// A reader that panics on hostile bytes (a bug of a parser, ours or a
+	// library's) makes the file unusable rather than stop the stage.
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("read %s: panic: %v", c.name(0), r)
+		}
+	}()
+	switch c.typ(0) {
+	case "csv", "tsv", "xlsx", "json", "parquet":
+		t, err := c.loadTable(0)
+		if err != nil {
+			return err
+		}
+		if len(t.rows) < minRows || len(t.header) < 2 {
+			return fmt.Errorf("%d rows and %d columns is too small", len(t.rows), len(t.header))
+		}
+		for _, h := range t.header {
+			if strings.Contains(strings.ToLower(h), "{out") {
+				return fmt.Errorf("column name %q clashes with the output placeholder", h)
+			}
+		}
+	case "png", "jpeg", "gif", "webp", "bmp":
+		s, err := c.loadImageSize(0)
+		if err != nil {
+			return err
+		}
+		if s.w < 8 || s.h < 8 {
+			return fmt.Errorf("%dx%d is too small", s.w, s.h)
+		}
+		if c.typ(0) == "gif" {
+			if _, err := c.loadGIFFrames(0); err != nil {
+				return err
+			}
+		}
+	case "wav":
+		w, err := c.loadWAV(0)
+		if err != nil {
+			return err
+		}
+		if w.seconds < 0.5 {
+			return fmt.Errorf("shorter than half a second")
+		}
+	case "mp3":
+		if _, err := c.loadMP3Seconds(0); err != nil {
+			return err
+		}
+	case "pdf":
+		pages, err := c.loadPDFPages(0)
+		if err != nil {
+			return err
+		}
+		if len(pages) == 0 {
+			return fmt.Errorf("no pages")
+		}
+	case "docx":
+		if _, err := c.loadDocxParagraphs(0); err != nil {
+			return err
+		}
+	case "txt", "md", "html":
+		s, err := c.loadText(0)
+		if err != nil {
+			return err
+		}
+		if len(strings.Fields(s)) < 5 {
+			return fmt.Errorf("fewer than five words")
+		}
+	}
+	return nil
+}
