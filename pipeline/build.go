@@ -180,7 +180,7 @@ func (r *run) saveStageTimes() {
 // by close.
 func (r *run) sandbox() (sandbox.Backend, error) {
 	if r.backend == nil {
-		b, err := sandbox.New(withSlots(r.cfg.Sandbox, r.concurrency()))
+		b, err := sandbox.New(backendConfig(r.cfg.Sandbox, r.concurrency()))
 		if err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"synth/agent"
+	"synth/checks"
 	"synth/filters"
 	"synth/sandbox"
 	"synth/schemas"
@@ -38,14 +39,20 @@ func inFlight(configured int, teacherKind string, slots int) int {
 	return max(2, runtime.NumCPU())
 }
 
-// withSlots gives the sandbox one slot per rollout in flight unless it is
-// configured: a rollout holds its sandbox while the teacher thinks.
-func withSlots(cfg sandbox.Config, inFlight int) sandbox.Config {
+// backendConfig is the sandbox section as the run's backend is built from
+// it: one slot per rollout in flight unless slots are configured (a rollout
+// holds its sandbox while the teacher thinks), and the resident modules.
+func backendConfig(cfg sandbox.Config, inFlight int) sandbox.Config {
 	if cfg.Slots == 0 {
 		cfg.Slots = inFlight
 	}
+	cfg.Residents = residents()
 	return cfg
 }
+
+// residents are the modules a run's sandboxes hold resident: the checks
+// library, which verifies every rollout.
+func residents() []sandbox.Resident { return []sandbox.Resident{checks.Resident()} }
 
 // graceful returns the context rollouts run under: it outlives ctx by the
 // grace period, so that after an interrupt no rollout starts but those in

@@ -116,7 +116,7 @@ func proofRun(t *testing.T, dir string, b sandbox.Backend) (*run, *funnel) {
 
 func realSandbox(t *testing.T) sandbox.Backend {
 	t.Helper()
-	b, err := sandbox.New(sandbox.Config{Slots: 2})
+	b, err := sandbox.New(backendConfig(sandbox.Config{}, 2))
 	if err != nil {
 		t.Fatalf("sandbox: %v", err)
 	}
