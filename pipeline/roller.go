@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"synth/filters"
 	"synth/internal/pacer"
@@ -39,7 +40,9 @@ type roller struct {
 
 // roller is the run's roller over fs, not yet given its journal.
 func (r *run) roller(fs *fileSet) *roller {
-	return &roller{player: r.player(), backend: r.backend, fs: fs, retry: runner.Tries(r.cfg.Filters.Retries()), halted: r.halted, whole: r.whole,
+	p := player{backend: r.backend, artifacts: filepath.Join(r.work, artifactsDir), teacher: r.cfg.Teacher,
+		maxTurns: r.cfg.Teacher.MaxTurns, limits: collectLimits(r.cfg.Sandbox)}
+	return &roller{player: p, backend: r.backend, fs: fs, retry: runner.Tries(r.cfg.Filters.Retries()), halted: r.llm.halted, whole: r.tasks.whole,
 		failures: map[string]int{}}
 }
 

@@ -119,7 +119,7 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobLi
 	if r.readOnly {
 		return nil, 0, fmt.Errorf("%s: %d of %d rollouts are not done in %s: run synth plan -o %s again", stage, plan.Left, records, r.work, r.dir)
 	}
-	if err := r.preflight(ctx); err != nil {
+	if err := r.llm.preflight(ctx); err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", stage, err)
 	}
 	lost, err := openLost(r.work)
@@ -140,7 +140,7 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobLi
 	rl := r.roller(fs)
 	rl.stage, rl.proofs, rl.done, rl.redo, rl.journal, rl.lost = stage, proofs, done, redo, j, lost
 	rl.interrupted = func() bool { return ctx.Err() != nil }
-	rn := runner.Runner[job, *schemas.Trajectory]{Stage: stage, Log: r.log, Workers: r.concurrency(), Grace: r.grace(), Work: rl,
+	rn := runner.Runner[job, *schemas.Trajectory]{Stage: stage, Log: r.log, Workers: r.cfg.inFlight(), Grace: r.opts.grace(), Work: rl,
 		Report: runner.Report{Live: r.opts.Terminal, Total: records, Resumed: records - plan.Left, Head: rl.head}}
 	ran, err := rn.Run(ctx, jobs, plan.Pending)
 	if cerr := j.Close(); cerr != nil && (err == nil || err == ctx.Err()) {
@@ -183,19 +183,14 @@ func missing(jb job, done *trajIndex, redo map[string]bool) int {
 }
 
 // grace is how long rollouts in flight may run on after an interrupt.
-func (r *run) grace() time.Duration {
-	if r.opts.Grace > 0 {
-		return r.opts.Grace
+func (o Options) grace() time.Duration {
+	if o.Grace > 0 {
+		return o.Grace
 	}
 	return defaultGrace
 }
 
-func (r *run) concurrency() int {
-	return inFlight(r.cfg.Concurrency, r.cfg.Teacher.Kind, r.cfg.Sandbox.Slots)
-}
-
-// player plays the run's rollouts.
-func (r *run) player() player {
-	return player{backend: r.backend, artifacts: filepath.Join(r.work, artifactsDir), teacher: r.cfg.Teacher,
-		maxTurns: r.cfg.Teacher.MaxTurns, limits: collectLimits(r.cfg.Sandbox)}
+// inFlight is how many rollouts the build runs at once (see inFlight).
+func (c Config) inFlight() int {
+	return inFlight(c.Concurrency, c.Teacher.Kind, c.Sandbox.Slots)
 }

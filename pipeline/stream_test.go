@@ -227,7 +227,7 @@ func TestSlimTasksReadBack(t *testing.T) {
 	}
 	j.Close()
 	r := newRun(quickConfig(), Options{Out: t.TempDir()})
-	slim, all, _, err := r.readTasks(p, func(t *schemas.Task) bool { return t.ID != "t1" })
+	slim, all, _, err := r.tasks.read(p, func(t *schemas.Task) bool { return t.ID != "t1" })
 	if err != nil || all != 6 || len(slim) != 5 {
 		t.Fatalf("readTasks: %d of %d tasks, %v; want 5 of 6", len(slim), all, err)
 	}
@@ -242,7 +242,7 @@ func TestSlimTasksReadBack(t *testing.T) {
 		if got.ID != want.ID || got.Category != want.Category || !reflect.DeepEqual(got.Files, want.Files) || !reflect.DeepEqual(got.Requires, want.Requires) || got.Query != "" {
 			t.Errorf("slim task %d = %+v, want %s's id, category, files and requires, no query", i, got, want.ID)
 		}
-		w, err := r.whole(&s)
+		w, err := r.tasks.whole(&s)
 		if err != nil || !reflect.DeepEqual(*w, want) {
 			t.Errorf("whole(%s) = %+v, %v; want %+v", s.id, w, err, want)
 		}
@@ -274,12 +274,12 @@ func TestTaskDropsScopeByScope(t *testing.T) {
 	}
 	j.Close()
 	r := newRun(quickConfig(), Options{Out: t.TempDir()})
-	slim, _, _, err := r.readTasks(p, nil)
+	slim, _, _, err := r.tasks.read(p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.tasks.close()
-	drops, err := r.taskDrops(slim, nil)
+	drops, err := taskDrops(r.cfg.Filters, &r.tasks, slim, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

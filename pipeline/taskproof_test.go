@@ -106,7 +106,7 @@ func proofRun(t *testing.T, dir string, b sandbox.Backend) (*run, *funnel) {
 	cfg.Concurrency = 2
 	r := newRun(cfg, Options{Out: dir})
 	r.backend = b
-	fn, err := r.newFunnel()
+	fn, err := newFunnel(r.dir)
 	if err != nil {
 		t.Fatal(err)
 	}

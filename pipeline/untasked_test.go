@@ -61,7 +61,7 @@ func TestFilelessOnlyWhenAsked(t *testing.T) {
 			if _, err := Generate(context.Background(), cfg, Options{Out: dir, Log: &log}); err != nil {
 				t.Fatalf("%v\n%s", err, log.String())
 			}
-			tasks, _, _, err := (&run{dir: dir}).readTasks(filepath.Join(dir, tasksJournal), nil)
+			tasks, _, _, err := new(taskStore).read(filepath.Join(dir, tasksJournal), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -134,7 +134,7 @@ func TestUntaskedFilesNamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tasks, _, _, err := r.readTasks(filepath.Join(dir, tasksJournal), nil)
+	tasks, _, _, err := r.tasks.read(filepath.Join(dir, tasksJournal), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
