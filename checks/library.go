@@ -21,4 +21,9 @@ var resident = sandbox.Resident{Name: "synth_checks", Source: Library, Init: "zy
 
 var residentSHA256 = resident.SHA256()
 
-func init() { sandbox.RegisterResident(resident) }
+// Resident is the checks library as a resident module of the sandbox.
+// Whoever builds a backend that verifies gives it in sandbox.Config's
+// Residents; Verify also works on a backend without it, at the cost of
+// compiling the library and importing what it needs in every verification
+// sandbox.
+func Resident() sandbox.Resident { return resident }

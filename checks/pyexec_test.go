@@ -15,12 +15,19 @@ import (
 
 var python = pyenv.Sandbox.Python()
 
-// openBackend starts the real sandbox backend; the test stops as
-// pyenvtest.Python does when the locked environment is not built.
+// openBackend starts the real sandbox backend with the checks library
+// resident; the test stops as pyenvtest.Python does when the locked
+// environment is not built.
 func openBackend(t testing.TB) sandbox.Backend {
 	t.Helper()
+	return openBackendWith(t, sandbox.Config{Residents: []sandbox.Resident{Resident()}})
+}
+
+// openBackendWith is openBackend with cfg.
+func openBackendWith(t testing.TB, cfg sandbox.Config) sandbox.Backend {
+	t.Helper()
 	pyenvtest.Python(t)
-	b, err := sandbox.New(sandbox.Config{})
+	b, err := sandbox.New(cfg)
 	if err != nil {
 		t.Fatalf("sandbox: %v", err)
 	}

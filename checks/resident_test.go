@@ -13,8 +13,8 @@ import (
 // holds some other synth_checks (an older build, a forged one that passes
 // everything) is ignored: a check that should fail still fails.
 func TestResidentLibraryIsTheLibrary(t *testing.T) {
-	if resident.SHA256() != residentSHA256 || resident.Source != Library {
-		t.Fatal("the registered resident is not Library")
+	if r := Resident(); r.SHA256() != residentSHA256 || r.Source != Library {
+		t.Fatal("the resident given to backends is not Library")
 	}
 	forged := sandbox.Resident{Name: resident.Name, Source: `
 def isolate(root, exts=()):
@@ -22,9 +22,7 @@ def isolate(root, exts=()):
 def verify_cases(data, cases):
     return [[{"kind": c["kind"], "ok": True, "message": "forged"} for c in k["checks"]] for k in cases]
 `}
-	sandbox.RegisterResident(forged)
-	t.Cleanup(func() { sandbox.RegisterResident(resident) })
-	b := openBackend(t)
+	b := openBackendWith(t, sandbox.Config{Residents: []sandbox.Resident{forged}})
 	fail := Case{Checks: []schemas.Check{{Kind: "answer", Number: &schemas.NumberMatch{Value: 3, AbsTol: 0.01}}}, Answer: "Finished: 7"}
 	all, err := Verify(context.Background(), b, []Case{fail})
 	if err != nil {

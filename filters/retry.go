@@ -23,5 +23,12 @@ func IsInfra(failure string) bool {
 // ShouldRetry reports whether a rollout that failed with failure on its
 // attempt-th try (1 for the first) is run again.
 func (c Config) ShouldRetry(failure string, attempt int) bool {
-	return IsInfra(failure) && failure != ReasonInfra && attempt <= c.Retries()
+	return Retryable(failure) && attempt <= c.Retries()
+}
+
+// Retryable reports whether a rollout that failed with failure is worth
+// another try, while Config.Retries allows one: an infrastructure failure,
+// but not one already given up on (ReasonInfra).
+func Retryable(failure string) bool {
+	return IsInfra(failure) && failure != ReasonInfra
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"synth/checks"
 	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 	"synth/schemas"
@@ -73,7 +74,7 @@ func TestVerifyFailures(t *testing.T) {
 func testBackend(t *testing.T) (sandbox.Backend, string) {
 	t.Helper()
 	pyenvtest.Python(t)
-	b, err := sandbox.New(sandbox.Config{})
+	b, err := sandbox.New(sandbox.Config{Residents: []sandbox.Resident{checks.Resident()}})
 	if err != nil {
 		t.Fatalf("sandbox: %v", err)
 	}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"synth/agent"
-	"synth/llm"
 	"synth/pyenv"
 	"synth/rundir"
 	"synth/sandbox"
@@ -85,16 +84,15 @@ type run struct {
 	info     *RunInfo
 	log      io.Writer
 	backend  sandbox.Backend
-	llm      *llm.Client
-	checked  bool          // the endpoints passed preflight
+	llm      *endpoint     // the openai teacher's and the LLM writer's
 	tch      agent.Teacher // see teacher
 	files    *fileSet      // the run's files, for an adversary teacher
 	format   agent.Format
 	sum      *Summary
 	indexes  []*trajIndex // the rollout journals read, closed by close
-	// tasks indexes the task journal the run's tasks were read back from,
-	// slim (see readTasks); nil when they are held whole.
-	tasks *rundir.Index[schemas.Task]
+	// tasks is the task journal the run's tasks were read back from, slim
+	// (see taskStore); empty when they are held whole.
+	tasks taskStore
 }
 
 // Build runs every stage over the run directory opts.Out, skipping what an
@@ -159,7 +157,7 @@ func (r *run) finish(ctx context.Context, p *planned, trajs []trajRef) error {
 }
 
 func newRun(cfg Config, opts Options) *run {
-	r := &run{cfg: cfg, opts: opts, dir: opts.Out, work: opts.Out, log: opts.Log, sum: &Summary{Out: opts.Out, Failures: map[string]int{}, clock: newStageClock()}}
+	r := &run{cfg: cfg, opts: opts, dir: opts.Out, work: opts.Out, log: opts.Log, llm: &endpoint{cfg: cfg.LLM}, sum: &Summary{Out: opts.Out, Failures: map[string]int{}, clock: newStageClock()}}
 	if r.log == nil {
 		r.log = io.Discard
 	}
@@ -181,7 +179,7 @@ func (r *run) saveStageTimes() {
 // by close.
 func (r *run) sandbox() (sandbox.Backend, error) {
 	if r.backend == nil {
-		b, err := sandbox.New(withSlots(r.cfg.Sandbox, r.concurrency()))
+		b, err := sandbox.New(backendConfig(r.cfg.Sandbox, r.cfg.inFlight()))
 		if err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
@@ -194,9 +192,7 @@ func (r *run) close() {
 	for _, x := range r.indexes {
 		x.Close()
 	}
-	if r.tasks != nil {
-		r.tasks.Close()
-	}
+	r.tasks.close()
 	if r.backend != nil {
 		r.backend.Close()
 	}
@@ -224,7 +220,7 @@ func (r *run) open(ctx context.Context) error {
 	info.Version = r.opts.Version
 	py := ProbePython(ctx, pythonOf(r.cfg))
 	if err := sameEnvironment(r.dir, info.Python, py); err != nil {
-		return fmt.Errorf("%w%s", err, r.templatesUnder(ctx, info, pythonOf(r.cfg)))
+		return fmt.Errorf("%w%s", err, templatesUnder(ctx, info, pythonOf(r.cfg)))
 	}
 	info.Python = py
 	info.Reproduction = reproductionOf(r.cfg, info.Python)

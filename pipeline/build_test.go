@@ -126,7 +126,7 @@ func TestBenchUnitTestsDiscriminate(t *testing.T) {
 
 	// Reference: run each trajectory's code in a copy of the bench root.
 	root := copyBench(t, src)
-	b, err := sandbox.New(sandbox.Config{})
+	b, err := sandbox.New(sandbox.Config{Residents: residents()})
 	if err != nil {
 		t.Fatal(err)
 	}

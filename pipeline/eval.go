@@ -146,7 +146,7 @@ func Eval(ctx context.Context, cfg EvalConfig, opts EvalOptions) (*EvalResult, e
 		return nil, err
 	}
 	if r.backend = opts.Backend; r.backend == nil {
-		if r.backend, err = sandbox.New(withSlots(r.cfg.Sandbox, r.concurrency())); err != nil {
+		if r.backend, err = sandbox.New(backendConfig(r.cfg.Sandbox, r.concurrency())); err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 		defer r.backend.Close()

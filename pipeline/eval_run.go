@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"golang.org/x/sync/errgroup"
-
 	"synth/bench"
 	"synth/llm"
 	"synth/rundir"
+	"synth/runner"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -36,16 +35,19 @@ func (r *evalRun) runAll(ctx context.Context, jobs []job) ([]bench.Result, int, 
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("eval: %w", err)
 	}
-	var pending []evalJob
-	for _, jb := range jobs {
+	var ejobs []evalJob
+	plan := runner.PlanOf(jobSlice(jobs), func(jb job) (int, int) {
 		res, ok := done[jb.id]
 		switch {
 		case !ok || res.Infra:
-			pending = append(pending, evalJob{job: jb})
+			ejobs = append(ejobs, evalJob{job: jb})
 		case r.judge != nil && res.Judge == nil:
-			pending = append(pending, evalJob{job: jb, prev: &res})
+			ejobs = append(ejobs, evalJob{job: jb, prev: &res})
+		default:
+			return 1, 0
 		}
-	}
+		return 1, 1
+	})
 	collect := func() []bench.Result {
 		out := make([]bench.Result, 0, len(jobs))
 		for _, jb := range jobs {
@@ -55,7 +57,7 @@ func (r *evalRun) runAll(ctx context.Context, jobs []job) ([]bench.Result, int, 
 		}
 		return out
 	}
-	if len(pending) == 0 {
+	if len(plan.Pending) == 0 {
 		return collect(), 0, 0, nil
 	}
 	if err := r.preflight(ctx); err != nil {
@@ -65,65 +67,21 @@ func (r *evalRun) runAll(ctx context.Context, jobs []job) ([]bench.Result, int, 
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("eval: %w", err)
 	}
-	prog := newEvalProgress(r.log, r.opts.Terminal, len(jobs), done, jobs)
-	results := make(chan bench.Result)
-	writeErr := make(chan error, 1)
-	ran, judged := 0, 0
-	go func() { // the journal's only writer
-		var err error
-		for res := range results {
-			if err == nil {
-				err = j.Append(res)
-			}
-			prev, had := done[res.ID]
-			done[res.ID] = res
-			prog.finished(prev, had, res)
+	w := &evalWork{r: r, done: done, journal: j}
+	for _, jb := range jobs {
+		if res, ok := done[jb.id]; ok {
+			w.count(res, 1)
+			w.resumed++
 		}
-		if cerr := j.Close(); err == nil {
-			err = cerr
-		}
-		writeErr <- err
-	}()
-
+	}
 	// After an interrupt or a stop no rollout starts; those in flight get a
 	// grace period, then are abandoned, unrecorded, for the next run.
-	work, cancelWork := graceful(ctx, r.log, "eval", defaultGrace)
-	defer cancelWork()
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(r.concurrency())
-	for _, jb := range pending {
-		if gctx.Err() != nil {
-			break
-		}
-		g.Go(func() error {
-			if gctx.Err() != nil {
-				return nil
-			}
-			var res bench.Result
-			if jb.prev != nil {
-				res = *jb.prev
-			} else {
-				var err error
-				res, err = r.rollout(work, jb.job)
-				if errors.Is(err, errAbandoned) {
-					return nil
-				}
-				if err != nil {
-					return err
-				}
-			}
-			if r.judge != nil && !res.Infra && res.Failure != bench.FailNotRecorded {
-				res.Judge = r.judge.judge(work, jb.task, res.Traj)
-			}
-			results <- res
-			return nil
-		})
+	rn := runner.Runner[evalJob, bench.Result]{Stage: "eval", Log: r.log, Workers: r.concurrency(), Grace: defaultGrace, Work: w,
+		Report: runner.Report{Live: r.opts.Terminal, Total: len(jobs), Resumed: w.resumed, Head: w.head, Note: w.rate}}
+	ran, err := rn.Run(ctx, runner.Slice[evalJob](ejobs), allOf(len(ejobs)))
+	if cerr := j.Close(); cerr != nil && (err == nil || err == ctx.Err()) {
+		err = cerr
 	}
-	gerr := g.Wait()
-	close(results)
-	werr := <-writeErr
-	prog.close()
-	ran, judged = prog.counts()
 	missing := 0
 	for _, jb := range jobs {
 		if _, ok := done[jb.id]; !ok {
@@ -131,36 +89,121 @@ func (r *evalRun) runAll(ctx context.Context, jobs []job) ([]bench.Result, int, 
 		}
 	}
 	switch {
-	case gerr != nil && errors.Is(gerr, errStopEval):
-		return nil, ran, judged, fmt.Errorf("eval: stopped after %d of %d rollouts (all finished ones are kept; fix the cause and run the same command again to continue): %w",
-			len(jobs)-missing, len(jobs), gerr)
-	case gerr != nil:
-		return nil, ran, judged, fmt.Errorf("eval: %w", gerr)
-	case werr != nil:
-		return nil, ran, judged, fmt.Errorf("eval: %w", werr)
-	case ctx.Err() != nil:
-		return nil, ran, judged, fmt.Errorf("eval: interrupted after %d of %d rollouts (all finished ones are kept; run the same command again to continue): %w",
-			len(jobs)-missing, len(jobs), ctx.Err())
+	case err != nil && errors.Is(err, errStopEval):
+		return nil, ran, w.judged, fmt.Errorf("eval: stopped after %d of %d rollouts (all finished ones are kept; fix the cause and run the same command again to continue): %w",
+			len(jobs)-missing, len(jobs), err)
+	case err != nil && err == ctx.Err():
+		return nil, ran, w.judged, runner.Interrupted("eval", len(jobs)-missing, len(jobs), err)
+	case err != nil:
+		return nil, ran, w.judged, fmt.Errorf("eval: %w", err)
 	}
-	return collect(), ran, judged, nil
+	return collect(), ran, w.judged, nil
+}
+
+// allOf is the indexes 0..n-1.
+func allOf(n int) []int32 {
+	all := make([]int32, n)
+	for i := range all {
+		all[i] = int32(i)
+	}
+	return all
+}
+
+// evalWork plays an eval's jobs and journals their results: the
+// runner.Work of synth eval.
+type evalWork struct {
+	r       *evalRun
+	journal *rundir.Journal
+	// Record's: every job's result so far, and the counts of the status line.
+	done                           map[string]bench.Result
+	resumed, scored, passed, infra int
+	judged                         int
+}
+
+// Do plays one job, unless only its judgement is missing, and has the
+// judge score it.
+func (w *evalWork) Do(ctx context.Context, jb evalJob) ([]bench.Result, error) {
+	var res bench.Result
+	if jb.prev != nil {
+		res = *jb.prev
+	} else {
+		var err error
+		if res, err = w.r.rollout(ctx, jb.job); err != nil {
+			return nil, err
+		}
+	}
+	if w.r.judge != nil && !res.Infra && res.Failure != bench.FailNotRecorded {
+		res.Judge = w.r.judge.judge(ctx, jb.task, res.Traj)
+	}
+	return []bench.Result{res}, nil
+}
+
+// Record journals res, which replaces the job's earlier result, if any.
+func (w *evalWork) Record(res bench.Result) (runner.Step, error) {
+	err := w.journal.Append(res)
+	prev, had := w.done[res.ID]
+	w.done[res.ID] = res
+	var st runner.Step
+	if had {
+		w.count(prev, -1)
+	} else {
+		st.Done = 1
+	}
+	w.count(res, 1)
+	if !had || prev.Infra {
+		st.Ran = true
+		if res.Traj != nil {
+			st.Tokens, st.Cost = res.Traj.Usage.PromptTokens+res.Traj.Usage.CompletionTokens, res.Traj.Usage.CostUSD
+		}
+	}
+	if res.Judge != nil && (prev.Judge == nil || !had) {
+		w.judged++
+	}
+	return st, err
+}
+
+func (w *evalWork) count(res bench.Result, sign int) {
+	switch {
+	case res.Infra:
+		w.infra += sign
+	case res.Passed:
+		w.passed += sign
+		w.scored += sign
+	default:
+		w.scored += sign
+	}
+}
+
+// rate is the pass rate so far.
+func (w *evalWork) rate() string {
+	if w.scored == 0 {
+		return "pass rate -"
+	}
+	return fmt.Sprintf("pass rate %.1f%% (%d/%d)", 100*float64(w.passed)/float64(w.scored), w.passed, w.scored)
+}
+
+// head opens the status line: the rollouts done, the pass rate and the
+// infrastructure errors.
+func (w *evalWork) head(done, total int) string {
+	s := fmt.Sprintf("eval: %d/%d rollouts, %s", done, total, w.rate())
+	if w.infra > 0 {
+		s += fmt.Sprintf(", %d infra errors (not scored)", w.infra)
+	}
+	return s
 }
 
 // rollout runs one job, retrying infrastructure failures. The error is for
 // failures that stop the eval: a spent budget, an endpoint that refuses
 // every request, the artifact store.
 func (r *evalRun) rollout(ctx context.Context, jb job) (bench.Result, error) {
-	var res bench.Result
-	for attempt := 1; attempt <= r.infraRetries()+1; attempt++ {
+	return runner.Retry(ctx, runner.Tries(r.infraRetries()), func(attempt int) (bench.Result, bool, error) {
 		t, err := r.rolloutOnce(ctx, jb)
 		if err != nil {
-			return res, err
+			return bench.Result{}, false, err
 		}
-		res = bench.ResultOf(jb.task, t, attempt)
-		if !res.Infra {
-			break
-		}
-	}
-	return res, nil
+		res := bench.ResultOf(jb.task, t, attempt)
+		return res, res.Infra, nil
+	})
 }
 
 func (r *evalRun) rolloutOnce(ctx context.Context, jb job) (*schemas.Trajectory, error) {

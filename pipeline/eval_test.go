@@ -36,7 +36,7 @@ var (
 // eval does not start its own warm interpreter.
 func sharedEvalBackend(t *testing.T) sandbox.Backend {
 	t.Helper()
-	evalBackendOnce.Do(func() { evalBackendB, evalBackendErr = sandbox.New(sandbox.Config{Slots: 4}) })
+	evalBackendOnce.Do(func() { evalBackendB, evalBackendErr = sandbox.New(backendConfig(sandbox.Config{}, 4)) })
 	if evalBackendErr != nil {
 		t.Fatal(evalBackendErr)
 	}

@@ -27,8 +27,10 @@ const stageTrajDedup = "dedup_trajectories"
 // empty_passes, mutant_passes, adversary_<name>_passes).
 const stageBenchValidate = "validate_bench"
 
-func (r *run) newFunnel() (*funnel, error) {
-	f, err := os.Create(filepath.Join(r.dir, rundir.Filtered))
+// newFunnel is the build's funnel, logging every drop to dir's filters
+// log.
+func newFunnel(dir string) (*funnel, error) {
+	f, err := os.Create(filepath.Join(dir, rundir.Filtered))
 	if err != nil {
 		return nil, fmt.Errorf("filters: %w", err)
 	}
@@ -44,7 +46,7 @@ func (f *funnel) close() error { return f.log.Close() }
 // rollout is spent on them. It keeps the tasks in train's own array, which
 // it overwrites: train is not to be used after.
 func (r *run) filterTasks(fn *funnel, train []slimTask, benchTasks []schemas.Task) ([]slimTask, error) {
-	drops, err := r.taskDrops(train, benchTasks)
+	drops, err := taskDrops(r.cfg.Filters, &r.tasks, train, benchTasks)
 	if err != nil {
 		return nil, fmt.Errorf("filter: %w", err)
 	}
@@ -71,13 +73,14 @@ func (r *run) filterTasks(fn *funnel, train []slimTask, benchTasks []schemas.Tas
 // taskDrop is why filterTasks drops a training task.
 type taskDrop struct{ stage, reason, matched string }
 
-// taskDrops runs dedup and decontamination on train and returns the tasks
+// taskDrops runs dedup and decontamination, as cfg says, on train (read
+// whole from tasks) and returns the tasks
 // they drop, by index. Dedup sees one scope at a time (filters.Dedup.Scope:
 // tasks of different scopes are never duplicates), each in train's order,
 // and forgets each scope before the next: it holds the largest scope's
 // tasks, not the run's. The result is that of one pass in train's order.
-func (r *run) taskDrops(train []slimTask, benchTasks []schemas.Task) (map[int32]taskDrop, error) {
-	dedup := filters.NewDedup(r.cfg.Filters)
+func taskDrops(cfg filters.Config, tasks *taskStore, train []slimTask, benchTasks []schemas.Task) (map[int32]taskDrop, error) {
+	dedup := filters.NewDedup(cfg)
 	// Dedup holds no kept task's query: it reads a candidate's back, from
 	// the tasks of the scope at hand.
 	inScope := map[string]*slimTask{}
@@ -86,13 +89,13 @@ func (r *run) taskDrops(train []slimTask, benchTasks []schemas.Task) (map[int32]
 		if !ok {
 			return "", fmt.Errorf("task %s is not in the scope dedup is in", id)
 		}
-		w, err := r.whole(s)
+		w, err := tasks.whole(s)
 		if err != nil {
 			return "", err
 		}
 		return w.Query, nil
 	})
-	decon := filters.NewDecontaminator(r.cfg.Filters, benchTasks)
+	decon := filters.NewDecontaminator(cfg, benchTasks)
 	scopes := make([]uint64, len(train))
 	order := make([]int32, len(train))
 	for i := range train {
@@ -106,7 +109,7 @@ func (r *run) taskDrops(train []slimTask, benchTasks []schemas.Task) (map[int32]
 			inScope = map[string]*slimTask{}
 		}
 		inScope[train[i].id] = &train[i]
-		w, err := r.whole(&train[i])
+		w, err := tasks.whole(&train[i])
 		if err != nil {
 			return nil, err
 		}

@@ -28,12 +28,12 @@ import (
 func (r *run) generate(ctx context.Context, fs *fileSet) ([]slimTask, error) {
 	path := filepath.Join(r.dir, rundir.Tasks)
 	if r.info.done(stageGenerate) {
-		tasks, _, _, err := r.readTasks(path, nil)
+		tasks, _, _, err := r.tasks.read(path, nil)
 		if err != nil {
 			return nil, fmt.Errorf("generate: %w", err)
 		}
 		if r.info.Writer != nil {
-			r.addWriterLine(r.info.Writer)
+			r.sum.addWriter(r.info.Writer)
 		}
 		r.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)%s", countCategories(len(tasks), func(i int) string { return tasks[i].meta.Category }), untaskedNote(r.info.Untasked))
 		if err := r.adviseNewTemplates(ctx, fs); err != nil {
@@ -108,7 +108,7 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]slimTask, error) {
 		return nil, err
 	}
 	// The later stages hold the tasks slim, as a resumed run reads them.
-	slim, _, _, err := r.readTasks(path, nil)
+	slim, _, _, err := r.tasks.read(path, nil)
 	if err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
@@ -140,11 +140,11 @@ func (r *run) generator(ctx context.Context) (gen generators.Generator, proof st
 		}
 		return template.New(template.Options{Seed: r.cfg.Seed, Langs: tc.Langs, Include: tc.Templates, PerFile: tc.PerFile, PythonModules: have, FilesOnly: filesOnly}), "", nil
 	case "llm":
-		c, err := r.client()
+		c, err := r.llm.client(r.work)
 		if err != nil {
 			return nil, "", err
 		}
-		if err := r.preflight(ctx); err != nil {
+		if err := r.llm.preflight(ctx); err != nil {
 			return nil, "", err
 		}
 		b, err := r.sandbox()
@@ -208,7 +208,7 @@ func (r *run) validateTasks(ctx context.Context, tasks []schemas.Task, fs *fileS
 	if err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
-	v, err := template.Validate(ctx, b, tasks, fs.path, r.concurrency())
+	v, err := template.Validate(ctx, b, tasks, fs.path, r.cfg.inFlight())
 	if err != nil {
 		return nil, fmt.Errorf("generate: validate: %w", err)
 	}

@@ -38,24 +38,25 @@ func templateIDs(infos []template.Info) []string {
 }
 
 // newTemplates are the templates that can run now, with the modules have,
-// that could not when the run's tasks were written (run.json's Templates):
+// that could not when the run's tasks were written (recorded, run.json's
+// Templates):
 // a module was installed, or synth was upgraded. Only those the config
 // includes and that read a type among types (or no file, when the run
 // writes such tasks) are listed: the others would add nothing. A run
 // that recorded no templates (written before they were recorded, or by the
 // LLM writer) has none.
-func (r *run) newTemplates(have map[string]bool, types map[string]bool) []template.Info {
-	if len(r.info.Templates) == 0 {
+func newTemplates(cfg Config, recorded []string, have map[string]bool, types map[string]bool) []template.Info {
+	if len(recorded) == 0 {
 		return nil
 	}
 	ok, _ := template.Available(have)
 	var news []template.Info
 	for _, t := range ok {
-		if slices.Contains(r.info.Templates, fmt.Sprintf("%s@%d", t.Name, t.Version)) || !included("template "+t.Name, r.cfg.Tasks.Templates) {
+		if slices.Contains(recorded, fmt.Sprintf("%s@%d", t.Name, t.Version)) || !included("template "+t.Name, cfg.Tasks.Templates) {
 			continue
 		}
 		reads := slices.ContainsFunc(t.FileTypes, func(typ string) bool { return types[typ] })
-		if reads || (len(t.FileTypes) == 0 && fileless(r.cfg)) {
+		if reads || (len(t.FileTypes) == 0 && fileless(cfg)) {
 			news = append(news, t)
 		}
 	}
@@ -79,7 +80,7 @@ func (r *run) adviseNewTemplates(ctx context.Context, fs *fileSet) error {
 	for _, id := range fs.order {
 		types[fs.byID[id].Type] = true
 	}
-	news := r.newTemplates(have, types)
+	news := newTemplates(r.cfg, r.info.Templates, have, types)
 	if len(news) == 0 {
 		return nil
 	}
@@ -116,7 +117,7 @@ func (r *run) adviseNewTemplates(ctx context.Context, fs *fileSet) error {
 // templatesUnder says which templates the environment py would let run
 // that the run's tasks were written without, for the message refusing to
 // resume under it; "" when none (or the run recorded no templates).
-func (r *run) templatesUnder(ctx context.Context, info *RunInfo, python string) string {
+func templatesUnder(ctx context.Context, info *RunInfo, python string) string {
 	if len(info.Templates) == 0 {
 		return ""
 	}

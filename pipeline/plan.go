@@ -87,7 +87,7 @@ func (r *run) replan(ctx context.Context, readOnly bool) (*planned, error) {
 	if err != nil {
 		return nil, err
 	}
-	fn, err := r.newFunnel()
+	fn, err := newFunnel(r.dir)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func (r *run) writePlan(train []slimTask) error {
 		return fmt.Errorf("plan: %w", err)
 	}
 	for i := range train {
-		t, err := r.whole(&train[i])
+		t, err := r.tasks.whole(&train[i])
 		if err == nil {
 			err = j.Append(t)
 		}
@@ -183,7 +183,7 @@ func (r *run) readPlan(keep func(*schemas.Task) bool) (mine []slimTask, all int,
 		return nil, 0, fmt.Errorf("%s has no plan: run synth plan -o %s first (with the build's flags)", r.dir, r.dir)
 	}
 	path := filepath.Join(r.dir, rundir.Plan)
-	mine, all, h, err := r.readTasks(path, keep)
+	mine, all, h, err := r.tasks.read(path, keep)
 	if err != nil {
 		return nil, 0, fmt.Errorf("plan: %w", err)
 	}

@@ -2,14 +2,13 @@ package pipeline
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
 	"runtime"
 	"time"
 
 	"synth/agent"
+	"synth/checks"
 	"synth/filters"
+	"synth/runner"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -18,7 +17,7 @@ import (
 
 // errAbandoned is a rollout cut short by the end of the grace period; it is
 // not recorded, so the next run does it again.
-var errAbandoned = errors.New("rollout abandoned at shutdown")
+var errAbandoned = runner.ErrAbandoned
 
 // defaultGrace is how long rollouts in flight may run on after an interrupt.
 const defaultGrace = 30 * time.Second
@@ -38,36 +37,20 @@ func inFlight(configured int, teacherKind string, slots int) int {
 	return max(2, runtime.NumCPU())
 }
 
-// withSlots gives the sandbox one slot per rollout in flight unless it is
-// configured: a rollout holds its sandbox while the teacher thinks.
-func withSlots(cfg sandbox.Config, inFlight int) sandbox.Config {
+// backendConfig is the sandbox section as the run's backend is built from
+// it: one slot per rollout in flight unless slots are configured (a rollout
+// holds its sandbox while the teacher thinks), and the resident modules.
+func backendConfig(cfg sandbox.Config, inFlight int) sandbox.Config {
 	if cfg.Slots == 0 {
 		cfg.Slots = inFlight
 	}
+	cfg.Residents = residents()
 	return cfg
 }
 
-// graceful returns the context rollouts run under: it outlives ctx by the
-// grace period, so that after an interrupt no rollout starts but those in
-// flight may finish; then it is cancelled and they are abandoned.
-func graceful(ctx context.Context, log io.Writer, stage string, grace time.Duration) (context.Context, context.CancelFunc) {
-	work, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	go func() {
-		select {
-		case <-ctx.Done():
-			fmt.Fprintf(log, "%s: letting the rollouts in flight finish (up to %s)\n", stage, grace)
-			t := time.NewTimer(grace)
-			defer t.Stop()
-			select {
-			case <-t.C:
-				cancel()
-			case <-work.Done():
-			}
-		case <-work.Done():
-		}
-	}()
-	return work, cancel
-}
+// residents are the modules a run's sandboxes hold resident: the checks
+// library, which verifies every rollout.
+func residents() []sandbox.Resident { return []sandbox.Resident{checks.Resident()} }
 
 // player runs rollouts: the sandboxes, the artifact store, and the loop's
 // settings.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"synth/agent"
+	"synth/checks"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -30,11 +31,14 @@ func TestInFlight(t *testing.T) {
 			t.Errorf("%s: inFlight(%d, %q, %d) = %d, want %d", tc.name, tc.configured, tc.kind, tc.slots, got, tc.want)
 		}
 	}
-	if got := withSlots(sandbox.Config{}, 16).Slots; got != 16 {
+	if got := backendConfig(sandbox.Config{}, 16).Slots; got != 16 {
 		t.Errorf("unset slots become %d, want one per rollout in flight (16)", got)
 	}
-	if got := withSlots(sandbox.Config{Slots: 4}, 16).Slots; got != 4 {
+	if got := backendConfig(sandbox.Config{Slots: 4}, 16).Slots; got != 4 {
 		t.Errorf("configured slots become %d, want 4", got)
+	}
+	if got := backendConfig(sandbox.Config{}, 1).Residents; len(got) != 1 || got[0] != checks.Resident() {
+		t.Errorf("residents %v, want the checks library", got)
 	}
 }
 

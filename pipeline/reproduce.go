@@ -34,7 +34,7 @@ type Reproduction struct {
 	// may differ.
 	SameStartHeap bool `json:"same_start_heap"`
 	// Zygote is the sha256 of what the sandbox's zygote runs before it
-	// forks (its driver and resident modules, sandbox.ZygoteDigest): they
+	// forks (its driver and resident modules, sandbox.ZygoteDigest of residents): they
 	// lay out the heap every interpreter starts from, so a synth whose
 	// digest differs may print other addresses for the same code.
 	Zygote string `json:"zygote"`
@@ -56,7 +56,7 @@ func reproductionOf(cfg Config, py PythonInfo) *Reproduction {
 		Seeds:          "per rollout: the first 63 bits of the sha256 of its id",
 		FixedAddresses: py.FixedAddresses,
 		SameStartHeap:  os.Geteuid() == 0 || cfg.Sandbox.Isolation == sandbox.IsolationOff,
-		Zygote:         sandbox.ZygoteDigest(),
+		Zygote:         sandbox.ZygoteDigest(residents()),
 		Threads:        1,
 	}
 	switch kind := cfg.Teacher.Kind; kind {

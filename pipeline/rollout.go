@@ -9,13 +9,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"synth/agent"
 	"synth/rundir"
+	"synth/runner"
 	"synth/schemas"
 )
 
@@ -34,15 +32,9 @@ type job struct {
 
 // jobList is a stage's jobs by index: a jobSlice, or a trainJobList, which
 // makes each training rollout's job when asked rather than hold a million.
-type jobList interface {
-	Len() int
-	At(i int) job
-}
+type jobList = runner.Jobs[job]
 
-type jobSlice []job
-
-func (s jobSlice) Len() int     { return len(s) }
-func (s jobSlice) At(i int) job { return s[i] }
+type jobSlice = runner.Slice[job]
 
 // trainJobList is the rollouts of the training tasks, samples each, in the
 // order of the dataset's rows: job i is sample i%samples of task
@@ -120,23 +112,15 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobLi
 	// One pass over the jobs (a training job's id is hashed anew each time
 	// it is made): the records they journal, those missing, and the jobs
 	// to run, by index (4 bytes each, not a job).
-	var pending []int32
-	records, left := 0, 0
-	for i := range jobs.Len() {
-		jb := jobs.At(i)
-		records += len(jb.ids())
-		if m := missing(jb, done, redo); m > 0 {
-			left += m
-			pending = append(pending, int32(i))
-		}
-	}
-	if len(pending) == 0 {
+	plan := runner.PlanOf(jobs, func(jb job) (int, int) { return len(jb.ids()), missing(jb, done, redo) })
+	if len(plan.Pending) == 0 {
 		return done, 0, nil
 	}
+	records := plan.Results
 	if r.readOnly {
-		return nil, 0, fmt.Errorf("%s: %d of %d rollouts are not done in %s: run synth plan -o %s again", stage, left, records, r.work, r.dir)
+		return nil, 0, fmt.Errorf("%s: %d of %d rollouts are not done in %s: run synth plan -o %s again", stage, plan.Left, records, r.work, r.dir)
 	}
-	if err := r.preflight(ctx); err != nil {
+	if err := r.llm.preflight(ctx); err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", stage, err)
 	}
 	lost, err := openLost(r.work)
@@ -144,7 +128,7 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobLi
 		return nil, 0, fmt.Errorf("%s: %w", stage, err)
 	}
 	defer lost.close()
-	if n := lost.count(jobs, pending); n > 0 {
+	if n := lost.count(jobs, plan.Pending); n > 0 {
 		r.logf("%s: redoing %d rollouts lost to infrastructure failures in an earlier run", stage, n)
 	}
 	if _, err := r.sandbox(); err != nil {
@@ -154,106 +138,25 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobLi
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", stage, err)
 	}
-	prog := newProgress(r.log, r.opts.Terminal, stage, proofs, records, records-left)
-	results := make(chan *schemas.Trajectory)
-	writeErr := make(chan error, 1)
-	var lostNow, ranNow int
-	go func() { // the journal's only writer
-		var err error
-		for t := range results {
-			if done.Has(t.ID) && !redo[t.ID] {
-				continue // a validation job's record journaled by an earlier run
-			}
-			prog.finished(t)
-			if !proofs && lostToInfra(t) {
-				// Not journaled, so the next run does it again.
-				lostNow++
-				if err == nil {
-					err = lost.add(t)
-				}
-				continue
-			}
-			ranNow++
-			if err == nil {
-				off := j.Offset()
-				if err = j.Append(t); err == nil {
-					done.Add(t.ID, off) // a record done again supersedes the earlier one
-					delete(redo, t.ID)
-				}
-			}
-		}
-		if cerr := j.Close(); err == nil {
-			err = cerr
-		}
-		writeErr <- err
-	}()
-
-	work, cancelWork := graceful(ctx, r.log, stage, r.grace())
-	defer cancelWork()
-	g := new(errgroup.Group)
-	g.SetLimit(r.concurrency())
-	var halt atomic.Pointer[error]
-	stopping := func() bool { return ctx.Err() != nil || halt.Load() != nil }
-	for _, i := range pending {
-		if stopping() {
-			break
-		}
-		jb := jobs.At(int(i))
-		g.Go(func() error {
-			if stopping() {
-				return nil
-			}
-			if jb.task == nil {
-				var err error
-				if jb.task, err = r.whole(jb.slim); err != nil {
-					return err
-				}
-			}
-			ts, err := r.records(work, jb, fs)
-			if errors.Is(err, errAbandoned) {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			herr := r.halted()
-			if herr != nil {
-				halt.CompareAndSwap(nil, &herr)
-			}
-			for _, t := range ts {
-				if ctx.Err() != nil && (t.Verdict == nil || !t.Verdict.Passed) {
-					// It ended after the interrupt, whose signal may have
-					// reached its sandbox too (Slurm's scancel and Kubernetes
-					// signal every process of the job): the next run does it
-					// again rather than keep a failure that may not be its own.
-					continue
-				}
-				if herr != nil && t.StopReason == schemas.StopBudget {
-					continue // not the task's fault: the next run does it again
-				}
-				results <- t
-			}
-			return nil
-		})
+	rl := r.roller(fs)
+	rl.stage, rl.proofs, rl.done, rl.redo, rl.journal, rl.lost = stage, proofs, done, redo, j, lost
+	rl.interrupted = func() bool { return ctx.Err() != nil }
+	rn := runner.Runner[job, *schemas.Trajectory]{Stage: stage, Log: r.log, Workers: r.cfg.inFlight(), Grace: r.opts.grace(), Work: rl,
+		Report: runner.Report{Live: r.opts.Terminal, Total: records, Resumed: records - plan.Left, Head: rl.head}}
+	ran, err := rn.Run(ctx, jobs, plan.Pending)
+	if cerr := j.Close(); cerr != nil && (err == nil || err == ctx.Err()) {
+		err = cerr
 	}
-	gerr := g.Wait()
-	cancelWork()
-	close(results)
-	werr := <-writeErr
-	prog.close()
-	ran := ranNow + lostNow
-	r.sum.Lost += lostNow
+	r.sum.Lost += rl.lostNow
+	var halt haltError
 	switch {
-	case gerr != nil:
-		return nil, ran, fmt.Errorf("%s: %w", stage, gerr)
-	case werr != nil:
-		return nil, ran, fmt.Errorf("%s: %w", stage, werr)
-	case halt.Load() != nil:
+	case errors.As(err, &halt):
 		return nil, ran, fmt.Errorf("%s: %w after %d of %d rollouts (%d cut short and not recorded: the same command redoes them): %w",
-			stage, errHalted, records-countMissing(jobs, done, redo), records, lostNow, *halt.Load())
-	case ctx.Err() != nil:
-		return nil, ran, fmt.Errorf("%s: interrupted after %d of %d rollouts (all finished ones are kept; run the same command again to continue): %w",
-			stage, records-countMissing(jobs, done, redo), records, ctx.Err())
+			stage, errHalted, records-countMissing(jobs, done, redo), records, rl.lostNow, halt.err)
+	case err != nil && err == ctx.Err():
+		return nil, ran, runner.Interrupted(stage, records-countMissing(jobs, done, redo), records, err)
+	case err != nil:
+		return nil, ran, fmt.Errorf("%s: %w", stage, err)
 	}
 	return done, ran, nil
 }
@@ -281,49 +184,14 @@ func missing(jb job, done *trajIndex, redo map[string]bool) int {
 }
 
 // grace is how long rollouts in flight may run on after an interrupt.
-func (r *run) grace() time.Duration {
-	if r.opts.Grace > 0 {
-		return r.opts.Grace
+func (o Options) grace() time.Duration {
+	if o.Grace > 0 {
+		return o.Grace
 	}
 	return defaultGrace
 }
 
-func (r *run) concurrency() int {
-	return inFlight(r.cfg.Concurrency, r.cfg.Teacher.Kind, r.cfg.Sandbox.Slots)
-}
-
-// rollout plays one job. Infrastructure failures (a sandbox that would not
-// start, a teacher that errs) are retried filters.infra_retries times and
-// then recorded with their failure word; they are never task failures, and
-// the filters drop them.
-func (r *run) rollout(ctx context.Context, jb job, fs *fileSet) (*schemas.Trajectory, error) {
-	p := r.player()
-	for attempt := 1; ; attempt++ {
-		t, err := p.play(ctx, jb, fs.inputs(jb.task))
-		// An endpoint's failure was retried request by request already;
-		// playing the rollout again at once would re-send what the server
-		// may still be computing. The next run redoes it.
-		if err != nil || r.halted() != nil || lostToInfra(t) || !r.cfg.Filters.ShouldRetry(t.Verdict.Failure, attempt) {
-			return t, err
-		}
-	}
-}
-
-// records plays one job and returns what it journals: its rollout, or a
-// validation job's records (proveTask).
-func (r *run) records(ctx context.Context, jb job, fs *fileSet) ([]*schemas.Trajectory, error) {
-	if jb.proof != nil {
-		return r.proveTask(ctx, jb, fs)
-	}
-	t, err := r.rollout(ctx, jb, fs)
-	if err != nil {
-		return nil, err
-	}
-	return []*schemas.Trajectory{t}, nil
-}
-
-// player plays the run's rollouts.
-func (r *run) player() player {
-	return player{backend: r.backend, artifacts: filepath.Join(r.work, rundir.ArtifactsDir), teacher: r.cfg.Teacher,
-		maxTurns: r.cfg.Teacher.MaxTurns, limits: collectLimits(r.cfg.Sandbox)}
+// inFlight is how many rollouts the build runs at once (see inFlight).
+func (c Config) inFlight() int {
+	return inFlight(c.Concurrency, c.Teacher.Kind, c.Sandbox.Slots)
 }

@@ -15,6 +15,7 @@ import (
 	"synth/dataset"
 	"synth/filters"
 	"synth/generators/template"
+	"synth/llm"
 	"synth/proof"
 	"synth/rundir"
 	"synth/sandbox"
@@ -37,7 +38,7 @@ func (r *run) split(tasks []slimTask) (benchTasks []schemas.Task, train []slimTa
 	// Slim tasks lack the checks and outputs a twin key is made of; the
 	// split asks only for the benchmark's.
 	twinKey := func(i int) string {
-		w, werr := r.whole(&tasks[i])
+		w, werr := r.tasks.whole(&tasks[i])
 		if werr != nil {
 			err = cmp.Or(err, werr)
 			return tasks[i].id
@@ -53,7 +54,7 @@ func (r *run) split(tasks []slimTask) (benchTasks []schemas.Task, train []slimTa
 		switch {
 		case dropped[i]:
 		case inBench[i]:
-			w, err := r.whole(&tasks[i])
+			w, err := r.tasks.whole(&tasks[i])
 			if err != nil {
 				return nil, nil, fmt.Errorf("split: %w", err)
 			}
@@ -325,15 +326,18 @@ func (r *run) inOrder(tasks []slimTask, jobs jobList, find func(job) (trajRef, b
 func (r *run) teacher() (agent.Teacher, agent.Format, error) {
 	if r.tch == nil {
 		var err error
-		if r.tch, r.format, err = r.newTeacher(); err != nil {
+		inputs := func(t *schemas.Task) []sandbox.Input { return r.files.inputs(t) } // the files the stage at hand set
+		client := func() (*llm.Client, error) { return r.llm.client(r.work) }
+		if r.tch, r.format, err = newTeacher(r.cfg.Teacher, client, inputs); err != nil {
 			return nil, nil, err
 		}
 	}
 	return r.tch, r.format, nil
 }
 
-func (r *run) newTeacher() (agent.Teacher, agent.Format, error) {
-	tc := r.cfg.Teacher
+// newTeacher makes the teacher tc names and its format: client gives the
+// openai teacher its endpoint, inputs an adversary a task's files.
+func newTeacher(tc agent.Config, client func() (*llm.Client, error), inputs func(*schemas.Task) []sandbox.Input) (agent.Teacher, agent.Format, error) {
 	var format agent.Format
 	switch tc.Format {
 	case "", "pybench":
@@ -344,7 +348,7 @@ func (r *run) newTeacher() (agent.Teacher, agent.Format, error) {
 		return nil, nil, fmt.Errorf("teacher.format %q is not known (want pybench or openai-tools)", tc.Format)
 	}
 	if isAdversary(tc.Kind) {
-		t, err := newAdversaryTeacher(tc.Kind, format, func(t *schemas.Task) []sandbox.Input { return r.files.inputs(t) })
+		t, err := newAdversaryTeacher(tc.Kind, format, inputs)
 		return t, format, err
 	}
 	switch tc.Kind {
@@ -353,7 +357,7 @@ func (r *run) newTeacher() (agent.Teacher, agent.Format, error) {
 	case "empty":
 		return agent.NewEmpty(), format, nil
 	case "openai":
-		c, err := r.client()
+		c, err := client()
 		if err != nil {
 			return nil, nil, err
 		}
@@ -442,7 +446,7 @@ func (r *run) emit(_ context.Context, fn *funnel, tasks []slimTask, kept []trajR
 			}
 		}), Stats: stats, Funnel: fn.Funnel,
 		Teacher: dataset.TeacherCard{Kind: teacher.Kind, Model: teacher.Model, Format: format.Name(), Settings: teacherSettings(r.cfg.Teacher, r.cfg.LLM)},
-		Tasks:   r.tasksCard(),
+		Tasks:   tasksCard(r.info.Writer, r.cfg.Tasks),
 		Python: dataset.PythonInfo{Version: r.info.Python.Version, Packages: r.info.Python.Packages,
 			Lock: r.info.Python.Lock, Fingerprint: r.info.Python.Fingerprint},
 		ConfigHash: r.cfg.Hash(), SynthVersion: r.opts.Version, Sources: dataset.SourceCounts(files),

@@ -129,11 +129,11 @@ func TestSlimTasksReadBack(t *testing.T) {
 	}
 	j.Close()
 	r := newRun(quickConfig(), Options{Out: t.TempDir()})
-	slim, all, _, err := r.readTasks(p, func(t *schemas.Task) bool { return t.ID != "t1" })
+	slim, all, _, err := r.tasks.read(p, func(t *schemas.Task) bool { return t.ID != "t1" })
 	if err != nil || all != 6 || len(slim) != 5 {
 		t.Fatalf("readTasks: %d of %d tasks, %v; want 5 of 6", len(slim), all, err)
 	}
-	defer r.tasks.Close()
+	defer r.tasks.close()
 	if slim[0].meta != slim[1].meta || slim[0].meta == slim[2].meta || slim[1].meta == slim[4].meta {
 		// t0, t2, t4 read f0; t3 and t5 read f1, but t5 requires sklearn.
 		t.Errorf("metas not shared by the tasks with the same files (t0,t2,t4) and only by them")
@@ -144,7 +144,7 @@ func TestSlimTasksReadBack(t *testing.T) {
 		if got.ID != want.ID || got.Category != want.Category || !reflect.DeepEqual(got.Files, want.Files) || !reflect.DeepEqual(got.Requires, want.Requires) || got.Query != "" {
 			t.Errorf("slim task %d = %+v, want %s's id, category, files and requires, no query", i, got, want.ID)
 		}
-		w, err := r.whole(&s)
+		w, err := r.tasks.whole(&s)
 		if err != nil || !reflect.DeepEqual(*w, want) {
 			t.Errorf("whole(%s) = %+v, %v; want %+v", s.id, w, err, want)
 		}
@@ -176,12 +176,12 @@ func TestTaskDropsScopeByScope(t *testing.T) {
 	}
 	j.Close()
 	r := newRun(quickConfig(), Options{Out: t.TempDir()})
-	slim, _, _, err := r.readTasks(p, nil)
+	slim, _, _, err := r.tasks.read(p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.tasks.Close()
-	drops, err := r.taskDrops(slim, nil)
+	defer r.tasks.close()
+	drops, err := taskDrops(r.cfg.Filters, &r.tasks, slim, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

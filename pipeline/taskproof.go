@@ -9,6 +9,7 @@ import (
 	"synth/checks/adversary"
 	"synth/filters"
 	"synth/proof"
+	"synth/runner"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -46,9 +47,9 @@ func (jb job) ids() []string {
 // retried as filters.infra_retries says, then recorded with its failure
 // (sandbox_crash, artifact_error, ...); a sandbox_crash the next run does
 // again (redoProofs). The error is errAbandoned when ctx ended the job.
-func (r *run) proveTask(ctx context.Context, jb job, fs *fileSet) ([]*schemas.Trajectory, error) {
-	inputs := fs.inputs(jb.task)
-	p := r.player()
+func (w *roller) proveTask(ctx context.Context, jb job) ([]*schemas.Trajectory, error) {
+	inputs := w.fs.inputs(jb.task)
+	p := w.player
 	played := []job{jb}
 	if m := jb.proof.mutant; m != nil {
 		mj := *m
@@ -59,7 +60,7 @@ func (r *run) proveTask(ctx context.Context, jb job, fs *fileSet) ([]*schemas.Tr
 	var judged []*schemas.Trajectory // the records set holds a case of
 	var set proof.Set
 	for k, pj := range played {
-		t, err := r.perform(ctx, p, pj, inputs)
+		t, err := w.perform(ctx, pj, inputs)
 		if err != nil {
 			return nil, err
 		}
@@ -91,7 +92,7 @@ func (r *run) proveTask(ctx context.Context, jb job, fs *fileSet) ([]*schemas.Tr
 	if advErr == nil && len(cs.List) == 0 {
 		o = cs.Outcome(nil)
 	} else if advErr == nil {
-		rs, err := r.verifyBatch(ctx, cs.List)
+		rs, err := w.verifyBatch(ctx, cs.List)
 		if ctx.Err() != nil {
 			return nil, errAbandoned
 		}
@@ -160,29 +161,33 @@ func adversaryRecord(a job, res []adversary.Result, err error) (*schemas.Traject
 // plays again while that failure, or the sandbox's, is an infrastructure
 // failure filters.infra_retries retries. Verdict is nil on a rollout to
 // verify.
-func (r *run) perform(ctx context.Context, p player, jb job, inputs []sandbox.Input) (*schemas.Trajectory, error) {
-	for attempt := 1; ; attempt++ {
-		t, err := p.perform(ctx, jb, inputs)
+func (w *roller) perform(ctx context.Context, jb job, inputs []sandbox.Input) (*schemas.Trajectory, error) {
+	return runner.Retry(ctx, w.retry, func(int) (*schemas.Trajectory, bool, error) {
+		t, err := w.player.perform(ctx, jb, inputs)
 		if err == nil && t.Verdict == nil {
 			if v, ok := filters.Unfinished(t); ok {
 				t.Verdict = &v
 			}
 		}
-		if err != nil || t.Verdict == nil || r.halted() != nil || !r.cfg.Filters.ShouldRetry(t.Verdict.Failure, attempt) {
-			return t, err
-		}
-	}
+		again := err == nil && t.Verdict != nil && w.halted() == nil && filters.Retryable(t.Verdict.Failure)
+		return t, again, err
+	})
 }
 
-// verifyBatch runs proof.Verify on cases in one verification sandbox,
-// again while a failure to run is one filters.infra_retries retries.
-func (r *run) verifyBatch(ctx context.Context, cases []checks.Case) ([][]schemas.CheckResult, error) {
-	for attempt := 1; ; attempt++ {
-		rs, err := proof.Verify(ctx, r.backend, cases, 0)
-		if err == nil || ctx.Err() != nil || r.halted() != nil || !r.cfg.Filters.ShouldRetry(schemas.FailSandboxCrash, attempt) {
-			return rs, err
-		}
+// verifyBatch runs proof.Verify on cases in one verification sandbox, again
+// while it fails to run (a sandbox_crash, which filters.infra_retries
+// retries).
+func (w *roller) verifyBatch(ctx context.Context, cases []checks.Case) ([][]schemas.CheckResult, error) {
+	type verified struct {
+		rs  [][]schemas.CheckResult
+		err error
 	}
+	v, _ := runner.Retry(ctx, w.retry, func(int) (verified, bool, error) {
+		rs, err := proof.Verify(ctx, w.backend, cases, 0)
+		again := err != nil && ctx.Err() == nil && w.halted() == nil
+		return verified{rs, err}, again, nil
+	})
+	return v.rs, v.err
 }
 
 // redoProofs are the journaled records of validation jobs whose verdict is

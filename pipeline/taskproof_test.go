@@ -107,7 +107,7 @@ func proofRun(t *testing.T, dir string, b sandbox.Backend) (*run, *funnel) {
 	cfg.Concurrency = 2
 	r := newRun(cfg, Options{Out: dir})
 	r.backend = b
-	fn, err := r.newFunnel()
+	fn, err := newFunnel(r.dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func proofRun(t *testing.T, dir string, b sandbox.Backend) (*run, *funnel) {
 
 func realSandbox(t *testing.T) sandbox.Backend {
 	t.Helper()
-	b, err := sandbox.New(sandbox.Config{Slots: 2})
+	b, err := sandbox.New(backendConfig(sandbox.Config{}, 2))
 	if err != nil {
 		t.Fatalf("sandbox: %v", err)
 	}

@@ -22,7 +22,7 @@ import (
 type slimTask struct {
 	id   string
 	meta *schemas.Task // interned: the task without its id, query, reference, checks and outputs
-	off  int64         // where the task starts in r.tasks' journal
+	off  int64         // where the task starts in its taskStore's journal
 }
 
 // task is s as a slim schemas.Task: its id and meta's fields, in a new
@@ -33,10 +33,17 @@ func (s *slimTask) task() *schemas.Task {
 	return &t
 }
 
-// readTasks reads a task journal's tasks slim, those keep accepts (nil:
-// all), so that whole finds the rest of each. It also returns how many
-// tasks the journal holds and the plan hash of their ids in order.
-func (r *run) readTasks(path string, keep func(*schemas.Task) bool) (tasks []slimTask, all int, hash string, err error) {
+// taskStore is the task journal a run's tasks were read back from, slim:
+// it finds the rest of each (whole). Its zero value holds no journal.
+type taskStore struct {
+	x *rundir.Index[schemas.Task]
+}
+
+// read reads a task journal's tasks slim, those keep accepts (nil: all),
+// so that whole finds the rest of each; it replaces the journal st held.
+// It also returns how many tasks the journal holds and the plan hash of
+// their ids in order.
+func (st *taskStore) read(path string, keep func(*schemas.Task) bool) (tasks []slimTask, all int, hash string, err error) {
 	x := rundir.NewIndex[schemas.Task](path)
 	in := newInterner()
 	h := newPlanHasher()
@@ -52,10 +59,8 @@ func (r *run) readTasks(path string, keep func(*schemas.Task) bool) (tasks []sli
 	if err != nil {
 		return nil, 0, "", err
 	}
-	if r.tasks != nil {
-		r.tasks.Close()
-	}
-	r.tasks = x
+	st.close()
+	st.x = x
 	return slices.Clip(tasks), all, h.sum(), nil
 }
 
@@ -116,14 +121,22 @@ func (in *interner) of(s string) string {
 	return s
 }
 
+// close closes the journal st holds, if any.
+func (st *taskStore) close() {
+	if st.x != nil {
+		st.x.Close()
+		st.x = nil
+	}
+}
+
 // whole is slim task s read back whole from its journal.
-func (r *run) whole(s *slimTask) (*schemas.Task, error) {
-	w, err := r.tasks.At(s.off).Load()
+func (st *taskStore) whole(s *slimTask) (*schemas.Task, error) {
+	w, err := st.x.At(s.off).Load()
 	if err != nil {
 		return nil, fmt.Errorf("task %s: %w", s.id, err)
 	}
 	if w.ID != s.id {
-		return nil, fmt.Errorf("task %s: %s holds task %s at its place: the file changed under the run; run the same command again", s.id, r.tasks.Path(), w.ID)
+		return nil, fmt.Errorf("task %s: %s holds task %s at its place: the file changed under the run; run the same command again", s.id, st.x.Path(), w.ID)
 	}
 	w.ID = s.id // one copy of the id
 	return w, nil

@@ -170,12 +170,13 @@ func (r *run) countFiles(fn *funnel, fs *fileSet, split map[string]bool, train [
 	if len(untasked) == len(r.info.Untasked) || r.readOnly {
 		return nil // tasks.report.md lists them all, or the plan's run wrote it
 	}
-	return r.rewriteUntasked(untasked)
+	return rewriteUntasked(r.dir, untasked)
 }
 
-// rewriteUntasked replaces tasks.report.md's list of files without a task.
-func (r *run) rewriteUntasked(untasked []generators.Untasked) error {
-	path := filepath.Join(r.dir, rundir.TasksReport)
+// rewriteUntasked replaces the list of files without a task in dir's
+// tasks.report.md.
+func rewriteUntasked(dir string, untasked []generators.Untasked) error {
+	path := filepath.Join(dir, rundir.TasksReport)
 	old, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("plan: %w", err)

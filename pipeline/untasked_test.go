@@ -62,7 +62,7 @@ func TestFilelessOnlyWhenAsked(t *testing.T) {
 			if _, err := Generate(context.Background(), cfg, Options{Out: dir, Log: &log}); err != nil {
 				t.Fatalf("%v\n%s", err, log.String())
 			}
-			tasks, _, _, err := (&run{dir: dir}).readTasks(filepath.Join(dir, rundir.Tasks), nil)
+			tasks, _, _, err := new(taskStore).read(filepath.Join(dir, rundir.Tasks), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,7 +135,7 @@ func TestUntaskedFilesNamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tasks, _, _, err := r.readTasks(filepath.Join(dir, rundir.Tasks), nil)
+	tasks, _, _, err := r.tasks.read(filepath.Join(dir, rundir.Tasks), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,14 +47,14 @@ func (r *run) recordWriter(w *writer.Generator, proof string) error {
 	if err := r.info.save(r.dir); err != nil {
 		return err
 	}
-	r.addWriterLine(wc)
+	r.sum.addWriter(wc)
 	return nil
 }
 
-// addWriterLine puts the writer's counts in the summary.
-func (r *run) addWriterLine(wc *WriterCounts) {
-	r.sum.Writer = wc
-	r.sum.add("write", wc.Drafts, wc.Kept, "tasks written by llm:%s; %s", wc.Model, wc.Note())
+// addWriter puts the writer's counts in the summary.
+func (s *Summary) addWriter(wc *WriterCounts) {
+	s.Writer = wc
+	s.add("write", wc.Drafts, wc.Kept, "tasks written by llm:%s; %s", wc.Model, wc.Note())
 }
 
 // Note is the counts as one line: how tasks were proven, repaired and
@@ -89,14 +89,15 @@ func (wc *WriterCounts) CountsNote() string {
 	return strings.Join(parts, "; ")
 }
 
-// tasksCard is the card's account of how the tasks were written and proven.
-func (r *run) tasksCard() *dataset.TasksCard {
-	if wc := r.info.Writer; wc != nil {
+// tasksCard is the card's account of how the tasks were written (wc, the
+// LLM writer's counts; nil: templates) and proven.
+func tasksCard(wc *WriterCounts, cfg TasksConfig) *dataset.TasksCard {
+	if wc != nil {
 		return &dataset.TasksCard{Writer: "llm:" + wc.Model, Proof: wc.Proof, Drafts: wc.Drafts, Kept: wc.Kept,
 			Proven: wc.Proven, Repaired: wc.Repaired, Dropped: wc.Dropped, FailedRequests: wc.Failed}
 	}
 	tc := &dataset.TasksCard{Writer: "template"}
-	if r.cfg.Tasks.Validate {
+	if cfg.Validate {
 		tc.Proof = templateProof
 	}
 	return tc

@@ -16,7 +16,7 @@ import (
 func newBackend(t *testing.T) sandbox.Backend {
 	t.Helper()
 	pyenvtest.Python(t)
-	b, err := sandbox.New(sandbox.Config{})
+	b, err := sandbox.New(sandbox.Config{Residents: []sandbox.Resident{checks.Resident()}})
 	if err != nil {
 		t.Fatalf("sandbox: %v", err)
 	}

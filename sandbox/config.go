@@ -17,6 +17,11 @@ type Config struct {
 	Limits  LimitsYAML `yaml:"limits" json:"limits"`
 	// Artifacts bound what the host collects from one rollout's output/.
 	Artifacts ArtifactsYAML `yaml:"artifacts" json:"artifacts"`
+	// Residents are the modules the zygote holds resident (see Resident),
+	// in this order; names must be unique. Whoever builds the backend gives
+	// them (the checks library: checks.Resident); a config file cannot, and
+	// they are no part of the config's hash.
+	Residents []Resident `yaml:"-" json:"-"`
 }
 
 // ArtifactsYAML is CollectLimits as written in config.

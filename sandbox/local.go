@@ -96,6 +96,10 @@ func newBackend(cfg Config) (*backend, error) {
 	if len(cfg.Preload) == 0 {
 		cfg.Preload = DefaultPreload
 	}
+	if err := checkResidents(cfg.Residents); err != nil {
+		return nil, err
+	}
+	cfg.Residents = slices.Clone(cfg.Residents) // the caller's slice may change; the zygote restarts from this one
 	py, err := exec.LookPath(cfg.Python)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox.python: %s not found (install python3, or set sandbox.python to an interpreter's path): %w", cfg.Python, err)
@@ -169,7 +173,7 @@ func (b *backend) zygote() (*zygote, error) {
 	if b.z != nil && b.z.alive() {
 		return b.z, nil
 	}
-	opts := zygoteOptions{python: b.python, preload: b.cfg.Preload, bwrap: b.bwrap, mplDir: mplConfigDir(), startDur: 2 * time.Minute}
+	opts := zygoteOptions{python: b.python, preload: b.cfg.Preload, residents: b.cfg.Residents, bwrap: b.bwrap, mplDir: mplConfigDir(), startDur: 2 * time.Minute}
 	z, err := startZygote(opts)
 	if err != nil && opts.bwrap != "" && b.cfg.Isolation == IsolationAuto {
 		// bubblewrap present but not working here: run without it.

@@ -4,10 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
-	"slices"
-	"sync"
 )
 
 // Resident is a Python module the zygote compiles and runs once, after its
@@ -16,9 +15,10 @@ import (
 // checks) then costs nothing per sandbox to compile or to import what it
 // needs.
 //
-// The zygote never runs rollout code, so a resident module in a fresh
-// sandbox is the one registered here; it carries __synth_sha256__, the
-// digest of its source, for a cell to confirm that before it trusts it.
+// Whoever builds a backend gives its residents in Config.Residents. The
+// zygote never runs rollout code, so a resident module in a fresh sandbox
+// is the one given there; it carries __synth_sha256__, the digest of its
+// source, for a cell to confirm that before it trusts it.
 type Resident struct {
 	Name   string `json:"name"`   // its key in sys.modules
 	Source string `json:"source"` // Python source
@@ -34,32 +34,30 @@ func (r Resident) SHA256() string {
 	return hex.EncodeToString(s[:])
 }
 
-var residents struct {
-	mu   sync.Mutex
-	list []Resident
+// checkResidents refuses a list the zygote could not hold as given: a
+// module without a name, or two of one name.
+func checkResidents(list []Resident) error {
+	seen := map[string]bool{}
+	for _, r := range list {
+		switch {
+		case r.Name == "":
+			return errors.New("sandbox: a resident module has no name")
+		case seen[r.Name]:
+			return fmt.Errorf("sandbox: resident module %s is given twice", r.Name)
+		}
+		seen[r.Name] = true
+	}
+	return nil
 }
 
-// RegisterResident adds r to the modules of every zygote started from now
-// on (a package registers its library in init). A second registration of
-// the same name replaces the first.
-func RegisterResident(r Resident) {
-	residents.mu.Lock()
-	defer residents.mu.Unlock()
-	residents.list = slices.DeleteFunc(residents.list, func(o Resident) bool { return o.Name == r.Name })
-	residents.list = append(residents.list, r)
-}
-
-// residentPipe returns the read end of a pipe that carries the resident
-// modules to the zygote as one JSON list, written by a goroutine that closes
-// the write end when done (the zygote reads to EOF).
-func residentPipe() (*os.File, error) {
-	residents.mu.Lock()
-	list := residents.list
+// residentPipe returns the read end of a pipe that carries list to the
+// zygote as one JSON list, written by a goroutine that closes the write end
+// when done (the zygote reads to EOF).
+func residentPipe(list []Resident) (*os.File, error) {
 	if list == nil {
 		list = []Resident{} // [], not null
 	}
 	data, err := json.Marshal(list)
-	residents.mu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("zygote: resident modules: %w", err)
 	}

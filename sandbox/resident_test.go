@@ -1,22 +1,18 @@
 package sandbox
 
 import (
-	"slices"
 	"strings"
 	"testing"
 )
 
-// TestResidentModules: a registered module is in sys.modules of every
+// TestResidentModules: a module given in Config.Residents is in sys.modules of every
 // sandbox, with the digest Go computes of its source and its init run; a
 // sandbox that changes it leaves the next one a pristine copy; a module
 // that fails to load is reported and absent rather than half there.
 func TestResidentModules(t *testing.T) {
 	good := Resident{Name: "synth_test_resident", Source: "import json\nINITS = []\ndef init():\n    INITS.append(1)\n", Init: "init"}
 	bad := Resident{Name: "synth_test_broken", Source: "raise RuntimeError('no')\n"}
-	RegisterResident(good)
-	RegisterResident(bad)
-	t.Cleanup(func() { unregisterResident(good.Name); unregisterResident(bad.Name) })
-	b, err := newBackend(Config{Python: testPython, Slots: 2})
+	b, err := newBackend(Config{Python: testPython, Slots: 2, Residents: []Resident{good, bad}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,29 +39,57 @@ func TestResidentModules(t *testing.T) {
 	}
 }
 
-// unregisterResident removes the module named name.
-func unregisterResident(name string) {
-	residents.mu.Lock()
-	defer residents.mu.Unlock()
-	residents.list = slices.DeleteFunc(residents.list, func(o Resident) bool { return o.Name == name })
-}
-
 // TestZygoteDigestNamesResidents: the digest run.json records changes with
 // a resident module's source, which the zygote runs before any fork.
 func TestZygoteDigestNamesResidents(t *testing.T) {
-	before := ZygoteDigest()
+	before := ZygoteDigest(nil)
 	r := Resident{Name: "synth_digest_probe", Source: "x = 1\n"}
-	RegisterResident(r)
-	t.Cleanup(func() {
-		residents.mu.Lock()
-		residents.list = slices.DeleteFunc(residents.list, func(o Resident) bool { return o.Name == r.Name })
-		residents.mu.Unlock()
-	})
-	one := ZygoteDigest()
+	one := ZygoteDigest([]Resident{r})
 	r.Source = "x = 2\n"
-	RegisterResident(r)
-	two := ZygoteDigest()
+	two := ZygoteDigest([]Resident{r})
 	if one == before || two == one || len(two) != 64 {
 		t.Errorf("digests %s, %s, %s: a resident's source does not change it", before, one, two)
+	}
+}
+
+// TestResidentsAreChecked: a backend refuses residents the zygote could
+// not hold as given, and holds only those of its own Config: a backend
+// given none has none, whatever another backend holds.
+func TestResidentsAreChecked(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		list []Resident
+		want string
+	}{
+		{"no name", []Resident{{Source: "x = 1\n"}}, "has no name"},
+		{"twice", []Resident{{Name: "m", Source: "x = 1\n"}, {Name: "m", Source: "x = 2\n"}}, "given twice"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := newBackend(Config{Python: testPython, Residents: tc.list})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one that says %q", err, tc.want)
+			}
+		})
+	}
+	with, err := newBackend(Config{Python: testPython, Slots: 1, Residents: []Resident{{Name: "synth_test_own", Source: "x = 1\n"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { with.Close() })
+	without, err := newBackend(Config{Python: testPython, Slots: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { without.Close() })
+	for _, c := range []struct {
+		b    *backend
+		want string
+	}{{with, "True"}, {without, "False"}} {
+		s := open(t, c.b, Spec{})
+		r := run(t, s, "import sys\nprint('synth_test_own' in sys.modules)")
+		s.Close()
+		if got := strings.TrimSpace(r.Output); got != c.want {
+			t.Errorf("resident in sys.modules: %s, want %s", got, c.want)
+		}
 	}
 }

@@ -76,11 +76,12 @@ type zygote struct {
 
 // zygoteOptions say how to start the zygote.
 type zygoteOptions struct {
-	python   string
-	preload  []string
-	bwrap    string // path to bwrap, "" to run without it
-	mplDir   string // matplotlib config and font cache, writable by the zygote
-	startDur time.Duration
+	python    string
+	preload   []string
+	residents []Resident
+	bwrap     string // path to bwrap, "" to run without it
+	mplDir    string // matplotlib config and font cache, writable by the zygote
+	startDur  time.Duration
 }
 
 func startZygote(o zygoteOptions) (*zygote, error) {
@@ -115,7 +116,7 @@ func startZygote(o zygoteOptions) (*zygote, error) {
 		"OMP_NUM_THREADS=1",
 		"MKL_NUM_THREADS=1",
 	}
-	res, err := residentPipe()
+	res, err := residentPipe(o.residents)
 	if err != nil {
 		conn.Close()
 		return nil, err
@@ -291,17 +292,15 @@ func (t *tailBuffer) suffix() string {
 	return ": " + string(s)
 }
 
-// ZygoteDigest is the hex sha256 of what the zygote runs before it forks:
-// the driver and the resident modules registered so far. They lay out the
-// heap every interpreter starts from, so two builds whose digests differ
-// may print different object addresses for the same code.
-func ZygoteDigest() string {
+// ZygoteDigest is the hex sha256 of what a zygote holding residents runs
+// before it forks: the driver and those modules, in their order. They lay
+// out the heap every interpreter starts from, so two builds whose digests
+// differ may print different object addresses for the same code.
+func ZygoteDigest(residents []Resident) string {
 	h := sha256.New()
 	h.Write([]byte(driverSource))
-	residents.mu.Lock()
-	for _, r := range residents.list {
+	for _, r := range residents {
 		fmt.Fprintf(h, "\x00%s\x00%s\x00%s", r.Name, r.Init, r.Source)
 	}
-	residents.mu.Unlock()
 	return hex.EncodeToString(h.Sum(nil))
 }

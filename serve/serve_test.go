@@ -17,6 +17,7 @@ import (
 
 	"synth/agent"
 	"synth/bench"
+	"synth/checks"
 	"synth/checks/adversary"
 	"synth/pyenv"
 	"synth/sandbox"
@@ -53,6 +54,7 @@ func testBackendOf(t testing.TB, cfg sandbox.Config) sandbox.Backend {
 	if err := exec.Command(pyenv.Sandbox.Python(), "-c", "import pandas").Run(); err != nil {
 		t.Skipf("needs the locked sandbox environment with pandas (make deps): %v", err)
 	}
+	cfg.Residents = []sandbox.Resident{checks.Resident()}
 	b, err := sandbox.New(cfg)
 	if err != nil {
 		t.Skipf("no sandbox backend: %v", err)

@@ -41,7 +41,7 @@ func fixture(t *testing.T) string {
 func backend(t *testing.T) sandbox.Backend {
 	t.Helper()
 	pyenvtest.Python(t)
-	b, err := sandbox.New(sandbox.Config{})
+	b, err := sandbox.New(sandbox.Config{Residents: []sandbox.Resident{checks.Resident()}})
 	if err != nil {
 		t.Fatalf("sandbox: %v", err)
 	}

@@ -59,7 +59,9 @@ func doctor(cmd *cobra.Command, cfg pipeline.Config) error {
 
 	fmt.Fprintln(w, "\nSandbox isolation")
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for _, l := range sandbox.Doctor(cfg.Sandbox) {
+	sc := cfg.Sandbox
+	sc.Residents = residents()
+	for _, l := range sandbox.Doctor(sc) {
 		state := "off"
 		if l.On {
 			state = "on"

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"synth/checks"
 	"synth/pipeline"
 	"synth/sandbox"
 	"synth/schemas"
@@ -42,6 +43,11 @@ func (f *sandboxFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.isolation, "isolation", "", "auto, strict or off (default: sandbox.isolation, else auto)")
 }
 
+// residents are the modules the sandboxes synth starts hold resident: the
+// checks library, which verifies rollouts and episodes, so that `synth
+// sandbox` and `synth doctor` start the zygote build, eval and serve run.
+func residents() []sandbox.Resident { return []sandbox.Resident{checks.Resident()} }
+
 // open starts a backend and a sandbox as the flags say.
 func (f *sandboxFlags) open(ctx context.Context) (sandbox.Backend, sandbox.Sandbox, error) {
 	cfg := pipeline.Default()
@@ -52,6 +58,7 @@ func (f *sandboxFlags) open(ctx context.Context) (sandbox.Backend, sandbox.Sandb
 		}
 	}
 	sc := cfg.Sandbox
+	sc.Residents = residents()
 	if f.isolation != "" {
 		sc.Isolation = f.isolation
 	}

@@ -138,7 +138,7 @@ func runServe(cmd *cobra.Command, dir string, f serveFlags) error {
 	}
 	// A verification opens its sandbox after its episode's closed; two more
 	// slots keep a reset from waiting behind one being torn down.
-	b, err := sandbox.New(sandbox.Config{Python: f.python, Slots: f.maxEpisodes + 2})
+	b, err := sandbox.New(sandbox.Config{Python: f.python, Slots: f.maxEpisodes + 2, Residents: residents()})
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}

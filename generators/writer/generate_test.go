@@ -11,6 +11,7 @@ import (
 
 	"synth/generators/writer"
 
+	"synth/checks"
 	"synth/generators"
 	"synth/llm"
 	"synth/llm/llmtest"
@@ -199,7 +200,7 @@ func provedDraft(want string) string {
 
 func TestGenerateProvesWithOneRepair(t *testing.T) {
 	pyenvtest.Python(t)
-	b, err := sandbox.New(sandbox.Config{})
+	b, err := sandbox.New(sandbox.Config{Residents: []sandbox.Resident{checks.Resident()}})
 	if err != nil {
 		t.Fatal(err)
 	}

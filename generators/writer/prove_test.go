@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"synth/checks"
 	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 	"synth/schemas"
@@ -15,7 +16,7 @@ import (
 func newProver(t *testing.T) *Prover {
 	t.Helper()
 	pyenvtest.Python(t)
-	b, err := sandbox.New(sandbox.Config{})
+	b, err := sandbox.New(sandbox.Config{Residents: []sandbox.Resident{checks.Resident()}})
 	if err != nil {
 		t.Fatal(err)
 	}

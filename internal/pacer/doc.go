@@ -1,6 +1,7 @@
 // Package pacer is synth's one retry and backoff policy, shared by every
-// caller that talks to a server: the LLM transport and the HTTP client of
-// the network sources (downloads, Kaggle and arXiv calls). It owns how
+// caller that tries again: the LLM transport, the HTTP client of the
+// network sources (downloads, Kaggle and arXiv calls), and the journaled
+// runner's retries of a rollout whose infrastructure failed (runner.Retry). It owns how
 // many tries a call gets, the wait between them (exponential, capped,
 // jittered, or a schedule the caller gives), the server's Retry-After
 // (seconds or an HTTP date), and cancellation through the context. What is
