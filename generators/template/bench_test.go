@@ -30,11 +30,7 @@ func TestBenchTestsPy(t *testing.T) {
 	if err != nil {
 		t.Fatalf("probing the sandbox's modules: %v", err)
 	}
-	b, err := sandbox.New(sandbox.Config{})
-	if err != nil {
-		t.Fatalf("sandbox: %v", err)
-	}
-	defer b.Close()
+	b := testSandbox(t, 0)
 	ins, _ := corpus(t)
 	all, err := New(Options{Seed: 2, PythonModules: have, Strict: true}).Generate(context.Background(), ins)
 	if err != nil {

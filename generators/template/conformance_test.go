@@ -15,7 +15,6 @@ import (
 	"synth/checks/adversary"
 	"synth/proof"
 	"synth/pyenv/pyenvtest"
-	"synth/sandbox"
 	"synth/schemas"
 )
 
@@ -38,11 +37,7 @@ func TestConformance(t *testing.T) {
 		t.Skip("runs every template in the sandbox")
 	}
 	python := pyenvtest.Python(t)
-	b, err := sandbox.New(sandbox.Config{Slots: 4})
-	if err != nil {
-		t.Fatalf("sandbox: %v", err)
-	}
-	defer b.Close()
+	b := testSandbox(t, 4)
 	have, err := ProbeModules(context.Background(), python, Modules())
 	if err != nil {
 		t.Fatal(err)

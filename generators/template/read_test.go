@@ -32,10 +32,9 @@ func TestUnreadableFileNamed(t *testing.T) {
 		{"bad.wav", "wav", "RIFF\x00\x00", "wav bad.wav: not a WAV file"},
 		{"nodata.wav", "wav", "RIFF\x00\x00\x00\x00WAVEfmt \x10\x00\x00\x00" + strings.Repeat("\x01", 24), "wav nodata.wav: no data chunk"},
 		{"shortfmt.wav", "wav", "RIFF\x00\x00\x00\x00WAVEJUNK\x18\x00\x00\x00" + strings.Repeat("\x00", 24) + "fmt \x06\x00\x00\x00\x01\x00\x01\x00\x44\xac", "wav shortfmt.wav: fmt chunk of 6 bytes"},
-		// readJSONTable takes the first record's keys from a token stream
-		// that a null record leaves on the wrong token: it panics, and the
-		// panic makes the file unusable rather than stop the stage.
-		{"nullfirst.json", "json", `[null, {"a": 1}, {"a": 2}]`, "read nullfirst.json: panic: "},
+		// pandas reads an array with a non-object element as one column of
+		// whole elements, no table of records.
+		{"nullfirst.json", "json", `[null, {"a": 1}, {"a": 2}]`, "read nullfirst.json: not an array of records"},
 		{"bad.mp3", "mp3", "\xff\xfb", "mp3 bad.mp3: no MPEG-1 Layer III frames"},
 		{"bad.pdf", "pdf", "%PDF-1.4 nothing", "pdf bad.pdf: "},
 		{"bad.docx", "docx", "PK nothing", "docx bad.docx: "},
@@ -213,4 +212,30 @@ func brokenSecondSheet(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestReaderPanicMakesFileUnusable: a reader that panics on a file (a
+// parser's bug on hostile bytes) makes that file unusable, with a reason
+// naming it, rather than stop the stage.
+func TestReaderPanicMakesFileUnusable(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "t.csv")
+	if err := os.WriteFile(p, []byte("a,b\n1,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer func(r func(string, string) (*table, error)) { tableReader = r }(tableReader)
+	tableReader = func(string, string) (*table, error) { panic("index out of range") }
+	c := newCtx(1, []generators.Input{{File: schemas.File{ID: "t.csv", Name: "t.csv", Type: "csv"}, Path: p}}, nil)
+	if err := usable(c); err == nil || err.Error() != "read t.csv: panic: index out of range" {
+		t.Fatalf("usable: %v, want the panic as the file's reason", err)
+	}
+}
+
+// TestRecordKeysAsPandas: a JSON table's columns are every record's keys in
+// the order pandas makes them: the first record's, then each key a later
+// record adds.
+func TestRecordKeysAsPandas(t *testing.T) {
+	got, err := recordKeys([]byte(`[{"b": 1, "a": {"x": [1, 2]}}, {"c": null, "b": 2}, {"d": "s", "a": 3}]`))
+	if err != nil || strings.Join(got, ",") != "b,a,c,d" {
+		t.Fatalf("recordKeys = %q, %v; want b,a,c,d", got, err)
+	}
 }

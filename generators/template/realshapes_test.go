@@ -17,7 +17,6 @@ import (
 
 	"synth/generators"
 	"synth/pyenv/pyenvtest"
-	"synth/sandbox"
 	"synth/schemas"
 )
 
@@ -78,11 +77,7 @@ func TestRealShapesProve(t *testing.T) {
 			proven = append(proven, task)
 		}
 	}
-	b, err := sandbox.New(sandbox.Config{})
-	if err != nil {
-		t.Fatalf("sandbox: %v", err)
-	}
-	defer b.Close()
+	b := testSandbox(t, 0)
 	v, err := Validate(context.Background(), b, proven, paths, 2)
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,6 @@ import (
 
 	"synth/generators"
 	"synth/pyenv/pyenvtest"
-	"synth/sandbox"
 	"synth/schemas"
 )
 
@@ -397,11 +396,7 @@ func TestRoleTasksProve(t *testing.T) {
 		t.Skip("runs tasks in the sandbox")
 	}
 	pyenvtest.Python(t)
-	b, err := sandbox.New(sandbox.Config{Slots: 2})
-	if err != nil {
-		t.Fatalf("sandbox: %v", err)
-	}
-	defer b.Close()
+	b := testSandbox(t, 2)
 	dir := t.TempDir()
 	ins := writeShaped(t, dir)
 	paths := map[string]string{}

@@ -10,7 +10,6 @@ import (
 
 	"synth/generators"
 	"synth/pyenv/pyenvtest"
-	"synth/sandbox"
 )
 
 // TestSheetShapesProve writes tables shaped like public spreadsheets and
@@ -49,11 +48,7 @@ func TestSheetShapesProve(t *testing.T) {
 			t.Errorf("%s: answer %q, want %q", task.Files[0].Name, got, want[task.Files[0].Name])
 		}
 	}
-	b, err := sandbox.New(sandbox.Config{})
-	if err != nil {
-		t.Fatalf("sandbox: %v", err)
-	}
-	defer b.Close()
+	b := testSandbox(t, 0)
 	v, err := Validate(context.Background(), b, tasks, paths, 2)
 	if err != nil {
 		t.Fatal(err)

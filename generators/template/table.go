@@ -56,9 +56,13 @@ func (c *bctx) table(i int) *table {
 func (c *bctx) rawTable(i int) *table { return must(c, i, c.loadTable) }
 
 // loadTable parses file i as a table.
+// tableReader reads a table file; a test replaces it to make a reader
+// panic, as a parser's bug on hostile bytes would.
+var tableReader = readTable
+
 func (c *bctx) loadTable(i int) (*table, error) {
 	return memo(c, "table", i, func() (*table, error) {
-		t, err := readTable(c.files[i].Path, c.typ(i))
+		t, err := tableReader(c.files[i].Path, c.typ(i))
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", c.name(i), err)
 		}
@@ -203,6 +207,44 @@ func readTable(path, typ string) (*table, error) {
 	return t, nil
 }
 
+// recordKeys are the keys of a JSON array of objects in the order pandas
+// makes them columns: the first object's, then each key a later object
+// adds. An element that is not an object (pandas then reads one column of
+// whole elements) makes it no table of records.
+func recordKeys(b []byte) ([]string, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	notRecords := fmt.Errorf("not an array of records")
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return nil, notRecords
+	}
+	var header []string
+	seen := map[string]bool{}
+	for dec.More() {
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			return nil, notRecords
+		}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			k, _ := tok.(string)
+			if !seen[k] {
+				seen[k] = true
+				header = append(header, k)
+			}
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := dec.Token(); err != nil { // }
+			return nil, err
+		}
+	}
+	return header, nil
+}
+
 // pandasNames names the columns as pandas does when it reads a header
 // row: a blank name is "Unnamed: i" (i counting from 0), so that a query,
 // an answer and the solver's DataFrame call a column the same.
@@ -227,20 +269,9 @@ func readJSONTable(path string) (*table, error) {
 	if err := json.Unmarshal(b, &recs); err != nil || len(recs) < 2 {
 		return nil, fmt.Errorf("not an array of records")
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	var header []string
-	dec.Token() // [
-	dec.Token() // {
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		header = append(header, k.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return nil, err
-		}
+	header, err := recordKeys(b)
+	if err != nil {
+		return nil, err
 	}
 	t := &table{header: header}
 	for _, r := range recs {
