@@ -221,7 +221,13 @@ func buildHTMLLinks(c *bctx) ([]spec, error) {
 	}
 	var hrefs []string
 	for _, l := range ls {
-		hrefs = append(hrefs, l.href)
+		// The CSV read back gives pandas' missing value for an empty href
+		// (or "NA"), which the check reads as "".
+		h := l.href
+		if naValues[h] {
+			h = ""
+		}
+		hrefs = append(hrefs, h)
 	}
 	return []spec{{
 		params: "links",
@@ -232,7 +238,7 @@ func buildHTMLLinks(c *bctx) ([]spec, error) {
 		answer: fmt.Sprintf("Found %d links; saved to {OUT}.csv.", len(ls)), answerZh: fmt.Sprintf("共找到 %d 个链接，已保存到 {OUT}.csv。", len(ls)),
 		checks: []schemas.Check{
 			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(len(ls)), ColumnsInclude: []string{"text", "href"}},
-			pyCheck("df = read_table('{out}.csv')\ngot = set(df[find_column(df, 'href')].astype(str))\nmissing = [h for h in %s if h not in got]\nassert not missing, '{out}.csv lacks the links %%s' %% missing", pyList(hrefs)),
+			pyCheck("df = read_table('{out}.csv')\ngot = set(df[find_column(df, 'href')].fillna('').astype(str))\nmissing = [h for h in %s if h not in got]\nassert not missing, '{out}.csv lacks the links %%s' %% missing", pyList(hrefs)),
 		},
 		outputs: []string{"{out}.csv"},
 	}}, nil

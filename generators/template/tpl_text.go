@@ -3,6 +3,7 @@ package template
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -356,20 +357,53 @@ func buildHeadings(c *bctx) ([]spec, error) {
 	}}, nil
 }
 
-var mdRow = regexp.MustCompile(`(?m)^\|(.+)\|\s*$`)
-
-func buildMDTable(c *bctx) ([]spec, error) {
+// mdTable is the one pipe table of a Markdown text, header first, as the
+// reference's code reads it (every line whose stripped form starts with
+// "|", split on "|", separator rows left out), or nil when the text holds
+// pipe lines that are not one table: two tables, a line that only starts
+// with a pipe, rows of another width than the header, a blank header
+// name, no separator row, or line breaks Python's splitlines sees and Go
+// does not. Then "the table" would be ambiguous, or pandas would read it
+// otherwise.
+func mdTable(text string) [][]string {
+	if strings.ContainsAny(text, "\r\v\f\x1c\x1d\x1e\x1f\u0085\u2028\u2029") {
+		return nil
+	}
 	var rows [][]string
-	for _, m := range mdRow.FindAllStringSubmatch(c.text(0), -1) {
-		cells := strings.Split(m[1], "|")
-		for i := range cells {
-			cells[i] = strings.TrimSpace(cells[i])
+	first, last, sep := -1, -1, false
+	for i, l := range strings.Split(text, "\n") {
+		l = strings.TrimSpace(l)
+		if !strings.HasPrefix(l, "|") {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if last >= 0 && i != last+1 {
+			return nil // a second block of pipe lines
+		}
+		last = i
+		cells := strings.Split(strings.Trim(l, "|"), "|")
+		for j := range cells {
+			cells[j] = strings.TrimSpace(cells[j])
 		}
 		if strings.Trim(strings.Join(cells, ""), "-: ") == "" {
+			sep = sep || i == first+1
 			continue
+		}
+		if !strings.HasSuffix(l, "|") || len(rows) > 0 && len(cells) != len(rows[0]) {
+			return nil
 		}
 		rows = append(rows, cells)
 	}
+	if !sep || len(rows) == 0 || slices.Contains(rows[0], "") {
+		return nil
+	}
+	return rows
+}
+
+func buildMDTable(c *bctx) ([]spec, error) {
+	rows := mdTable(c.text(0))
 	if len(rows) < 3 {
 		return nil, nil
 	}
