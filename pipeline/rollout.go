@@ -2,16 +2,13 @@ package pipeline
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"synth/agent"
+	"synth/rollout"
 	"synth/rundir"
 	"synth/runner"
 	"synth/schemas"
@@ -51,7 +48,7 @@ func (l trainJobList) Len() int { return len(l.tasks) * l.samples }
 
 func (l trainJobList) At(i int) job {
 	t, s := &l.tasks[i/l.samples], i%l.samples
-	return job{id: trajectoryID(t.id, s, l.teacher, l.format, *l.cfg), slim: t, sample: s, teacher: l.teacher, format: l.format}
+	return job{id: rollout.ID(t.id, s, l.teacher, l.format, *l.cfg), slim: t, sample: s, teacher: l.teacher, format: l.format}
 }
 
 // taskID is the id of the job's task.
@@ -60,30 +57,6 @@ func (jb *job) taskID() string {
 		return jb.slim.id
 	}
 	return jb.task.ID
-}
-
-// trajectoryID is a hash of everything that shapes a rollout, so a rerun of
-// the same config finds it done.
-func trajectoryID(taskID string, sample int, t agent.Teacher, f agent.Format, cfg agent.Config) string {
-	info := t.Info()
-	h := sha256.New()
-	// Not the endpoint: replicas of one model give the same rollouts.
-	fmt.Fprintf(h, "%s\x00%d\x00%s\x00%s\x00%s\x00%d\x00%d\x00%s\x00%s\x00%s\x00%d\x00%s",
-		taskID, sample, info.Kind, info.Model, f.Name(), cfg.MaxTurns, cfg.MaxObservation, strings.Join(cfg.SystemPrompts, "\x00"),
-		floatKey(cfg.Temperature), floatKey(cfg.TopP), cfg.MaxReplyTokens, cfg.Nudge)
-	return hex.EncodeToString(h.Sum(nil))[:24]
-}
-
-func floatKey(f *float64) string {
-	if f == nil {
-		return "-"
-	}
-	return fmt.Sprint(*f)
-}
-
-func seedOf(id string) int64 {
-	h := sha256.Sum256([]byte(id))
-	return int64(binary.BigEndian.Uint64(h[:8]) >> 1)
 }
 
 // runJobs rolls out every job not yet in the journal, verifies each, and
@@ -188,10 +161,10 @@ func (o Options) grace() time.Duration {
 	if o.Grace > 0 {
 		return o.Grace
 	}
-	return defaultGrace
+	return rollout.DefaultGrace
 }
 
-// inFlight is how many rollouts the build runs at once (see inFlight).
+// inFlight is how many rollouts the build runs at once (see rollout.InFlight).
 func (c Config) inFlight() int {
-	return inFlight(c.Concurrency, c.Teacher.Kind, c.Sandbox.Slots)
+	return rollout.InFlight(c.Concurrency, c.Teacher.Kind, c.Sandbox.Slots)
 }
