@@ -111,7 +111,7 @@ type evalRun struct {
 	teacher  agent.Teacher
 	format   agent.Format
 	replay   *agent.Replay
-	client   *llm.Client // the teacher's, when it is at an endpoint
+	endpoint rollout.Endpoint // the teacher's client, when it is at an endpoint
 	backend  sandbox.Backend
 	judge    *judge
 	benchDir string
@@ -328,7 +328,7 @@ func (r *evalRun) setTeacherKind(tc agent.Config) error {
 		if err != nil {
 			return err
 		}
-		r.client, r.teacher = c, agent.NewOpenAI(c, tc)
+		r.endpoint.Client, r.teacher = c, agent.NewOpenAI(c, tc)
 	default:
 		return fmt.Errorf("teacher kind %q is not known (want openai, reference, empty, replay or adversary:NAME with NAME one of %s)", tc.Kind, strings.Join(adversary.Names(), ", "))
 	}

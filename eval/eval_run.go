@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"synth/bench"
-	"synth/llm"
 	"synth/rollout"
 	"synth/rundir"
 	"synth/runner"
@@ -221,11 +220,8 @@ func (r *evalRun) rolloutOnce(ctx context.Context, jb rollout.Job) (*schemas.Tra
 	}
 	// A spent budget or an endpoint that refuses every request stops the
 	// eval; the rollout it cut short is not recorded.
-	if r.client != nil {
-		if cerr := r.client.Err(); cerr != nil && (llm.IsBudget(cerr) || llm.IsFatal(cerr)) &&
-			(t.StopReason == schemas.StopBudget || t.StopReason == schemas.StopTeacherError) {
-			return nil, fmt.Errorf("%w: teacher: %v", errStopEval, cerr)
-		}
+	if cerr := r.endpoint.Stopping(); cerr != nil && (t.StopReason == schemas.StopBudget || t.StopReason == schemas.StopTeacherError) {
+		return nil, fmt.Errorf("%w: teacher: %v", errStopEval, cerr)
 	}
 	return t, nil
 }
@@ -233,22 +229,16 @@ func (r *evalRun) rolloutOnce(ctx context.Context, jb rollout.Job) (*schemas.Tra
 // preflight checks the teacher's and the judge's endpoints before the
 // first rollout, so that a dead or misconfigured one stops the eval at once.
 func (r *evalRun) preflight(ctx context.Context) error {
-	for _, c := range []*llm.Client{r.client, r.judgeClient()} {
-		if c == nil {
-			continue
-		}
-		if err := c.Preflight(ctx); err != nil {
-			return fmt.Errorf("eval: llm endpoint check (nothing was sent to the model yet): %w", err)
+	eps := []*rollout.Endpoint{&r.endpoint}
+	if r.judge != nil {
+		eps = append(eps, &r.judge.endpoint)
+	}
+	for _, e := range eps {
+		if err := e.Preflight(ctx); err != nil {
+			return fmt.Errorf("eval: %w", err)
 		}
 	}
 	return nil
-}
-
-func (r *evalRun) judgeClient() *llm.Client {
-	if r.judge == nil {
-		return nil
-	}
-	return r.judge.c
 }
 
 // inputs are a task's files in the benchmark's data/.

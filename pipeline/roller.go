@@ -43,7 +43,7 @@ type roller struct {
 func (r *run) roller(fs *fileSet) *roller {
 	p := rollout.Player{Backend: r.backend, Artifacts: filepath.Join(r.work, rundir.ArtifactsDir), Teacher: r.cfg.Teacher,
 		MaxTurns: r.cfg.Teacher.MaxTurns, Limits: rollout.CollectLimits(r.cfg.Sandbox)}
-	return &roller{player: p, backend: r.backend, fs: fs, retry: runner.Tries(r.cfg.Filters.Retries()), halted: r.llm.halted, whole: r.tasks.whole,
+	return &roller{player: p, backend: r.backend, fs: fs, retry: runner.Tries(r.cfg.Filters.Retries()), halted: r.llm.Halted, whole: r.tasks.whole,
 		failures: map[string]int{}}
 }
 

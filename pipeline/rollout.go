@@ -93,7 +93,7 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobLi
 	if r.readOnly {
 		return nil, 0, fmt.Errorf("%s: %d of %d rollouts are not done in %s: run synth plan -o %s again", stage, plan.Left, records, r.work, r.dir)
 	}
-	if err := r.llm.preflight(ctx); err != nil {
+	if err := r.llm.Preflight(ctx); err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", stage, err)
 	}
 	lost, err := openLost(r.work)
