@@ -118,7 +118,7 @@ type evalRun struct {
 	scoring  string // bench.ScoringStrict or bench.ScoringPyBench
 }
 
-// Eval rolls out every task of the benchmark (Teacher.Samples times),
+// Run rolls out every task of the benchmark (Teacher.Samples times),
 // verifies each rollout with the task's checks, optionally asks an LLM
 // judge, and writes results.jsonl, summary.json and report.md into
 // opts.Out. Infrastructure failures are retried and, if they persist,

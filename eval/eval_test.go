@@ -24,7 +24,8 @@ import (
 
 // evalBench is a hand-made benchmark: two data-analysis tasks (csv), one
 // text-analysis task (txt) and one math task without files; each with a
-// reference solution of one or two steps.
+// reference solution of one or two steps. It stays in pipeline's testdata:
+// serve's and cmd/synth's tests, the README and the scripts read it there.
 const evalBench = "../pipeline/testdata/evalbench"
 
 var (

@@ -16,7 +16,8 @@ import (
 
 // job is one rollout to run: a task, a sample number and a teacher. A
 // benchmark task's validation job has a proof too: it journals one record
-// for its reference (its own id) and one for each proof (see ids).
+// for its reference (its own id) and one for each proof (see ids). Its
+// rollout.Job, which the player plays, is played().
 type job struct {
 	id      string
 	task    *schemas.Task // nil for a training task held slim, until it runs
