@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"synth/checks/adversary"
+	"synth/rollout"
 	"synth/rundir"
 	"synth/schemas"
 )
@@ -52,8 +53,8 @@ func TestValidateDropsWhatAnAdversaryPasses(t *testing.T) {
 	recs, _ := journaled(t, dir)
 	ran := map[string]*schemas.Verdict{}
 	for _, tr := range recs {
-		if isAdversary(tr.Teacher.Kind) {
-			ran[strings.TrimPrefix(tr.Teacher.Kind, adversaryPrefix)] = tr.Verdict
+		if rollout.IsAdversary(tr.Teacher.Kind) {
+			ran[strings.TrimPrefix(tr.Teacher.Kind, rollout.AdversaryPrefix)] = tr.Verdict
 		}
 	}
 	for _, name := range []string{adversary.Empty, "shotgun", "copy_input", "shadow_modules", "forged_code"} {

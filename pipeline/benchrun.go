@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"synth/agent"
+	"synth/rollout"
 	"synth/rundir"
 	"synth/schemas"
 )
@@ -68,7 +69,7 @@ func WriteBenchRun(dir string, n int, seed int64) error {
 	for i := range n {
 		f := files[i%len(files)]
 		t := benchTask(rng, i, f)
-		tr := benchTrajectory(&t, trajectoryID(t.ID, 0, teacher, format, cfg.Teacher), i%10 != 9)
+		tr := benchTrajectory(&t, rollout.ID(t.ID, 0, teacher, format, cfg.Teacher), i%10 != 9)
 		if err := tj.Append(&t); err != nil {
 			break
 		}

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +10,7 @@ import (
 
 	"synth/agent"
 	"synth/pyenv"
+	"synth/rollout"
 	"synth/rundir"
 	"synth/sandbox"
 	"synth/schemas"
@@ -69,8 +69,8 @@ func (s *Summary) add(stage string, in, out int, note string, args ...any) {
 func (s *Summary) StageTimes() []schemas.StageTime { return s.clock.times }
 
 // ErrConfigChanged is returned when the run directory was made with another
-// config.
-var ErrConfigChanged = errors.New("config changed")
+// config (rundir.ErrConfigChanged, which an eval's results folder shares).
+var ErrConfigChanged = rundir.ErrConfigChanged
 
 // run is one build in progress.
 type run struct {
@@ -179,7 +179,7 @@ func (r *run) saveStageTimes() {
 // by close.
 func (r *run) sandbox() (sandbox.Backend, error) {
 	if r.backend == nil {
-		b, err := sandbox.New(backendConfig(r.cfg.Sandbox, r.cfg.inFlight()))
+		b, err := sandbox.New(rollout.BackendConfig(r.cfg.Sandbox, r.cfg.inFlight()))
 		if err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}

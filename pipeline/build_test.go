@@ -17,6 +17,7 @@ import (
 	"synth/internal/duckdbtest"
 	"synth/pyenv"
 	"synth/pyenv/pyenvtest"
+	"synth/rollout"
 	"synth/rundir"
 	"synth/sandbox"
 	"synth/schemas"
@@ -126,7 +127,7 @@ func TestBenchUnitTestsDiscriminate(t *testing.T) {
 
 	// Reference: run each trajectory's code in a copy of the bench root.
 	root := copyBench(t, src)
-	b, err := sandbox.New(sandbox.Config{Residents: residents()})
+	b, err := sandbox.New(sandbox.Config{Residents: rollout.Residents()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -144,7 +144,7 @@ func (r *run) generator(ctx context.Context) (gen generators.Generator, proof st
 		if err != nil {
 			return nil, "", err
 		}
-		if err := r.llm.preflight(ctx); err != nil {
+		if err := r.llm.Preflight(ctx); err != nil {
 			return nil, "", err
 		}
 		b, err := r.sandbox()

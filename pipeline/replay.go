@@ -15,6 +15,7 @@ import (
 
 	"synth/agent"
 	"synth/dataset"
+	"synth/rollout"
 	"synth/rundir"
 	"synth/schemas"
 )
@@ -103,8 +104,8 @@ func Replay(ctx context.Context, dir string, n int) (*ReplayReport, error) {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	defer os.RemoveAll(scratch)
-	p := player{backend: b, artifacts: scratch, teacher: info.Config.Teacher, maxTurns: info.Config.Teacher.MaxTurns,
-		limits: collectLimits(info.Config.Sandbox)}
+	p := rollout.Player{Backend: b, Artifacts: scratch, Teacher: info.Config.Teacher, MaxTurns: info.Config.Teacher.MaxTurns,
+		Limits: rollout.CollectLimits(info.Config.Sandbox)}
 	for _, id := range sample {
 		t, ok := trajs[id]
 		if !ok {
@@ -115,7 +116,7 @@ func Replay(ctx context.Context, dir string, n int) (*ReplayReport, error) {
 			return nil, fmt.Errorf("replay: row %s: task %s is not in %s", id, t.TaskID, rundir.Tasks)
 		}
 		jb := job{id: t.ID, task: task, sample: t.Sample, teacher: &playback{rec: t}, format: format}
-		again, err := p.perform(ctx, jb, fs.inputs(task))
+		again, err := p.Perform(ctx, jb.played(), fs.inputs(task))
 		if err != nil {
 			return nil, fmt.Errorf("replay: row %s: %w", id, err)
 		}

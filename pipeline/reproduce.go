@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"synth/rollout"
 	"synth/sandbox"
 )
 
@@ -56,7 +57,7 @@ func reproductionOf(cfg Config, py PythonInfo) *Reproduction {
 		Seeds:          "per rollout: the first 63 bits of the sha256 of its id",
 		FixedAddresses: py.FixedAddresses,
 		SameStartHeap:  os.Geteuid() == 0 || cfg.Sandbox.Isolation == sandbox.IsolationOff,
-		Zygote:         sandbox.ZygoteDigest(residents()),
+		Zygote:         sandbox.ZygoteDigest(rollout.Residents()),
 		Threads:        1,
 	}
 	switch kind := cfg.Teacher.Kind; kind {

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"synth/rundir"
-
 	"synth/filters"
 	"synth/internal/pacer"
+	"synth/rollout"
+	"synth/rundir"
 	"synth/runner"
 	"synth/sandbox"
 	"synth/schemas"
@@ -18,7 +18,7 @@ import (
 // reads only what it was made with; Record, on the runner's one recorder
 // goroutine, owns the journal, the index and the counts.
 type roller struct {
-	player  player
+	player  rollout.Player
 	backend sandbox.Backend // the player's, where proofs are verified
 	fs      *fileSet
 	retry   pacer.Policy                           // filters.infra_retries
@@ -41,9 +41,9 @@ type roller struct {
 
 // roller is the run's roller over fs, not yet given its journal.
 func (r *run) roller(fs *fileSet) *roller {
-	p := player{backend: r.backend, artifacts: filepath.Join(r.work, rundir.ArtifactsDir), teacher: r.cfg.Teacher,
-		maxTurns: r.cfg.Teacher.MaxTurns, limits: collectLimits(r.cfg.Sandbox)}
-	return &roller{player: p, backend: r.backend, fs: fs, retry: runner.Tries(r.cfg.Filters.Retries()), halted: r.llm.halted, whole: r.tasks.whole,
+	p := rollout.Player{Backend: r.backend, Artifacts: filepath.Join(r.work, rundir.ArtifactsDir), Teacher: r.cfg.Teacher,
+		MaxTurns: r.cfg.Teacher.MaxTurns, Limits: rollout.CollectLimits(r.cfg.Sandbox)}
+	return &roller{player: p, backend: r.backend, fs: fs, retry: runner.Tries(r.cfg.Filters.Retries()), halted: r.llm.Halted, whole: r.tasks.whole,
 		failures: map[string]int{}}
 }
 
@@ -145,7 +145,7 @@ func (w *roller) records(ctx context.Context, jb job) ([]*schemas.Trajectory, er
 func (w *roller) rollout(ctx context.Context, jb job) (*schemas.Trajectory, error) {
 	inputs := w.fs.inputs(jb.task)
 	return runner.Retry(ctx, w.retry, func(int) (*schemas.Trajectory, bool, error) {
-		t, err := w.player.play(ctx, jb, inputs)
+		t, err := w.player.Play(ctx, jb.played(), inputs)
 		// An endpoint's failure was retried request by request already;
 		// playing the rollout again at once would re-send what the server
 		// may still be computing. The next run redoes it.

@@ -2,16 +2,13 @@ package pipeline
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"synth/agent"
+	"synth/rollout"
 	"synth/rundir"
 	"synth/runner"
 	"synth/schemas"
@@ -19,7 +16,8 @@ import (
 
 // job is one rollout to run: a task, a sample number and a teacher. A
 // benchmark task's validation job has a proof too: it journals one record
-// for its reference (its own id) and one for each proof (see ids).
+// for its reference (its own id) and one for each proof (see ids). Its
+// rollout.Job, which the player plays, is played().
 type job struct {
 	id      string
 	task    *schemas.Task // nil for a training task held slim, until it runs
@@ -51,7 +49,7 @@ func (l trainJobList) Len() int { return len(l.tasks) * l.samples }
 
 func (l trainJobList) At(i int) job {
 	t, s := &l.tasks[i/l.samples], i%l.samples
-	return job{id: trajectoryID(t.id, s, l.teacher, l.format, *l.cfg), slim: t, sample: s, teacher: l.teacher, format: l.format}
+	return job{id: rollout.ID(t.id, s, l.teacher, l.format, *l.cfg), slim: t, sample: s, teacher: l.teacher, format: l.format}
 }
 
 // taskID is the id of the job's task.
@@ -60,30 +58,6 @@ func (jb *job) taskID() string {
 		return jb.slim.id
 	}
 	return jb.task.ID
-}
-
-// trajectoryID is a hash of everything that shapes a rollout, so a rerun of
-// the same config finds it done.
-func trajectoryID(taskID string, sample int, t agent.Teacher, f agent.Format, cfg agent.Config) string {
-	info := t.Info()
-	h := sha256.New()
-	// Not the endpoint: replicas of one model give the same rollouts.
-	fmt.Fprintf(h, "%s\x00%d\x00%s\x00%s\x00%s\x00%d\x00%d\x00%s\x00%s\x00%s\x00%d\x00%s",
-		taskID, sample, info.Kind, info.Model, f.Name(), cfg.MaxTurns, cfg.MaxObservation, strings.Join(cfg.SystemPrompts, "\x00"),
-		floatKey(cfg.Temperature), floatKey(cfg.TopP), cfg.MaxReplyTokens, cfg.Nudge)
-	return hex.EncodeToString(h.Sum(nil))[:24]
-}
-
-func floatKey(f *float64) string {
-	if f == nil {
-		return "-"
-	}
-	return fmt.Sprint(*f)
-}
-
-func seedOf(id string) int64 {
-	h := sha256.Sum256([]byte(id))
-	return int64(binary.BigEndian.Uint64(h[:8]) >> 1)
 }
 
 // runJobs rolls out every job not yet in the journal, verifies each, and
@@ -120,7 +94,7 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobLi
 	if r.readOnly {
 		return nil, 0, fmt.Errorf("%s: %d of %d rollouts are not done in %s: run synth plan -o %s again", stage, plan.Left, records, r.work, r.dir)
 	}
-	if err := r.llm.preflight(ctx); err != nil {
+	if err := r.llm.Preflight(ctx); err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", stage, err)
 	}
 	lost, err := openLost(r.work)
@@ -188,10 +162,10 @@ func (o Options) grace() time.Duration {
 	if o.Grace > 0 {
 		return o.Grace
 	}
-	return defaultGrace
+	return rollout.DefaultGrace
 }
 
-// inFlight is how many rollouts the build runs at once (see inFlight).
+// inFlight is how many rollouts the build runs at once (see rollout.InFlight).
 func (c Config) inFlight() int {
-	return inFlight(c.Concurrency, c.Teacher.Kind, c.Sandbox.Slots)
+	return rollout.InFlight(c.Concurrency, c.Teacher.Kind, c.Sandbox.Slots)
 }

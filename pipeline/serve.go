@@ -1,13 +1,10 @@
 package pipeline
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
-	"time"
 
 	"synth/bench"
 	"synth/rundir"
@@ -15,144 +12,36 @@ import (
 	"synth/serve"
 )
 
-// What synth serve serves and where it records.
+// What synth serve serves from a run directory.
 
-// ServeSource loads the tasks synth serve serves from dir: a benchmark
-// folder (tasks.jsonl and data/, as synth eval reads it: tasks whose inputs
-// are missing or behind a symlink are left out, with a line on log), or a
-// run directory's planned training tasks (plan.jsonl, after synth plan or
-// synth build), their inputs in the run's file store. bench says which it
-// was.
-func ServeSource(dir string, log io.Writer) (src serve.Source, isBench bool, err error) {
+// ServePlan loads the tasks synth serve serves from a run directory: its
+// planned training tasks (plan.jsonl, after synth plan or synth build),
+// their inputs in the run's file store. A benchmark folder is
+// eval.ServeBench's; the command asks it first, so a dir that is no run
+// directory either is refused naming both.
+func ServePlan(dir string, log io.Writer) (serve.Source, error) {
 	if log == nil {
 		log = io.Discard
 	}
-	if _, err := os.Stat(filepath.Join(dir, bench.TasksFile)); err == nil {
-		if _, err := os.Stat(filepath.Join(dir, bench.DataDir)); err == nil {
-			r := &evalRun{cfg: EvalConfig{Bench: dir, Scoring: bench.ScoringStrict}, log: log, benchDir: dir}
-			if err := r.loadTasks(); err != nil {
-				return serve.Source{}, false, err
-			}
-			return serve.Source{Name: dir, Tasks: r.tasks, Inputs: r.inputs}, true, nil
-		}
-	}
 	if _, err := os.Stat(filepath.Join(dir, rundir.RunInfo)); err != nil {
-		return serve.Source{}, false, fmt.Errorf("%s is neither a benchmark folder (%s and %s/) nor a run directory (%s): give synth build's -o folder or its %s/", dir, bench.TasksFile, bench.DataDir, rundir.RunInfo, rundir.BenchDir)
+		return serve.Source{}, fmt.Errorf("%s is neither a benchmark folder (%s and %s/) nor a run directory (%s): give synth build's -o folder or its %s/", dir, bench.TasksFile, bench.DataDir, rundir.RunInfo, rundir.BenchDir)
 	}
 	info, cfg, err := planInfo(dir)
 	if err != nil {
-		return serve.Source{}, false, err
+		return serve.Source{}, err
 	}
 	r := newRun(cfg, Options{Out: dir, Log: log})
 	r.info = info
 	_, files, err := r.knownFiles()
 	if err != nil {
-		return serve.Source{}, false, err
+		return serve.Source{}, err
 	}
 	tasks, err := rundir.ReadAll[schemas.Task](filepath.Join(dir, rundir.Plan))
 	if err != nil {
-		return serve.Source{}, false, fmt.Errorf("plan: %w", err)
+		return serve.Source{}, fmt.Errorf("plan: %w", err)
 	}
 	if len(tasks) == 0 {
-		return serve.Source{}, false, fmt.Errorf("%s: the plan has no training tasks", dir)
+		return serve.Source{}, fmt.Errorf("%s: the plan has no training tasks", dir)
 	}
-	return serve.Source{Name: dir, Tasks: tasks, Inputs: files.inputs}, false, nil
+	return serve.Source{Name: dir, Tasks: tasks, Inputs: files.inputs}, nil
 }
-
-// ServeRecord journals synth serve's finished episodes as an eval results
-// folder: eval.json (the benchmark or run served), results.jsonl (one
-// bench.Result per episode, its trajectory and verdict included) and
-// artifacts/, so that synth view shows them; Close writes summary.json and
-// report.md from every episode recorded there, as synth eval scores.
-type ServeRecord struct {
-	dir     string
-	source  string // the benchmark folder or run directory served
-	j       *rundir.Journal
-	tasks   []schemas.Task
-	mu      sync.Mutex
-	samples map[string]int // episodes recorded per task
-}
-
-// serveTeacher is the teacher kind of a recorded episode: the policy that
-// talked to synth serve.
-const serveTeacher = "serve"
-
-// OpenServeRecord makes or reopens the record folder dir for the tasks of
-// source (a benchmark folder or run directory); a folder holding another
-// eval is refused.
-func OpenServeRecord(dir, source string, tasks []schemas.Task, version string) (*ServeRecord, error) {
-	if err := os.MkdirAll(filepath.Join(dir, rundir.ArtifactsDir), 0o755); err != nil {
-		return nil, fmt.Errorf("record: %w", err)
-	}
-	abs, err := filepath.Abs(source)
-	if err != nil {
-		return nil, fmt.Errorf("record: %w", err)
-	}
-	path := filepath.Join(dir, rundir.EvalInfo)
-	var prev evalInfo
-	if b, err := os.ReadFile(path); err == nil {
-		if json.Unmarshal(b, &prev) != nil || prev.Teacher.Kind != serveTeacher || prev.Bench != abs {
-			return nil, fmt.Errorf("record %s holds another eval or the episodes of another source (not %s): give --record a new folder", dir, abs)
-		}
-	}
-	ei := evalInfo{Key: serveTeacher, Bench: abs, Teacher: prev.Teacher, Version: version, Started: prev.Started}
-	ei.Teacher.Kind = serveTeacher
-	if ei.Started.IsZero() {
-		ei.Started = time.Now().UTC()
-	}
-	b, _ := json.MarshalIndent(ei, "", "  ")
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		return nil, fmt.Errorf("record: %w", err)
-	}
-	rec := &ServeRecord{dir: dir, source: abs, tasks: tasks, samples: map[string]int{}}
-	results := filepath.Join(dir, rundir.EvalResults)
-	if err := rundir.ReadJournal(results, func(r bench.Result) error { rec.samples[r.TaskID]++; return nil }); err != nil && !os.IsNotExist(err) {
-		return nil, fmt.Errorf("record: %w", err)
-	}
-	if rec.j, err = rundir.OpenJournal(results); err != nil {
-		return nil, fmt.Errorf("record: %w", err)
-	}
-	return rec, nil
-}
-
-// Store is the artifact store episodes collect into.
-func (r *ServeRecord) Store() string { return filepath.Join(r.dir, rundir.ArtifactsDir) }
-
-// Record appends a finished episode, as the next sample of its task, and
-// syncs it to disk.
-func (r *ServeRecord) Record(task *schemas.Task, t *schemas.Trajectory) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	t.Sample = r.samples[task.ID]
-	res := bench.ResultOf(task, t, 1)
-	if err := r.j.Append(res); err != nil {
-		return err
-	}
-	if err := r.j.Sync(); err != nil {
-		return err
-	}
-	r.samples[task.ID]++
-	return nil
-}
-
-// Close closes the journal and scores what it holds: summary.json and
-// report.md, as synth eval writes them.
-func (r *ServeRecord) Close() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if err := r.j.Close(); err != nil {
-		return err
-	}
-	results, err := rundir.ReadAll[bench.Result](filepath.Join(r.dir, rundir.EvalResults))
-	if err != nil {
-		return fmt.Errorf("record: %w", err)
-	}
-	sum := bench.Score(r.tasks, results, bench.ScoreOptions{})
-	sum.Teacher, sum.Bench, sum.Scoring = serveTeacher, r.source, bench.ScoringStrict
-	if err := writeSummary(r.dir, sum); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(r.dir, rundir.EvalReport), []byte(bench.Report(sum, r.tasks, results)), 0o644)
-}
-
-var _ serve.Recorder = (*ServeRecord)(nil)

@@ -17,6 +17,7 @@ import (
 	"synth/generators/template"
 	"synth/llm"
 	"synth/proof"
+	"synth/rollout"
 	"synth/rundir"
 	"synth/sandbox"
 	"synth/schemas"
@@ -102,7 +103,7 @@ func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Tas
 				perTask[t.ID] = append(perTask[t.ID], "")
 				continue
 			}
-			jb := job{id: trajectoryID(t.ID, 0, teacher, format, cfg), task: t, teacher: teacher, format: format}
+			jb := job{id: rollout.ID(t.ID, 0, teacher, format, cfg), task: t, teacher: teacher, format: format}
 			if k == 1 {
 				proof.mutant = &jb
 			} else {
@@ -347,8 +348,8 @@ func newTeacher(tc agent.Config, client func() (*llm.Client, error), inputs func
 	default:
 		return nil, nil, fmt.Errorf("teacher.format %q is not known (want pybench or openai-tools)", tc.Format)
 	}
-	if isAdversary(tc.Kind) {
-		t, err := newAdversaryTeacher(tc.Kind, format, inputs)
+	if rollout.IsAdversary(tc.Kind) {
+		t, err := rollout.NewAdversaryTeacher(tc.Kind, format, inputs)
 		return t, format, err
 	}
 	switch tc.Kind {

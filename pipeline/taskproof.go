@@ -68,9 +68,9 @@ func (w *roller) proveTask(ctx context.Context, jb job) ([]*schemas.Trajectory, 
 		if t.Verdict != nil {
 			continue // it did not finish, or its sandbox or collection failed
 		}
-		c, err := filters.CaseOf(jb.task, t, inputs, p.artifacts)
+		c, err := filters.CaseOf(jb.task, t, inputs, p.Artifacts)
 		if err != nil {
-			unverified(t, fmt.Errorf("verify %s: %w", t.ID, err))
+			filters.Unverified(t, fmt.Errorf("verify %s: %w", t.ID, err))
 			continue
 		}
 		if k == 0 {
@@ -99,7 +99,7 @@ func (w *roller) proveTask(ctx context.Context, jb job) ([]*schemas.Trajectory, 
 		if err != nil {
 			err = fmt.Errorf("verify task %s: %w", jb.task.ID, err)
 			for _, t := range judged {
-				unverified(t, err)
+				filters.Unverified(t, err)
 			}
 			advErr = err
 		} else {
@@ -156,14 +156,14 @@ func adversaryRecord(a job, res []adversary.Result, err error) (*schemas.Traject
 	return t, nil
 }
 
-// perform plays jb without verifying it (player.perform) and gives a
+// perform plays jb without verifying it (rollout.Player.Perform) and gives a
 // rollout that did not finish its failure, as filters.Verify would; it
 // plays again while that failure, or the sandbox's, is an infrastructure
 // failure filters.infra_retries retries. Verdict is nil on a rollout to
 // verify.
 func (w *roller) perform(ctx context.Context, jb job, inputs []sandbox.Input) (*schemas.Trajectory, error) {
 	return runner.Retry(ctx, w.retry, func(int) (*schemas.Trajectory, bool, error) {
-		t, err := w.player.perform(ctx, jb, inputs)
+		t, err := w.player.Perform(ctx, jb.played(), inputs)
 		if err == nil && t.Verdict == nil {
 			if v, ok := filters.Unfinished(t); ok {
 				t.Verdict = &v

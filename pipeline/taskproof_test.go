@@ -18,6 +18,7 @@ import (
 	"synth/generators"
 	"synth/generators/template"
 	"synth/proof"
+	"synth/rollout"
 	"synth/rundir"
 	"synth/sandbox"
 	"synth/schemas"
@@ -117,7 +118,7 @@ func proofRun(t *testing.T, dir string, b sandbox.Backend) (*run, *funnel) {
 
 func realSandbox(t *testing.T) sandbox.Backend {
 	t.Helper()
-	b, err := sandbox.New(backendConfig(sandbox.Config{}, 2))
+	b, err := sandbox.New(rollout.BackendConfig(sandbox.Config{}, 2))
 	if err != nil {
 		t.Fatalf("sandbox: %v", err)
 	}
@@ -129,7 +130,7 @@ func realSandbox(t *testing.T) sandbox.Backend {
 func proofIDs(r *run, task *schemas.Task) (ref, mut string) {
 	format := agent.NewPyBench()
 	tch := agent.NewReference(format)
-	return trajectoryID(task.ID, 0, tch, format, r.cfg.Teacher), trajectoryID(task.ID, 0, mutant{tch}, format, r.cfg.Teacher)
+	return rollout.ID(task.ID, 0, tch, format, r.cfg.Teacher), rollout.ID(task.ID, 0, mutant{tch}, format, r.cfg.Teacher)
 }
 
 // journaled reads bench_validation.jsonl back: every record by id (the
@@ -194,7 +195,7 @@ func TestValidateVerifiesInOneBatch(t *testing.T) {
 	}
 	var advs []string
 	for id, tr := range recs {
-		if isAdversary(tr.Teacher.Kind) {
+		if rollout.IsAdversary(tr.Teacher.Kind) {
 			advs = append(advs, id)
 			if tr.TaskID == tasks[0].ID {
 				checked(id, tr.Teacher.Kind, false)
@@ -257,7 +258,7 @@ func TestValidateRedoesInfraFailures(t *testing.T) {
 	real := realSandbox(t)
 	r, fn := proofRun(t, dir, nil)
 	refID, mutID := proofIDs(r, &tasks[0])
-	b := &countingBackend{Backend: real, failExec: map[int64]bool{seedOf(mutID): true}}
+	b := &countingBackend{Backend: real, failExec: map[int64]bool{rollout.Seed(mutID): true}}
 	r.backend = b
 	valid, _, _, err := r.validateBench(context.Background(), fn, tasks, fs)
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"synth/checks/adversary"
-
+	"synth/rollout"
 	"synth/sources"
 )
 
@@ -14,8 +14,8 @@ import (
 // unknown teacher, a size that does not parse, a share out of range — and
 // names the key.
 func (c Config) Validate() error {
-	if isAdversary(c.Teacher.Kind) {
-		if _, ok := adversary.Named(strings.TrimPrefix(c.Teacher.Kind, adversaryPrefix)); !ok {
+	if rollout.IsAdversary(c.Teacher.Kind) {
+		if _, ok := adversary.Named(strings.TrimPrefix(c.Teacher.Kind, rollout.AdversaryPrefix)); !ok {
 			return fmt.Errorf("teacher.kind %q: no such adversary (want adversary: and one of %s)", c.Teacher.Kind, strings.Join(adversary.Names(), ", "))
 		}
 	} else if err := oneOf("teacher.kind", c.Teacher.Kind, "reference", "openai", "replay", "empty"); err != nil {

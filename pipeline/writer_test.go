@@ -13,10 +13,13 @@ import (
 
 	"synth/agent"
 	"synth/checks/adversary"
+	"synth/eval"
 	"synth/generators/writer"
 	"synth/llm"
 	"synth/llm/llmtest"
+	"synth/rollout"
 	"synth/rundir"
+	"synth/sandbox"
 	"synth/schemas"
 )
 
@@ -213,12 +216,21 @@ func TestLLMWriterProvesTasks(t *testing.T) {
 	if sum.Bench == "" || len(sum.Shards) == 0 {
 		t.Fatalf("bench %q, shards %v", sum.Bench, sum.Shards)
 	}
-	rates := map[string]float64{TeacherReference: 1, TeacherEmpty: 0}
+	rates := map[string]float64{eval.TeacherReference: 1, eval.TeacherEmpty: 0}
 	for _, name := range adversary.Names() {
-		rates[adversaryPrefix+name] = 0
+		rates[rollout.AdversaryPrefix+name] = 0
 	}
+	backend, err := sandbox.New(rollout.BackendConfig(sandbox.Config{}, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer backend.Close()
 	for teacher, rate := range rates {
-		res := runEval(t, EvalConfig{Bench: sum.Bench, Teacher: agent.Config{Kind: teacher, MaxTurns: 3}, Concurrency: 2}, filepath.Join(t.TempDir(), teacher))
+		res, err := eval.Run(context.Background(), eval.Config{Bench: sum.Bench, Teacher: agent.Config{Kind: teacher, MaxTurns: 3}, Concurrency: 2},
+			eval.Options{Out: filepath.Join(t.TempDir(), teacher), Backend: backend})
+		if err != nil {
+			t.Fatalf("eval --teacher %s: %v", teacher, err)
+		}
 		if res.Summary.Tasks < 1 || res.Summary.PassRate != rate {
 			t.Errorf("eval --teacher %s: %d tasks, pass rate %v, want %v", teacher, res.Summary.Tasks, res.Summary.PassRate, rate)
 		}

@@ -7,7 +7,9 @@
 // legacy form) and lost.jsonl's record.
 //
 // What the records mean, and which stage writes them when, is the
-// pipeline's; the benchmark folder's layout is package bench's. Nothing
-// else spells a run directory's names: pipeline, view, dataset, bench and
-// cmd/synth use these. It imports nothing of synth.
+// pipeline's (a build's) and package eval's (an eval's); the benchmark
+// folder's layout is package bench's. Nothing else spells a run
+// directory's names: pipeline, eval, view, dataset, bench and cmd/synth
+// use these. ErrConfigChanged is the error of a folder made with another
+// config, which both wrap. It imports nothing of synth.
 package rundir

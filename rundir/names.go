@@ -96,7 +96,8 @@ const (
 const (
 	// EvalInfo is eval.json: the benchmark, its hash and the teacher an
 	// eval ran; a rerun with another refuses. Written when the eval
-	// starts and again when it ends.
+	// starts (synth eval leaves its finished time unset; a reader takes
+	// summary.json's).
 	EvalInfo = "eval.json"
 	// EvalResults is results.jsonl, the journal of scored rollouts
 	// (bench.Result). Written as the eval runs.

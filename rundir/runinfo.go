@@ -9,6 +9,11 @@ import (
 	"reflect"
 )
 
+// ErrConfigChanged is returned when a run directory, or an eval's results
+// folder, was made with another config: pipeline's and eval's errors wrap
+// it, and the command maps it to its message and exit code.
+var ErrConfigChanged = errors.New("config changed")
+
 // ReadRunInfo decodes dir's run.json into v, a pointer to a struct whose
 // fields carry run.json's keys (pipeline's RunInfo, or the few fields a
 // reader wants); found is false, with no error, when there is none. A

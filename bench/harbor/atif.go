@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"synth/bench"
-	"synth/pipeline"
+	"synth/eval"
 	"synth/schemas"
 )
 
@@ -79,7 +79,7 @@ type FinalMetrics struct {
 
 // Trajectories turns every rollout of an eval's results into an ATIF
 // trajectory, in results order, each with its file name (see FileName).
-func Trajectories(ef *pipeline.EvalFolder) ([]Trajectory, []string) {
+func Trajectories(ef *eval.Folder) ([]Trajectory, []string) {
 	var out []Trajectory
 	var names []string
 	seen := map[string]bool{}
@@ -110,7 +110,7 @@ func FileName(index string, sample, i int) string {
 // (its text holds the cell's code) takes the following user turn as that
 // cell's observation. The verdict, the final answer and the stop reason
 // are in extra.
-func FromResult(ef *pipeline.EvalFolder, r bench.Result) Trajectory {
+func FromResult(ef *eval.Folder, r bench.Result) Trajectory {
 	t := r.Traj
 	if t == nil {
 		t = &schemas.Trajectory{}
@@ -163,7 +163,7 @@ var pythonToolDef = map[string]any{
 	},
 }
 
-func teacherKind(t *schemas.Trajectory, ef *pipeline.EvalFolder) string {
+func teacherKind(t *schemas.Trajectory, ef *eval.Folder) string {
 	if t.Teacher.Kind != "" {
 		return t.Teacher.Kind
 	}

@@ -9,12 +9,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"synth/bench"
-	"synth/pipeline"
+	"synth/eval"
 	"synth/schemas"
 )
 
-func evalFolder(trs ...*schemas.Trajectory) *pipeline.EvalFolder {
-	ef := &pipeline.EvalFolder{Version: "v1", Summary: bench.Summary{Model: "m", Teacher: "openai", Scoring: "strict", BenchHash: "h"}}
+func evalFolder(trs ...*schemas.Trajectory) *eval.Folder {
+	ef := &eval.Folder{Version: "v1", Summary: bench.Summary{Model: "m", Teacher: "openai", Scoring: "strict", BenchHash: "h"}}
 	for i, t := range trs {
 		ef.Results = append(ef.Results, bench.Result{Index: "2", TaskID: "t2", Sample: i, Passed: i == 0, Traj: t})
 	}

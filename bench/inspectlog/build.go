@@ -13,14 +13,14 @@ import (
 	"time"
 
 	"synth/bench"
-	"synth/pipeline"
+	"synth/eval"
 	"synth/schemas"
 )
 
 // Build turns a finished eval's results folder into an inspect_ai log. The
 // log's ids are derived from the results, so exporting the same folder
 // twice gives the same log.
-func Build(ef *pipeline.EvalFolder) Log {
+func Build(ef *eval.Folder) Log {
 	s := ef.Summary
 	model := modelName(s)
 	id := logID(ef)
@@ -236,7 +236,7 @@ func taskName(benchDir string) string {
 }
 
 // logID is 22 hex digits of a hash of the results, as long as inspect's ids.
-func logID(ef *pipeline.EvalFolder) string {
+func logID(ef *eval.Folder) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", ef.Summary.BenchHash, ef.Summary.Teacher, ef.Summary.Model)
 	for _, r := range ef.Results {

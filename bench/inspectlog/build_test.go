@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"synth/bench"
-	"synth/pipeline"
+	"synth/eval"
 	"synth/schemas"
 )
 
-func folder() *pipeline.EvalFolder {
+func folder() *eval.Folder {
 	call := schemas.Message{Role: schemas.RoleAssistant, ToolCalls: []schemas.ToolCall{{ID: "c1", Name: "python", Arguments: `{"code":"print(1)"}`}}}
 	bad := schemas.Message{Role: schemas.RoleAssistant, ToolCalls: []schemas.ToolCall{{ID: "c2", Name: "python", Arguments: `[1]`}}}
 	traj := func(passed bool, checks ...schemas.CheckResult) *schemas.Trajectory {
@@ -25,7 +25,7 @@ func folder() *pipeline.EvalFolder {
 			Verdict: &schemas.Verdict{Passed: passed, Checks: checks},
 		}
 	}
-	return &pipeline.EvalFolder{
+	return &eval.Folder{
 		Bench: "out/bench", Version: "v1", Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Finished: time.Date(2026, 1, 2, 4, 0, 0, 0, time.UTC),
 		Summary: bench.Summary{Model: "m", Teacher: "openai", BenchHash: "h", Samples: 2, Group: bench.Group{Tasks: 2, PassRate: 0.5, PassRateAllTasks: 0.25}},
 		Results: []bench.Result{

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"synth/bench"
+	"synth/eval"
 	"synth/llm"
 	"synth/pipeline"
 	"synth/rundir"
@@ -168,19 +169,19 @@ Export a run for inspect_ai (inspect view): synth eval export RUN --format inspe
 
 // evalConfig turns the flags (and the config file, if any) into the
 // eval's config.
-func evalConfig(cmd *cobra.Command, f evalFlags) (pipeline.EvalConfig, error) {
+func evalConfig(cmd *cobra.Command, f evalFlags) (eval.Config, error) {
 	set := cmd.Flags().Changed
 	if f.bench == "" {
-		return pipeline.EvalConfig{}, usagef("--bench is required: the benchmark folder, e.g. --bench out/bench")
+		return eval.Config{}, usagef("--bench is required: the benchmark folder, e.g. --bench out/bench")
 	}
 	base := pipeline.Default()
 	if f.config != "" {
 		var err error
 		if base, err = pipeline.Load(f.config); err != nil {
-			return pipeline.EvalConfig{}, err
+			return eval.Config{}, err
 		}
 	}
-	cfg := pipeline.EvalConfig{Bench: f.bench, Teacher: base.Teacher, LLM: base.LLM, Sandbox: base.Sandbox,
+	cfg := eval.Config{Bench: f.bench, Teacher: base.Teacher, LLM: base.LLM, Sandbox: base.Sandbox,
 		Concurrency: base.Concurrency, InfraRetries: base.Filters.InfraRetries}
 	if set("python") {
 		cfg.Sandbox.Python = f.python
@@ -188,12 +189,12 @@ func evalConfig(cmd *cobra.Command, f evalFlags) (pipeline.EvalConfig, error) {
 	tc := &cfg.Teacher
 	tc.Kind, tc.Replay, tc.Samples = f.teacher, f.trajectories, f.samples
 	if tc.Kind == "" {
-		tc.Kind = pipeline.TeacherOpenAI
+		tc.Kind = eval.TeacherOpenAI
 		if f.trajectories != "" {
-			tc.Kind = pipeline.TeacherReplay
+			tc.Kind = eval.TeacherReplay
 		}
 	}
-	if f.trajectories != "" && tc.Kind != pipeline.TeacherReplay {
+	if f.trajectories != "" && tc.Kind != eval.TeacherReplay {
 		return cfg, usagef("--trajectories goes with --teacher replay, not %s", tc.Kind)
 	}
 	if f.samples < 1 {
@@ -225,7 +226,7 @@ func evalConfig(cmd *cobra.Command, f evalFlags) (pipeline.EvalConfig, error) {
 		}
 	}
 	cfg.Scoring, cfg.PyBenchPrompt = f.scoring, f.pybenchPrompt
-	if tc.Kind == pipeline.TeacherOpenAI {
+	if tc.Kind == eval.TeacherOpenAI {
 		if err := evalEndpoint(cmd, f, &cfg); err != nil {
 			return cfg, err
 		}
@@ -235,7 +236,7 @@ func evalConfig(cmd *cobra.Command, f evalFlags) (pipeline.EvalConfig, error) {
 			return cfg, usagef("--judge %s needs --judge-model (and --judge-base-url unless it is $OPENAI_BASE_URL or %s)", f.judge, llm.OpenAIBaseURL)
 		}
 		url := f.judgeURL // empty: $OPENAI_BASE_URL, else OpenAI's
-		cfg.Judge = pipeline.JudgeConfig{Mode: f.judge, Model: f.judgeModel, Baseline: f.judgeBaseline,
+		cfg.Judge = eval.JudgeConfig{Mode: f.judge, Model: f.judgeModel, Baseline: f.judgeBaseline,
 			LLM: llm.Config{Endpoints: []llm.Endpoint{{BaseURL: url, Model: f.judgeModel, KeyEnv: f.judgeKeyEnv}}, Prices: cfg.LLM.Prices}}
 	}
 	return cfg, nil
@@ -243,7 +244,7 @@ func evalConfig(cmd *cobra.Command, f evalFlags) (pipeline.EvalConfig, error) {
 
 // evalEndpoint points the openai teacher at --model and --base-url, or
 // keeps the config's endpoints.
-func evalEndpoint(cmd *cobra.Command, f evalFlags, cfg *pipeline.EvalConfig) error {
+func evalEndpoint(cmd *cobra.Command, f evalFlags, cfg *eval.Config) error {
 	set := cmd.Flags().Changed
 	if f.model == "" && len(cfg.LLM.Endpoints) == 0 {
 		return usagef("--model is required to evaluate a model (or give llm.endpoints in --config; for the self-test use --teacher reference or empty)")
@@ -284,10 +285,10 @@ func runEval(cmd *cobra.Command, f evalFlags) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
-	res, err := pipeline.Eval(cmd.Context(), cfg, pipeline.EvalOptions{
+	res, err := eval.Run(cmd.Context(), cfg, eval.Options{
 		Out: f.out, Version: version, Log: stderr, Terminal: isTerminal(stderr),
 	})
-	if errors.Is(err, pipeline.ErrConfigChanged) {
+	if errors.Is(err, eval.ErrConfigChanged) {
 		return usageError{err}
 	}
 	if err != nil {
@@ -304,7 +305,7 @@ const defaultMaxInfraRate = 0.1
 // unscored is the error of an eval that scored no task (a pass rate of 0/0
 // measures the infrastructure, not the model), or that lost more than
 // maxRate of its rollouts to the infrastructure.
-func unscored(res *pipeline.EvalResult, maxRate float64) error {
+func unscored(res *eval.Result, maxRate float64) error {
 	s := res.Summary
 	if s.Scored == 0 {
 		why := ""
@@ -331,7 +332,7 @@ func countWords(m map[string]int) string {
 	return strings.Join(sortedStrings(parts), ", ")
 }
 
-func printEval(w io.Writer, res *pipeline.EvalResult) {
+func printEval(w io.Writer, res *eval.Result) {
 	s := res.Summary
 	name := s.Model
 	if name == "" {
@@ -366,7 +367,7 @@ func printEval(w io.Writer, res *pipeline.EvalResult) {
 		fmt.Fprintf(w, "infrastructure failures: %d rollouts, not scored (run the same command again to retry them)\n", s.InfraErrors)
 	}
 	if j := s.Judge; j != nil {
-		if j.Mode == pipeline.JudgePairwise {
+		if j.Mode == eval.JudgePairwise {
 			fmt.Fprintf(w, "judge %s: %d win / %d tie / %d lose (%d not judged)\n", j.Model, j.Wins, j.Ties, j.Losses, j.Errors)
 		} else {
 			fmt.Fprintf(w, "judge %s: pass rate %.1f%%, reasoning %.1f, code quality %.1f (%d not judged)\n", j.Model, 100*j.PassRate, j.AvgReasoning, j.AvgCodeQuality, j.Errors)

@@ -8,7 +8,7 @@ import (
 
 	"synth/bench/harbor"
 	"synth/bench/inspectlog"
-	"synth/pipeline"
+	"synth/eval"
 )
 
 func newEvalExportCmd() *cobra.Command {
@@ -67,7 +67,7 @@ rewrites the same file.`,
 			if k := kindOf(dir); k != kindResults && k != kindNone {
 				return usagef("%s is %s, not eval results: eval export takes a folder written by synth eval -o", dir, k)
 			}
-			ef, err := pipeline.LoadEvalFolder(dir)
+			ef, err := eval.LoadFolder(dir)
 			if err != nil {
 				return usageError{err}
 			}

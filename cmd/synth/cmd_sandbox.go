@@ -15,8 +15,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"synth/checks"
 	"synth/pipeline"
+	"synth/rollout"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -43,10 +43,11 @@ func (f *sandboxFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.isolation, "isolation", "", "auto, strict or off (default: sandbox.isolation, else auto)")
 }
 
-// residents are the modules the sandboxes synth starts hold resident: the
-// checks library, which verifies rollouts and episodes, so that `synth
-// sandbox` and `synth doctor` start the zygote build, eval and serve run.
-func residents() []sandbox.Resident { return []sandbox.Resident{checks.Resident()} }
+// residents are the modules the sandboxes synth starts hold resident
+// (rollout.Residents: the checks library, which verifies rollouts and
+// episodes), so that `synth sandbox` and `synth doctor` start the zygote
+// build, eval and serve run.
+func residents() []sandbox.Resident { return rollout.Residents() }
 
 // open starts a backend and a sandbox as the flags say.
 func (f *sandboxFlags) open(ctx context.Context) (sandbox.Backend, sandbox.Sandbox, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"synth/bench"
+	"synth/eval"
 	"synth/pipeline"
 	"synth/sandbox"
 	"synth/serve"
@@ -123,15 +124,18 @@ func runServe(cmd *cobra.Command, dir string, f serveFlags) error {
 			return usagef("--token-env %s: the variable is unset or empty: export %s=TOKEN first", f.tokenEnv, f.tokenEnv)
 		}
 	}
-	src, _, err := pipeline.ServeSource(dir, log)
+	src, isBench, err := eval.ServeBench(dir, log)
+	if err == nil && !isBench {
+		src, err = pipeline.ServePlan(dir, log)
+	}
 	if err != nil {
 		return err
 	}
 	cfg := serve.Config{Format: format, MaxTurns: f.maxTurns, MaxContext: f.maxContext, MaxEpisodes: f.maxEpisodes,
 		IdleTimeout: f.idle, MaxMessageBytes: f.maxBytes, Token: token, Version: version}
-	var rec *pipeline.ServeRecord
+	var rec *eval.ServeRecord
 	if f.record != "" {
-		if rec, err = pipeline.OpenServeRecord(f.record, dir, src.Tasks, version); err != nil {
+		if rec, err = eval.OpenServeRecord(f.record, dir, src.Tasks, version); err != nil {
 			return err
 		}
 		cfg.Recorder = rec

@@ -1,4 +1,4 @@
-package pipeline
+package rollout
 
 import (
 	"context"
@@ -27,17 +27,17 @@ func TestInFlight(t *testing.T) {
 		{"an offline teacher is bound by the CPUs", 0, "reference", 0, cpus},
 	}
 	for _, tc := range tests {
-		if got := inFlight(tc.configured, tc.kind, tc.slots); got != tc.want {
-			t.Errorf("%s: inFlight(%d, %q, %d) = %d, want %d", tc.name, tc.configured, tc.kind, tc.slots, got, tc.want)
+		if got := InFlight(tc.configured, tc.kind, tc.slots); got != tc.want {
+			t.Errorf("%s: InFlight(%d, %q, %d) = %d, want %d", tc.name, tc.configured, tc.kind, tc.slots, got, tc.want)
 		}
 	}
-	if got := backendConfig(sandbox.Config{}, 16).Slots; got != 16 {
+	if got := BackendConfig(sandbox.Config{}, 16).Slots; got != 16 {
 		t.Errorf("unset slots become %d, want one per rollout in flight (16)", got)
 	}
-	if got := backendConfig(sandbox.Config{Slots: 4}, 16).Slots; got != 4 {
+	if got := BackendConfig(sandbox.Config{Slots: 4}, 16).Slots; got != 4 {
 		t.Errorf("configured slots become %d, want 4", got)
 	}
-	if got := backendConfig(sandbox.Config{}, 1).Residents; len(got) != 1 || got[0] != checks.Resident() {
+	if got := BackendConfig(sandbox.Config{}, 1).Residents; len(got) != 1 || got[0] != checks.Resident() {
 		t.Errorf("residents %v, want the checks library", got)
 	}
 }
@@ -58,8 +58,8 @@ func TestPlayWithoutASandbox(t *testing.T) {
 	b := &failingBackend{}
 	ref := agent.NewReference(agent.NewPyBench())
 	task := &schemas.Task{ID: "t", Query: "q", Reference: &schemas.Reference{Steps: []schemas.RefStep{{Code: "print(1)"}}, Answer: "1"}}
-	p := player{backend: b, artifacts: t.TempDir(), maxTurns: 5}
-	tr, err := p.play(context.Background(), job{id: "j", task: task, teacher: ref, format: agent.NewPyBench()}, nil)
+	p := Player{Backend: b, Artifacts: t.TempDir(), MaxTurns: 5}
+	tr, err := p.Play(context.Background(), Job{ID: "j", Task: task, Teacher: ref, Format: agent.NewPyBench()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package eval
 
 import (
 	"encoding/json"
@@ -77,7 +77,7 @@ func resultsByIndex(t *testing.T, out string) map[string]bench.Result {
 func TestEvalScoringModes(t *testing.T) {
 	needPython(t)
 	dir, file := pybenchBench(t), pybenchTrajectories(t)
-	cfg := EvalConfig{Bench: dir, Teacher: agent.Config{Kind: TeacherReplay, Replay: file}, Concurrency: 2}
+	cfg := Config{Bench: dir, Teacher: agent.Config{Kind: TeacherReplay, Replay: file}, Concurrency: 2}
 
 	out := t.TempDir()
 	s := runEval(t, cfg, out).Summary // bench.json: pybench
@@ -116,7 +116,7 @@ func TestEvalPyBenchConversation(t *testing.T) {
 	needPython(t)
 	dir, file := pybenchBench(t), pybenchTrajectories(t)
 	out := t.TempDir()
-	runEval(t, EvalConfig{Bench: dir, Teacher: agent.Config{Kind: TeacherReplay, Replay: file}, Concurrency: 2}, out)
+	runEval(t, Config{Bench: dir, Teacher: agent.Config{Kind: TeacherReplay, Replay: file}, Concurrency: 2}, out)
 	r := resultsByIndex(t, out)["2"]
 	msgs := r.Traj.Messages
 	if len(msgs) != 6 {
@@ -145,7 +145,7 @@ func TestEvalPyBenchConversation(t *testing.T) {
 	}
 
 	out = t.TempDir()
-	runEval(t, EvalConfig{Bench: dir, Teacher: agent.Config{Kind: TeacherReplay, Replay: file}, Concurrency: 2, PyBenchPrompt: agent.PromptLocal}, out)
+	runEval(t, Config{Bench: dir, Teacher: agent.Config{Kind: TeacherReplay, Replay: file}, Concurrency: 2, PyBenchPrompt: agent.PromptLocal}, out)
 	if got := resultsByIndex(t, out)["2"].Traj.Messages[0].Content; got != agent.PyBenchLocalPrompt || !strings.Contains(got, "<|execute_start|>") {
 		t.Errorf("local prompt: %q", got)
 	}

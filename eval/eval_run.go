@@ -1,4 +1,4 @@
-package pipeline
+package eval
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"synth/bench"
-	"synth/llm"
+	"synth/rollout"
 	"synth/rundir"
 	"synth/runner"
 	"synth/sandbox"
@@ -20,7 +20,7 @@ var errStopEval = errors.New("eval stopped")
 
 // evalJob is a job and whether only its judgement is missing.
 type evalJob struct {
-	job
+	rollout.Job
 	prev *bench.Result // a journaled result that only needs the judge
 }
 
@@ -28,7 +28,7 @@ type evalJob struct {
 // infrastructure failure, retried on every run), and judges journaled
 // results that lack a judgement. It returns every job's result, in job
 // order, and how many rollouts and judgements it made.
-func (r *evalRun) runAll(ctx context.Context, jobs []job) ([]bench.Result, int, int, error) {
+func (r *evalRun) runAll(ctx context.Context, jobs []rollout.Job) ([]bench.Result, int, int, error) {
 	path := filepath.Join(r.opts.Out, rundir.EvalResults)
 	done := map[string]bench.Result{}
 	err := rundir.ReadJournal(path, func(res bench.Result) error { done[res.ID] = res; return nil })
@@ -36,13 +36,13 @@ func (r *evalRun) runAll(ctx context.Context, jobs []job) ([]bench.Result, int, 
 		return nil, 0, 0, fmt.Errorf("eval: %w", err)
 	}
 	var ejobs []evalJob
-	plan := runner.PlanOf(jobSlice(jobs), func(jb job) (int, int) {
-		res, ok := done[jb.id]
+	plan := runner.PlanOf(runner.Slice[rollout.Job](jobs), func(jb rollout.Job) (int, int) {
+		res, ok := done[jb.ID]
 		switch {
 		case !ok || res.Infra:
-			ejobs = append(ejobs, evalJob{job: jb})
+			ejobs = append(ejobs, evalJob{Job: jb})
 		case r.judge != nil && res.Judge == nil:
-			ejobs = append(ejobs, evalJob{job: jb, prev: &res})
+			ejobs = append(ejobs, evalJob{Job: jb, prev: &res})
 		default:
 			return 1, 0
 		}
@@ -51,7 +51,7 @@ func (r *evalRun) runAll(ctx context.Context, jobs []job) ([]bench.Result, int, 
 	collect := func() []bench.Result {
 		out := make([]bench.Result, 0, len(jobs))
 		for _, jb := range jobs {
-			if res, ok := done[jb.id]; ok {
+			if res, ok := done[jb.ID]; ok {
 				out = append(out, res)
 			}
 		}
@@ -69,14 +69,14 @@ func (r *evalRun) runAll(ctx context.Context, jobs []job) ([]bench.Result, int, 
 	}
 	w := &evalWork{r: r, done: done, journal: j}
 	for _, jb := range jobs {
-		if res, ok := done[jb.id]; ok {
+		if res, ok := done[jb.ID]; ok {
 			w.count(res, 1)
 			w.resumed++
 		}
 	}
 	// After an interrupt or a stop no rollout starts; those in flight get a
 	// grace period, then are abandoned, unrecorded, for the next run.
-	rn := runner.Runner[evalJob, bench.Result]{Stage: "eval", Log: r.log, Workers: r.concurrency(), Grace: defaultGrace, Work: w,
+	rn := runner.Runner[evalJob, bench.Result]{Stage: "eval", Log: r.log, Workers: r.concurrency(), Grace: rollout.DefaultGrace, Work: w,
 		Report: runner.Report{Live: r.opts.Terminal, Total: len(jobs), Resumed: w.resumed, Head: w.head, Note: w.rate}}
 	ran, err := rn.Run(ctx, runner.Slice[evalJob](ejobs), allOf(len(ejobs)))
 	if cerr := j.Close(); cerr != nil && (err == nil || err == ctx.Err()) {
@@ -84,7 +84,7 @@ func (r *evalRun) runAll(ctx context.Context, jobs []job) ([]bench.Result, int, 
 	}
 	missing := 0
 	for _, jb := range jobs {
-		if _, ok := done[jb.id]; !ok {
+		if _, ok := done[jb.ID]; !ok {
 			missing++
 		}
 	}
@@ -128,12 +128,12 @@ func (w *evalWork) Do(ctx context.Context, jb evalJob) ([]bench.Result, error) {
 		res = *jb.prev
 	} else {
 		var err error
-		if res, err = w.r.rollout(ctx, jb.job); err != nil {
+		if res, err = w.r.rollout(ctx, jb.Job); err != nil {
 			return nil, err
 		}
 	}
 	if w.r.judge != nil && !res.Infra && res.Failure != bench.FailNotRecorded {
-		res.Judge = w.r.judge.judge(ctx, jb.task, res.Traj)
+		res.Judge = w.r.judge.judge(ctx, jb.Task, res.Traj)
 	}
 	return []bench.Result{res}, nil
 }
@@ -195,36 +195,33 @@ func (w *evalWork) head(done, total int) string {
 // rollout runs one job, retrying infrastructure failures. The error is for
 // failures that stop the eval: a spent budget, an endpoint that refuses
 // every request, the artifact store.
-func (r *evalRun) rollout(ctx context.Context, jb job) (bench.Result, error) {
+func (r *evalRun) rollout(ctx context.Context, jb rollout.Job) (bench.Result, error) {
 	return runner.Retry(ctx, runner.Tries(r.infraRetries()), func(attempt int) (bench.Result, bool, error) {
 		t, err := r.rolloutOnce(ctx, jb)
 		if err != nil {
 			return bench.Result{}, false, err
 		}
-		res := bench.ResultOf(jb.task, t, attempt)
+		res := bench.ResultOf(jb.Task, t, attempt)
 		return res, res.Infra, nil
 	})
 }
 
-func (r *evalRun) rolloutOnce(ctx context.Context, jb job) (*schemas.Trajectory, error) {
-	if r.replay != nil && r.replay.Recordings(jb.task) <= jb.sample {
-		return unplayed(jb, bench.FailNotRecorded, bench.FailNotRecorded,
-			fmt.Errorf("%s has no recording of task %s (index %s) sample %d", r.cfg.Teacher.Replay, jb.task.ID, jb.task.Index, jb.sample)), nil
+func (r *evalRun) rolloutOnce(ctx context.Context, jb rollout.Job) (*schemas.Trajectory, error) {
+	if r.replay != nil && r.replay.Recordings(jb.Task) <= jb.Sample {
+		return rollout.Unplayed(jb, bench.FailNotRecorded, bench.FailNotRecorded,
+			fmt.Errorf("%s has no recording of task %s (index %s) sample %d", r.cfg.Teacher.Replay, jb.Task.ID, jb.Task.Index, jb.Sample)), nil
 	}
-	inputs := r.inputs(jb.task)
-	p := player{backend: r.backend, artifacts: filepath.Join(r.opts.Out, rundir.ArtifactsDir), teacher: r.cfg.Teacher, maxTurns: r.turnCap(),
-		pybench: r.scoring == bench.ScoringPyBench, limits: collectLimits(r.cfg.Sandbox)}
-	t, err := p.play(ctx, jb, inputs)
+	inputs := r.inputs(jb.Task)
+	p := rollout.Player{Backend: r.backend, Artifacts: filepath.Join(r.opts.Out, rundir.ArtifactsDir), Teacher: r.cfg.Teacher, MaxTurns: r.turnCap(),
+		PyBench: r.scoring == bench.ScoringPyBench, Limits: rollout.CollectLimits(r.cfg.Sandbox)}
+	t, err := p.Play(ctx, jb, inputs)
 	if err != nil {
 		return nil, err
 	}
 	// A spent budget or an endpoint that refuses every request stops the
 	// eval; the rollout it cut short is not recorded.
-	if r.client != nil {
-		if cerr := r.client.Err(); cerr != nil && (llm.IsBudget(cerr) || llm.IsFatal(cerr)) &&
-			(t.StopReason == schemas.StopBudget || t.StopReason == schemas.StopTeacherError) {
-			return nil, fmt.Errorf("%w: teacher: %v", errStopEval, cerr)
-		}
+	if cerr := r.endpoint.Stopping(); cerr != nil && (t.StopReason == schemas.StopBudget || t.StopReason == schemas.StopTeacherError) {
+		return nil, fmt.Errorf("%w: teacher: %v", errStopEval, cerr)
 	}
 	return t, nil
 }
@@ -232,22 +229,16 @@ func (r *evalRun) rolloutOnce(ctx context.Context, jb job) (*schemas.Trajectory,
 // preflight checks the teacher's and the judge's endpoints before the
 // first rollout, so that a dead or misconfigured one stops the eval at once.
 func (r *evalRun) preflight(ctx context.Context) error {
-	for _, c := range []*llm.Client{r.client, r.judgeClient()} {
-		if c == nil {
-			continue
-		}
-		if err := c.Preflight(ctx); err != nil {
-			return fmt.Errorf("eval: llm endpoint check (nothing was sent to the model yet): %w", err)
+	eps := []*rollout.Endpoint{&r.endpoint}
+	if r.judge != nil {
+		eps = append(eps, &r.judge.endpoint)
+	}
+	for _, e := range eps {
+		if err := e.Preflight(ctx); err != nil {
+			return fmt.Errorf("eval: %w", err)
 		}
 	}
 	return nil
-}
-
-func (r *evalRun) judgeClient() *llm.Client {
-	if r.judge == nil {
-		return nil
-	}
-	return r.judge.c
 }
 
 // inputs are a task's files in the benchmark's data/.

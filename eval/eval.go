@@ -1,4 +1,4 @@
-package pipeline
+package eval
 
 import (
 	"context"
@@ -19,15 +19,16 @@ import (
 	"synth/checks/adversary"
 	"synth/filters"
 	"synth/llm"
+	"synth/rollout"
 	"synth/rundir"
 	"synth/sandbox"
 	"synth/schemas"
 	"synth/sources"
 )
 
-// EvalConfig is what synth eval runs: a teacher on a benchmark, in the same
+// Config is what synth eval runs: a teacher on a benchmark, in the same
 // sandbox, prompt format and checks that make the training data.
-type EvalConfig struct {
+type Config struct {
 	// Bench is the benchmark folder (tasks.jsonl and data/).
 	Bench string `yaml:"bench"`
 	// Teacher: kind openai, reference, empty or replay; format, samples,
@@ -51,8 +52,8 @@ type EvalConfig struct {
 	PyBenchPrompt string `yaml:"pybench_prompt"`
 }
 
-// EvalOptions are how an eval runs, beside its config.
-type EvalOptions struct {
+// Options are how an eval runs, beside its config.
+type Options struct {
 	Out      string    // the results folder (written, and resumed)
 	Version  string    // synth's version, for eval.json
 	Log      io.Writer // progress lines; nil: discard
@@ -65,8 +66,8 @@ type EvalOptions struct {
 	Backend sandbox.Backend
 }
 
-// EvalResult is what an eval wrote.
-type EvalResult struct {
+// Result is what an eval wrote.
+type Result struct {
 	Summary bench.Summary
 	Out     string
 	Report  string // path of report.md
@@ -76,6 +77,11 @@ type EvalResult struct {
 	UpToDate bool
 	Elapsed  time.Duration
 }
+
+// ErrConfigChanged is returned when the results folder holds an eval of
+// another benchmark, teacher or setting (rundir.ErrConfigChanged, which a
+// build's run directory shares).
+var ErrConfigChanged = rundir.ErrConfigChanged
 
 // Teacher kinds synth eval knows.
 const (
@@ -98,21 +104,21 @@ type evalInfo struct {
 
 // evalRun is one eval in progress.
 type evalRun struct {
-	cfg      EvalConfig
-	opts     EvalOptions
+	cfg      Config
+	opts     Options
 	log      io.Writer
 	tasks    []schemas.Task
 	teacher  agent.Teacher
 	format   agent.Format
 	replay   *agent.Replay
-	client   *llm.Client // the teacher's, when it is at an endpoint
+	endpoint rollout.Endpoint // the teacher's client, when it is at an endpoint
 	backend  sandbox.Backend
 	judge    *judge
 	benchDir string
 	scoring  string // bench.ScoringStrict or bench.ScoringPyBench
 }
 
-// Eval rolls out every task of the benchmark (Teacher.Samples times),
+// Run rolls out every task of the benchmark (Teacher.Samples times),
 // verifies each rollout with the task's checks, optionally asks an LLM
 // judge, and writes results.jsonl, summary.json and report.md into
 // opts.Out. Infrastructure failures are retried and, if they persist,
@@ -120,7 +126,7 @@ type evalRun struct {
 // rollouts in flight finish, keeps them, and returns ctx's error; running it
 // again continues. A results folder belongs to one benchmark, teacher and
 // setting: another one is ErrConfigChanged.
-func Eval(ctx context.Context, cfg EvalConfig, opts EvalOptions) (*EvalResult, error) {
+func Run(ctx context.Context, cfg Config, opts Options) (*Result, error) {
 	start := time.Now()
 	r := &evalRun{cfg: cfg, opts: opts, log: opts.Log, benchDir: cfg.Bench}
 	if r.log == nil {
@@ -146,7 +152,7 @@ func Eval(ctx context.Context, cfg EvalConfig, opts EvalOptions) (*EvalResult, e
 		return nil, err
 	}
 	if r.backend = opts.Backend; r.backend == nil {
-		if r.backend, err = sandbox.New(backendConfig(r.cfg.Sandbox, r.concurrency())); err != nil {
+		if r.backend, err = sandbox.New(rollout.BackendConfig(r.cfg.Sandbox, r.concurrency())); err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 		defer r.backend.Close()
@@ -168,7 +174,7 @@ func Eval(ctx context.Context, cfg EvalConfig, opts EvalOptions) (*EvalResult, e
 	if err := os.WriteFile(report, []byte(bench.Report(sum, r.tasks, results)), 0o644); err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
-	return &EvalResult{Summary: sum, Out: opts.Out, Report: report, Ran: ran, Judged: judged,
+	return &Result{Summary: sum, Out: opts.Out, Report: report, Ran: ran, Judged: judged,
 		UpToDate: ran == 0 && judged == 0, Elapsed: time.Since(start)}, nil
 }
 
@@ -288,8 +294,8 @@ func (r *evalRun) setTeacher() error {
 }
 
 func (r *evalRun) setTeacherKind(tc agent.Config) error {
-	if isAdversary(tc.Kind) {
-		t, err := newAdversaryTeacher(tc.Kind, r.format, r.inputs)
+	if rollout.IsAdversary(tc.Kind) {
+		t, err := rollout.NewAdversaryTeacher(tc.Kind, r.format, r.inputs)
 		r.teacher = t
 		return err
 	}
@@ -322,7 +328,7 @@ func (r *evalRun) setTeacherKind(tc agent.Config) error {
 		if err != nil {
 			return err
 		}
-		r.client, r.teacher = c, agent.NewOpenAI(c, tc)
+		r.endpoint.Client, r.teacher = c, agent.NewOpenAI(c, tc)
 	default:
 		return fmt.Errorf("teacher kind %q is not known (want openai, reference, empty, replay or adversary:NAME with NAME one of %s)", tc.Kind, strings.Join(adversary.Names(), ", "))
 	}
@@ -384,7 +390,7 @@ func (r *evalRun) concurrency() int {
 	if kind == "" {
 		kind = TeacherOpenAI
 	}
-	return inFlight(r.cfg.Concurrency, kind, r.cfg.Sandbox.Slots)
+	return rollout.InFlight(r.cfg.Concurrency, kind, r.cfg.Sandbox.Slots)
 }
 
 // infraRetries is how often an infrastructure failure is retried, as
@@ -393,12 +399,12 @@ func (r *evalRun) infraRetries() int {
 	return filters.Config{InfraRetries: r.cfg.InfraRetries}.Retries()
 }
 
-func (r *evalRun) jobs() []job {
-	var jobs []job
+func (r *evalRun) jobs() []rollout.Job {
+	var jobs []rollout.Job
 	for i := range r.tasks {
 		t := &r.tasks[i]
 		for s := range r.samples() {
-			jobs = append(jobs, job{id: trajectoryID(t.ID, s, r.teacher, r.format, r.cfg.Teacher), task: t, sample: s, teacher: r.teacher, format: r.format})
+			jobs = append(jobs, rollout.Job{ID: rollout.ID(t.ID, s, r.teacher, r.format, r.cfg.Teacher), Task: t, Sample: s, Teacher: r.teacher, Format: r.format})
 		}
 	}
 	return jobs

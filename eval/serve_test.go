@@ -1,4 +1,4 @@
-package pipeline
+package eval
 
 import (
 	"context"
@@ -45,9 +45,9 @@ func playServed(t *testing.T, s *serve.Server, task *schemas.Task, policy agent.
 // replaying its results.jsonl gives every episode the verdict serve gave.
 func TestServeRecord(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "episodes")
-	src, isBench, err := ServeSource(evalBench, nil)
+	src, isBench, err := ServeBench(evalBench, nil)
 	if err != nil || !isBench {
-		t.Fatalf("ServeSource: %v (bench %v)", err, isBench)
+		t.Fatalf("ServeBench: %v (bench %v)", err, isBench)
 	}
 	rec, err := OpenServeRecord(dir, evalBench, src.Tasks, "test")
 	if err != nil {
@@ -114,8 +114,8 @@ func TestServeRecord(t *testing.T) {
 	}
 
 	// synth eval replaying the record re-executes every turn and agrees.
-	res, err := Eval(context.Background(), EvalConfig{Bench: evalBench, Teacher: agent.Config{Kind: TeacherReplay, Replay: filepath.Join(dir, rundir.EvalResults)}},
-		EvalOptions{Out: filepath.Join(t.TempDir(), "replayed"), Backend: b})
+	res, err := Run(context.Background(), Config{Bench: evalBench, Teacher: agent.Config{Kind: TeacherReplay, Replay: filepath.Join(dir, rundir.EvalResults)}},
+		Options{Out: filepath.Join(t.TempDir(), "replayed"), Backend: b})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package eval
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"synth/bench"
 	"synth/llm"
 	"synth/llm/llmtest"
+	"synth/rollout"
 	"synth/rundir"
 	"synth/sandbox"
 	"synth/schemas"
@@ -23,8 +24,9 @@ import (
 
 // evalBench is a hand-made benchmark: two data-analysis tasks (csv), one
 // text-analysis task (txt) and one math task without files; each with a
-// reference solution of one or two steps.
-const evalBench = "testdata/evalbench"
+// reference solution of one or two steps. It stays in pipeline's testdata:
+// serve's and cmd/synth's tests, the README and the scripts read it there.
+const evalBench = "../pipeline/testdata/evalbench"
 
 var (
 	evalBackendOnce sync.Once
@@ -36,7 +38,7 @@ var (
 // eval does not start its own warm interpreter.
 func sharedEvalBackend(t *testing.T) sandbox.Backend {
 	t.Helper()
-	evalBackendOnce.Do(func() { evalBackendB, evalBackendErr = sandbox.New(backendConfig(sandbox.Config{}, 4)) })
+	evalBackendOnce.Do(func() { evalBackendB, evalBackendErr = sandbox.New(rollout.BackendConfig(sandbox.Config{}, 4)) })
 	if evalBackendErr != nil {
 		t.Fatal(evalBackendErr)
 	}
@@ -76,8 +78,8 @@ func refSolver(tasks []schemas.Task, solves func(*schemas.Task) bool) llmtest.Sc
 	}
 }
 
-func evalConfig(kind string, url string) EvalConfig {
-	cfg := EvalConfig{
+func evalConfig(kind string, url string) Config {
+	cfg := Config{
 		Bench:       evalBench,
 		Teacher:     agent.Config{Kind: kind, MaxTurns: 3},
 		Concurrency: 2,
@@ -89,9 +91,9 @@ func evalConfig(kind string, url string) EvalConfig {
 	return cfg
 }
 
-func runEval(t *testing.T, cfg EvalConfig, out string) *EvalResult {
+func runEval(t *testing.T, cfg Config, out string) *Result {
 	t.Helper()
-	res, err := Eval(context.Background(), cfg, EvalOptions{Out: out, Backend: sharedEvalBackend(t), LLMOptions: []llm.Option{llm.WithBackoff(time.Millisecond, 5*time.Millisecond)}})
+	res, err := Run(context.Background(), cfg, Options{Out: out, Backend: sharedEvalBackend(t), LLMOptions: []llm.Option{llm.WithBackoff(time.Millisecond, 5*time.Millisecond)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +302,7 @@ func TestEvalResumes(t *testing.T) {
 	}
 	// Another teacher in the same folder is refused.
 	other := evalConfig(TeacherEmpty, "")
-	if _, err := Eval(context.Background(), other, EvalOptions{Out: out, Backend: sharedEvalBackend(t)}); !errors.Is(err, ErrConfigChanged) {
+	if _, err := Run(context.Background(), other, Options{Out: out, Backend: sharedEvalBackend(t)}); !errors.Is(err, ErrConfigChanged) {
 		t.Errorf("another teacher in the same folder: %v, want ErrConfigChanged", err)
 	}
 }
@@ -338,7 +340,7 @@ func TestEvalStopsOnFatalEndpointError(t *testing.T) {
 	needPython(t)
 	srv := llmtest.NewServer(t, llmtest.Status(401, 0))
 	out := t.TempDir()
-	_, err := Eval(context.Background(), evalConfig(TeacherOpenAI, srv.URL), EvalOptions{Out: out, Backend: sharedEvalBackend(t)})
+	_, err := Run(context.Background(), evalConfig(TeacherOpenAI, srv.URL), Options{Out: out, Backend: sharedEvalBackend(t)})
 	if err == nil || !strings.Contains(err.Error(), "401") {
 		t.Fatalf("401: %v, want an error naming it", err)
 	}
@@ -441,7 +443,7 @@ func TestEvalInterruptedResumes(t *testing.T) {
 	cfg := evalConfig(TeacherOpenAI, srv.URL)
 	cfg.Concurrency = 1
 	out := t.TempDir()
-	_, err := Eval(ctx, cfg, EvalOptions{Out: out, Backend: sharedEvalBackend(t)})
+	_, err := Run(ctx, cfg, Options{Out: out, Backend: sharedEvalBackend(t)})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted eval: %v, want context.Canceled", err)
 	}
@@ -463,7 +465,7 @@ func TestEvalStopsAtBudget(t *testing.T) {
 	cfg.Concurrency = 1
 	cfg.LLM.MaxTokens = 250 // task 1 spends 230 tokens; task 2 finds the budget spent at its second call
 	out := t.TempDir()
-	_, err := Eval(context.Background(), cfg, EvalOptions{Out: out, Backend: sharedEvalBackend(t)})
+	_, err := Run(context.Background(), cfg, Options{Out: out, Backend: sharedEvalBackend(t)})
 	if !errors.Is(err, errStopEval) || !strings.Contains(err.Error(), "budget") {
 		t.Fatalf("over budget: %v, want a stop naming the budget", err)
 	}

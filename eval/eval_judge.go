@@ -1,4 +1,4 @@
-package pipeline
+package eval
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 
 	"synth/bench"
 	"synth/llm"
+	"synth/rollout"
 	"synth/rundir"
 	"synth/schemas"
 )
@@ -43,7 +44,7 @@ const (
 
 type judge struct {
 	cfg      JudgeConfig
-	c        *llm.Client
+	endpoint rollout.Endpoint // the judge's client, apart from the teacher's
 	model    string
 	byTask   map[string][]schemas.Message
 	byIndex  map[string][]schemas.Message
@@ -62,7 +63,7 @@ func newJudge(cfg JudgeConfig, benchDir, out string, opts []llm.Option) (*judge,
 	if err != nil {
 		return nil, fmt.Errorf("judge: %w", err)
 	}
-	j := &judge{cfg: cfg, c: c, model: cfg.Model, maxChars: cfg.MaxChars}
+	j := &judge{cfg: cfg, endpoint: rollout.Endpoint{Client: c}, model: cfg.Model, maxChars: cfg.MaxChars}
 	if j.model == "" {
 		j.model = c.Model()
 	}
@@ -209,7 +210,7 @@ func (j *judge) judge(ctx context.Context, task *schemas.Task, t *schemas.Trajec
 			{Role: schemas.RoleUser, Content: taskText(task) + "\n\n## Run\n\n" + j.transcript(t.Messages) + artifactText(t)}}
 	}
 	zero := 0.0
-	resp, err := j.c.Chat(ctx, llm.Request{Model: j.model, Messages: msgs, Temperature: &zero, JSON: true, CacheSalt: "judge/" + t.ID})
+	resp, err := j.endpoint.Client.Chat(ctx, llm.Request{Model: j.model, Messages: msgs, Temperature: &zero, JSON: true, CacheSalt: "judge/" + t.ID})
 	if err != nil {
 		jd.Error = err.Error()
 		return jd

@@ -1,4 +1,4 @@
-package pipeline
+package eval
 
 import (
 	"encoding/json"
@@ -12,11 +12,11 @@ import (
 	"synth/rundir"
 )
 
-// EvalFolder is a finished eval's results folder as synth eval wrote it:
+// Folder is a finished eval's results folder as synth eval wrote it:
 // what made it (eval.json), its figures (summary.json) and one result per
 // rollout (results.jsonl, a later record of a rollout replacing an earlier
 // one), in the order of their last record.
-type EvalFolder struct {
+type Folder struct {
 	Dir       string
 	Bench     string // the benchmark folder, as synth eval was given it
 	BenchHash string
@@ -27,9 +27,9 @@ type EvalFolder struct {
 	Results   []bench.Result
 }
 
-// LoadEvalFolder reads the results folder dir. It fails, naming the fix,
+// LoadFolder reads the results folder dir. It fails, naming the fix,
 // when dir is not one or its eval has not finished (no summary.json yet).
-func LoadEvalFolder(dir string) (*EvalFolder, error) {
+func LoadFolder(dir string) (*Folder, error) {
 	b, err := os.ReadFile(filepath.Join(dir, rundir.EvalInfo))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s has no %s: give a results folder written by synth eval -o", dir, rundir.EvalInfo)
@@ -52,7 +52,7 @@ func LoadEvalFolder(dir string) (*EvalFolder, error) {
 	if err != nil {
 		return nil, err
 	}
-	ef := &EvalFolder{Dir: dir, Bench: ei.Bench, BenchHash: ei.BenchHash, Version: ei.Version,
+	ef := &Folder{Dir: dir, Bench: ei.Bench, BenchHash: ei.BenchHash, Version: ei.Version,
 		Started: ei.Started, Finished: ei.Finished, Summary: run.Summary}
 	if ef.Finished.IsZero() {
 		ef.Finished = st.ModTime().UTC() // summary.json is written when the eval ends
