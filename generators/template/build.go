@@ -159,3 +159,15 @@ func joinZh(xs []string) string {
 	}
 	return strings.Join(xs[:len(xs)-1], "、") + "和" + xs[len(xs)-1]
 }
+
+// twoMeasures picks two different number measures of t at random, or ok
+// false when t has fewer than two.
+func twoMeasures(c *bctx, t *table) (a, b column, ok bool) {
+	nums := t.measures()
+	if len(nums) < 2 {
+		return a, b, false
+	}
+	i := c.rng.IntN(len(nums))
+	j := (i + 1 + c.rng.IntN(len(nums)-1)) % len(nums)
+	return nums[i], nums[j], true
+}

@@ -125,13 +125,10 @@ func buildPie(c *bctx) ([]spec, error) {
 
 func buildScatter(c *bctx) ([]spec, error) {
 	t := c.table(0)
-	nums := t.measures()
-	if len(nums) < 2 {
+	a, b, ok := twoMeasures(c, t)
+	if !ok {
 		return nil, nil
 	}
-	i := c.rng.IntN(len(nums))
-	j := (i + 1 + c.rng.IntN(len(nums)-1)) % len(nums)
-	a, b := nums[i], nums[j]
 	r := pearson(t.pairs(a.idx, b.idx))
 	if math.IsNaN(r) {
 		return nil, nil

@@ -241,13 +241,10 @@ assert number_close(float(s.min()), %[4]v, 1e-6, 1e-6), 'the smallest kept %[1]s
 
 func buildAddCol(c *bctx) ([]spec, error) {
 	t := c.table(0)
-	nums := t.measures()
-	if len(nums) < 2 {
+	a, b, ok := twoMeasures(c, t)
+	if !ok {
 		return nil, nil
 	}
-	i := c.rng.IntN(len(nums))
-	j := (i + 1 + c.rng.IntN(len(nums)-1)) % len(nums)
-	a, b := nums[i], nums[j]
 	name := a.name + "_x_" + b.name
 	var prods []float64
 	for _, r := range t.rows {
