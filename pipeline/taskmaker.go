@@ -10,7 +10,7 @@ import (
 // taskMaker owns the generate stage of a run: it writes the tasks for the
 // collected files (templates or the LLM writer), proves them in the sandbox
 // when asked, records the writer's counts and the files that got no task,
-// and writes tasks.jsonl, tasks_report and drafts_dropped.jsonl. It holds
+// and writes tasks.jsonl, tasks.report.md and drafts_dropped.jsonl. It holds
 // the run's pieces it uses; the run keeps owning each of them.
 type taskMaker struct {
 	cfg   Config
