@@ -25,24 +25,24 @@ import (
 // run.json and the summary. A finished stage is read back, not redone; one
 // that lost drafts to failed requests is not finished, so the next run
 // redoes them (the response cache answers the rest).
-func (r *run) generate(ctx context.Context, fs *fileSet) ([]slimTask, error) {
-	path := filepath.Join(r.dir, rundir.Tasks)
-	if r.info.done(stageGenerate) {
-		tasks, _, _, err := r.tasks.read(path, nil)
+func (m *taskMaker) generate(ctx context.Context, fs *fileSet) ([]slimTask, error) {
+	path := filepath.Join(m.dir, rundir.Tasks)
+	if m.info.done(stageGenerate) {
+		tasks, _, _, err := m.tasks.read(path, nil)
 		if err != nil {
 			return nil, fmt.Errorf("generate: %w", err)
 		}
-		if r.info.Writer != nil {
-			r.sum.addWriter(r.info.Writer)
+		if m.info.Writer != nil {
+			m.sum.addWriter(m.info.Writer)
 		}
-		r.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)%s", countCategories(len(tasks), func(i int) string { return tasks[i].meta.Category }), untaskedNote(r.info.Untasked))
-		if err := r.adviseNewTemplates(ctx, fs); err != nil {
+		m.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)%s", countCategories(len(tasks), func(i int) string { return tasks[i].meta.Category }), untaskedNote(m.info.Untasked))
+		if err := m.adviseNewTemplates(ctx, fs); err != nil {
 			return nil, err
 		}
 		return tasks, nil
 	}
-	tc := r.cfg.Tasks
-	gen, proof, err := r.generator(ctx)
+	tc := m.cfg.Tasks
+	gen, proof, err := m.generator(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +56,7 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]slimTask, error) {
 	}
 	complete := true
 	if w, ok := gen.(*writer.Generator); ok {
-		if err := r.recordWriter(w, proof); err != nil {
+		if err := m.recordWriter(w, proof); err != nil {
 			return nil, err
 		}
 		complete = w.Stats().Failed == 0
@@ -65,7 +65,7 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]slimTask, error) {
 	seen := map[string]bool{}
 	for _, t := range made {
 		if err := checks.Validate(&t); err != nil {
-			r.logf("generate: dropped task %s: %v", t.ID, err)
+			m.logf("generate: dropped task %s: %v", t.ID, err)
 			continue
 		}
 		if !seen[t.ID] {
@@ -73,17 +73,17 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]slimTask, error) {
 			tasks = append(tasks, t)
 		}
 	}
-	r.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)", countCategories(len(tasks), func(i int) string { return tasks[i].Category }))
-	line := len(r.sum.Stages) - 1 // its note ends with the files that got no task
+	m.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)", countCategories(len(tasks), func(i int) string { return tasks[i].Category }))
+	line := len(m.sum.Stages) - 1 // its note ends with the files that got no task
 	valid := slices.Clone(tasks)
 	if tc.Validate {
-		if tasks, err = r.validateTasks(ctx, tasks, fs); err != nil {
+		if tasks, err = m.validateTasks(ctx, tasks, fs); err != nil {
 			return nil, err
 		}
 	}
 	untasked := untaskedFiles(fs, gen, made, valid, tasks)
-	r.info.Untasked = untaskedRecords(untasked)
-	r.sum.Stages[line].Note += untaskedNote(r.info.Untasked)
+	m.info.Untasked = untaskedRecords(untasked)
+	m.sum.Stages[line].Note += untaskedNote(m.info.Untasked)
 	// The stage is all or nothing: write the journal whole, then mark it.
 	os.Remove(path)
 	j, err := rundir.OpenJournal(path)
@@ -99,16 +99,16 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]slimTask, error) {
 	if err := j.Close(); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(r.dir, rundir.TasksReport), []byte(template.Report(tasks, untasked)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(m.dir, rundir.TasksReport), []byte(template.Report(tasks, untasked)), 0o644); err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
 	if !complete {
-		r.logf("generate: %d drafts were lost to failed requests or sandbox errors; run the same command again to redo them", r.info.Writer.Failed)
-	} else if err := r.info.markDone(r.dir, stageGenerate); err != nil {
+		m.logf("generate: %d drafts were lost to failed requests or sandbox errors; run the same command again to redo them", m.info.Writer.Failed)
+	} else if err := m.info.markDone(m.dir, stageGenerate); err != nil {
 		return nil, err
 	}
 	// The later stages hold the tasks slim, as a resumed run reads them.
-	slim, _, _, err := r.tasks.read(path, nil)
+	slim, _, _, err := m.tasks.read(path, nil)
 	if err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
@@ -117,49 +117,49 @@ func (r *run) generate(ctx context.Context, fs *fileSet) ([]slimTask, error) {
 
 // generator is the configured task writer and, for the LLM writer, what
 // its proofs run.
-func (r *run) generator(ctx context.Context) (gen generators.Generator, proof string, err error) {
-	tc := r.cfg.Tasks
+func (m *taskMaker) generator(ctx context.Context) (gen generators.Generator, proof string, err error) {
+	tc := m.cfg.Tasks
 	switch tc.Writer {
 	case "", "template":
 		// Templates whose Python modules the sandbox lacks are skipped, each
 		// with a line that says what to install.
-		have, err := template.ProbeModules(ctx, pythonOf(r.cfg), template.Modules())
+		have, err := template.ProbeModules(ctx, pythonOf(m.cfg), template.Modules())
 		if err != nil {
 			return nil, "", fmt.Errorf("generate: %w (install Debian's python3, or set sandbox.python)", err)
 		}
 		ok, skipped := template.Available(have)
 		for _, s := range skipped {
 			if included(s, tc.Templates) {
-				r.logf("generate: %s", s)
+				m.logf("generate: %s", s)
 			}
 		}
-		r.info.Templates = templateIDs(ok)
-		filesOnly := !fileless(r.cfg)
+		m.info.Templates = templateIDs(ok)
+		filesOnly := !fileless(m.cfg)
 		if filesOnly {
-			r.logf("generate: no tasks that read no file (math, programs, web pages): the sources do not include the built-in corpus; --fileless (tasks.fileless: true) writes them too")
+			m.logf("generate: no tasks that read no file (math, programs, web pages): the sources do not include the built-in corpus; --fileless (tasks.fileless: true) writes them too")
 		}
-		return template.New(template.Options{Seed: r.cfg.Seed, Langs: tc.Langs, Include: tc.Templates, PerFile: tc.PerFile, PythonModules: have, FilesOnly: filesOnly}), "", nil
+		return template.New(template.Options{Seed: m.cfg.Seed, Langs: tc.Langs, Include: tc.Templates, PerFile: tc.PerFile, PythonModules: have, FilesOnly: filesOnly}), "", nil
 	case "llm":
-		c, err := r.llm.client(r.work)
+		c, err := m.llm.client(m.work)
 		if err != nil {
 			return nil, "", err
 		}
-		if err := r.llm.Preflight(ctx); err != nil {
+		if err := m.llm.Preflight(ctx); err != nil {
 			return nil, "", err
 		}
-		b, err := r.sandbox()
+		b, err := m.sandbox()
 		if err != nil {
 			return nil, "", fmt.Errorf("generate: %w", err)
 		}
 		opts := tc.LLM
 		if opts.JSONMode {
 			model := cmp.Or(opts.Model, c.Model())
-			ok, err := writer.ProbeJSON(ctx, r.cfg.LLM, model)
+			ok, err := writer.ProbeJSON(ctx, m.cfg.LLM, model)
 			if err != nil {
 				return nil, "", fmt.Errorf("generate: %w", err)
 			}
 			if !ok {
-				r.logf("generate: the endpoint for %s refuses response_format (JSON mode); the writer goes on without it", model)
+				m.logf("generate: the endpoint for %s refuses response_format (JSON mode); the writer goes on without it", model)
 				opts.JSONMode = false
 			}
 		}
@@ -203,17 +203,17 @@ const templateProof = "the reference passes; the empty rollout and every adversa
 // (where the template defines one) must fail them. Tasks that fail are
 // dropped, counted by reason. Tasks without a reference cannot be proven
 // this way: they are kept, and the summary says how many.
-func (r *run) validateTasks(ctx context.Context, tasks []schemas.Task, fs *fileSet) ([]schemas.Task, error) {
-	b, err := r.sandbox()
+func (m *taskMaker) validateTasks(ctx context.Context, tasks []schemas.Task, fs *fileSet) ([]schemas.Task, error) {
+	b, err := m.sandbox()
 	if err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
-	v, err := template.Validate(ctx, b, tasks, fs.path, r.cfg.inFlight())
+	v, err := template.Validate(ctx, b, tasks, fs.path, m.cfg.inFlight())
 	if err != nil {
 		return nil, fmt.Errorf("generate: validate: %w", err)
 	}
 	for _, id := range slices.Sorted(maps.Keys(v.Why)) {
-		r.logf("generate: dropped task %s: %s", id, v.Why[id])
+		m.logf("generate: dropped task %s: %s", id, v.Why[id])
 	}
 	withRef, withMutant := 0, 0
 	for i := range tasks {
@@ -233,6 +233,6 @@ func (r *run) validateTasks(ctx context.Context, tasks []schemas.Task, fs *fileS
 	if unproven > 0 {
 		note += fmt.Sprintf("; %d without a reference kept unproven", unproven)
 	}
-	r.sum.add("validate", len(tasks), len(v.Kept), "%s", note)
+	m.sum.add("validate", len(tasks), len(v.Kept), "%s", note)
 	return v.Kept, nil
 }

@@ -42,7 +42,7 @@ func Generate(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 	if err != nil {
 		return r.sum, err
 	}
-	if _, err := r.generate(ctx, files); err != nil {
+	if _, err := newTaskMaker(r).generate(ctx, files); err != nil {
 		return r.sum, err
 	}
 	r.sum.Elapsed = time.Since(start)

@@ -58,7 +58,7 @@ func (r *run) plan(ctx context.Context) (*planned, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.writePlan(p.train); err != nil {
+	if err := newPlanFile(r).write(p.train); err != nil {
 		p.fn.close()
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func (r *run) replan(ctx context.Context, readOnly bool) (*planned, error) {
 	if err != nil {
 		return nil, err
 	}
-	tasks, err := r.generate(ctx, files)
+	tasks, err := newTaskMaker(r).generate(ctx, files)
 	if err != nil {
 		return nil, err
 	}
@@ -109,13 +109,27 @@ func (r *run) replan(ctx context.Context, readOnly bool) (*planned, error) {
 	return p, nil
 }
 
-// writePlan writes plan.jsonl whole, each task with its query and
-// reference (read back one at a time when the tasks are held slim), and
-// records its hash in run.json.
-func (r *run) writePlan(train []slimTask) error {
-	path := filepath.Join(r.dir, rundir.Plan)
+// planFile is a run's plan.jsonl, the training tasks its shards share out,
+// and the plan hash run.json records for it: it writes the plan whole and
+// reads a shard's part of it back, checked against that hash. It holds the
+// run's pieces it uses: dir, info, and tasks, the journal the tasks are
+// read back from (slim).
+type planFile struct {
+	dir   string
+	info  *RunInfo
+	tasks *taskStore
+}
+
+// newPlanFile is the plan file of r, whose run.json is read (r.info is read now).
+func newPlanFile(r *run) planFile { return planFile{dir: r.dir, info: r.info, tasks: &r.tasks} }
+
+// write writes plan.jsonl whole, each task with its query and reference
+// (read back one at a time when the tasks are held slim), and records its
+// hash in run.json.
+func (pf planFile) write(train []slimTask) error {
+	path := filepath.Join(pf.dir, rundir.Plan)
 	hash := planHash(train)
-	if r.info.done(stagePlan) && r.info.Plan == hash {
+	if pf.info.done(stagePlan) && pf.info.Plan == hash {
 		if old, err := journalPlanHash(path); err == nil && old == hash {
 			return nil // written whole already
 		}
@@ -127,7 +141,7 @@ func (r *run) writePlan(train []slimTask) error {
 		return fmt.Errorf("plan: %w", err)
 	}
 	for i := range train {
-		t, err := r.tasks.whole(&train[i])
+		t, err := pf.tasks.whole(&train[i])
 		if err == nil {
 			err = j.Append(t)
 		}
@@ -142,9 +156,9 @@ func (r *run) writePlan(train []slimTask) error {
 	if err := os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
-	r.info.Plan = hash
-	r.info.Counts["train_tasks"] = len(train)
-	return r.info.markDone(r.dir, stagePlan)
+	pf.info.Plan = hash
+	pf.info.Counts["train_tasks"] = len(train)
+	return pf.info.markDone(pf.dir, stagePlan)
 }
 
 // planHash names a plan by its tasks, in order: shards of one plan carry it.
@@ -176,20 +190,20 @@ func journalPlanHash(path string) (string, error) {
 	return h.sum(), err
 }
 
-// readPlan reads, slim, the training tasks of a finished plan that keep
+// read reads, slim, the training tasks of a finished plan that keep
 // accepts, and checks the whole plan against the hash run.json records.
-func (r *run) readPlan(keep func(*schemas.Task) bool) (mine []slimTask, all int, err error) {
-	if !r.info.done(stagePlan) {
-		return nil, 0, fmt.Errorf("%s has no plan: run synth plan -o %s first (with the build's flags)", r.dir, r.dir)
+func (pf planFile) read(keep func(*schemas.Task) bool) (mine []slimTask, all int, err error) {
+	if !pf.info.done(stagePlan) {
+		return nil, 0, fmt.Errorf("%s has no plan: run synth plan -o %s first (with the build's flags)", pf.dir, pf.dir)
 	}
-	path := filepath.Join(r.dir, rundir.Plan)
-	mine, all, h, err := r.tasks.read(path, keep)
+	path := filepath.Join(pf.dir, rundir.Plan)
+	mine, all, h, err := pf.tasks.read(path, keep)
 	if err != nil {
 		return nil, 0, fmt.Errorf("plan: %w", err)
 	}
-	if h != r.info.Plan {
+	if h != pf.info.Plan {
 		return nil, 0, fmt.Errorf("plan %s: its tasks (hash %s) are not the plan "+rundir.RunInfo+" records (%s): run synth plan -o %s again",
-			path, h, r.info.Plan, r.dir)
+			path, h, pf.info.Plan, pf.dir)
 	}
 	return mine, all, nil
 }

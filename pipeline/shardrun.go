@@ -37,7 +37,7 @@ func Rollout(ctx context.Context, s Shard, so ShardOptions, opts Options) (*Summ
 	defer r.close()
 	r.info = info
 	r.work = filepath.Join(r.dir, rundir.ShardsDir, s.Name())
-	mine, all, err := r.readPlan(func(t *schemas.Task) bool { return s.Owns(t.ID) })
+	mine, all, err := newPlanFile(r).read(func(t *schemas.Task) bool { return s.Owns(t.ID) })
 	if err != nil {
 		return nil, err
 	}

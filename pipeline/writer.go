@@ -22,13 +22,13 @@ type WriterCounts struct {
 
 // recordWriter keeps the writer's counts in run.json and the summary, logs
 // and journals each dropped draft, and adds the write line to the funnel.
-func (r *run) recordWriter(w *writer.Generator, proof string) error {
+func (m *taskMaker) recordWriter(w *writer.Generator, proof string) error {
 	st := w.Stats()
 	wc := &WriterCounts{Model: w.Model(), Proof: proof, Stats: st}
 	for _, d := range st.Drops {
-		r.logf("generate: dropped draft %s of %s: %s: %s", d.Task, d.File, d.Reason, d.Detail)
+		m.logf("generate: dropped draft %s of %s: %s: %s", d.Task, d.File, d.Reason, d.Detail)
 	}
-	path := filepath.Join(r.dir, rundir.DraftsDropped)
+	path := filepath.Join(m.dir, rundir.DraftsDropped)
 	os.Remove(path)
 	j, err := rundir.OpenJournal(path)
 	if err != nil {
@@ -43,11 +43,11 @@ func (r *run) recordWriter(w *writer.Generator, proof string) error {
 	if err := j.Close(); err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
-	r.info.Writer = wc
-	if err := r.info.save(r.dir); err != nil {
+	m.info.Writer = wc
+	if err := m.info.save(m.dir); err != nil {
 		return err
 	}
-	r.sum.addWriter(wc)
+	m.sum.addWriter(wc)
 	return nil
 }
 

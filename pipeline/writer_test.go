@@ -269,7 +269,7 @@ func TestValidateTasksSaysWhatRan(t *testing.T) {
 	defer r.close()
 	tasks := []schemas.Task{{ID: "t1", Query: "Say hello.", Category: schemas.CategoryMath,
 		Checks: []schemas.Check{{Kind: schemas.CheckAnswer, ContainsAll: []string{"hello"}}}}}
-	kept, err := r.validateTasks(context.Background(), tasks, &fileSet{})
+	kept, err := newTaskMaker(r).validateTasks(context.Background(), tasks, &fileSet{})
 	if err != nil || len(kept) != 1 {
 		t.Fatalf("kept %d, err %v", len(kept), err)
 	}
