@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -186,7 +187,7 @@ func TestEvalTeachersOfKnownSkill(t *testing.T) {
 			if len(s.PerCategory) != len(w.perCat) {
 				t.Errorf("categories %v, want %v", s.PerCategory, w.perCat)
 			}
-			if !sameCounts(s.Failures, w.failures) {
+			if !maps.Equal(s.Failures, w.failures) {
 				t.Errorf("failures %v, want %v", s.Failures, w.failures)
 			}
 			if s.Tasks != 4 {
@@ -219,18 +220,6 @@ func TestEvalTeachersOfKnownSkill(t *testing.T) {
 			}
 		})
 	}
-}
-
-func sameCounts(a, b map[string]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 func TestEvalTokensAndCost(t *testing.T) {
@@ -377,7 +366,7 @@ func TestEvalReplay(t *testing.T) {
 	cfg.Teacher.Replay = file
 	s := runEval(t, cfg, t.TempDir()).Summary
 	want := map[string]int{schemas.FailNoFinalAnswer: 1, schemas.FailCheck: 1, bench.FailNotRecorded: 1}
-	if s.Passed != 1 || s.Rollouts != 4 || s.InfraErrors != 0 || !sameCounts(s.Failures, want) {
+	if s.Passed != 1 || s.Rollouts != 4 || s.InfraErrors != 0 || !maps.Equal(s.Failures, want) {
 		t.Errorf("replay: passed %d/%d, infra %d, failures %v; want 1/4, 0, %v", s.Passed, s.Rollouts, s.InfraErrors, s.Failures, want)
 	}
 }
@@ -518,7 +507,7 @@ func TestEvalRolloutCannotHideFailuresAsInfra(t *testing.T) {
 	cfg.Teacher.Replay = file
 	s := runEval(t, cfg, t.TempDir()).Summary
 	want := map[string]int{schemas.FailArtifactError: 3}
-	if s.InfraErrors != 0 || s.Passed != 1 || s.Rollouts != 4 || !sameCounts(s.Failures, want) {
+	if s.InfraErrors != 0 || s.Passed != 1 || s.Rollouts != 4 || !maps.Equal(s.Failures, want) {
 		t.Errorf("hide-failures replay: passed %d/%d, infra %d %v, failures %v; want 1/4, 0, %v", s.Passed, s.Rollouts, s.InfraErrors, s.Infra, s.Failures, want)
 	}
 	if !evalNear(s.PassRateAllTasks, 0.25) {

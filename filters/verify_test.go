@@ -5,10 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"synth/checks/checkstest"
 	"testing"
 
-	"synth/checks"
-	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -73,12 +72,7 @@ func TestVerifyFailures(t *testing.T) {
 // and output/; the test skips where no backend can start.
 func testBackend(t *testing.T) (sandbox.Backend, string) {
 	t.Helper()
-	pyenvtest.Python(t)
-	b, err := sandbox.New(sandbox.Config{Residents: []sandbox.Resident{checks.Resident()}})
-	if err != nil {
-		t.Fatalf("sandbox: %v", err)
-	}
-	t.Cleanup(func() { b.Close() })
+	b := checkstest.Backend(t, 0)
 	ws := t.TempDir()
 	for _, d := range []string{"data", "output"} {
 		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -120,7 +121,7 @@ func TestUntaskedFilesNamed(t *testing.T) {
 	for _, u := range info.Untasked {
 		got[u.Name] = u.Reason
 	}
-	if !mapsEqual(got, want) {
+	if !maps.Equal(got, want) {
 		t.Errorf("run.json untasked %v, want %v", got, want)
 	}
 	// The plan counts them in the funnel, from run.json, so a resumed run
@@ -227,18 +228,6 @@ func TestRerunNamesNewTemplates(t *testing.T) {
 	if !strings.Contains(log.String(), sum.Notes[0]) {
 		t.Errorf("the log does not carry the note:\n%s", log.String())
 	}
-}
-
-func mapsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // Refusing to resume under another environment, synth names the templates

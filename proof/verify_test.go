@@ -5,24 +5,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"synth/checks/checkstest"
 	"testing"
 
 	"synth/checks"
-	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 	"synth/schemas"
 )
 
-func newBackend(t *testing.T) sandbox.Backend {
-	t.Helper()
-	pyenvtest.Python(t)
-	b, err := sandbox.New(sandbox.Config{Residents: []sandbox.Resident{checks.Resident()}})
-	if err != nil {
-		t.Fatalf("sandbox: %v", err)
-	}
-	t.Cleanup(func() { b.Close() })
-	return b
-}
+func newBackend(t *testing.T) sandbox.Backend { return checkstest.Backend(t, 0) }
 
 // TestPlay proves that a played solution's case holds its answer, the
 // inputs under data/ and the files it wrote under output/, that what each

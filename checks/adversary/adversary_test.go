@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"synth/checks/checkstest"
 	"testing"
 
 	"synth/checks"
@@ -38,16 +39,7 @@ func fixture(t *testing.T) string {
 	return dir
 }
 
-func backend(t *testing.T) sandbox.Backend {
-	t.Helper()
-	pyenvtest.Python(t)
-	b, err := sandbox.New(sandbox.Config{Residents: []sandbox.Resident{checks.Resident()}})
-	if err != nil {
-		t.Fatalf("sandbox: %v", err)
-	}
-	t.Cleanup(func() { b.Close() })
-	return b
-}
+func backend(t *testing.T) sandbox.Backend { return checkstest.Backend(t, 0) }
 
 // files lists dir's data/ and output/ files as a case's files.
 func files(t *testing.T, dir string, keep func(string) bool) []sandbox.Input {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"synth/checks/checkstest"
 	"testing"
 
 	"synth/checks"
@@ -30,7 +31,7 @@ func TestBenchTestsPy(t *testing.T) {
 	if err != nil {
 		t.Fatalf("probing the sandbox's modules: %v", err)
 	}
-	b := testSandbox(t, 0)
+	b := checkstest.Backend(t, 0)
 	ins, _ := corpus(t)
 	all, err := New(Options{Seed: 2, PythonModules: have, Strict: true}).Generate(context.Background(), ins)
 	if err != nil {

@@ -2,6 +2,7 @@ package template
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -170,4 +171,15 @@ func twoMeasures(c *bctx, t *table) (a, b column, ok bool) {
 	i := c.rng.IntN(len(nums))
 	j := (i + 1 + c.rng.IntN(len(nums)-1)) % len(nums)
 	return nums[i], nums[j], true
+}
+
+// correlatedMeasures picks two measures as twoMeasures does and gives
+// Pearson's r over the rows where both are present; ok is false when t
+// has fewer than two measures or r is undefined (a constant column).
+func correlatedMeasures(c *bctx, t *table) (a, b column, r float64, ok bool) {
+	if a, b, ok = twoMeasures(c, t); !ok {
+		return a, b, 0, false
+	}
+	r = pearson(t.pairs(a.idx, b.idx))
+	return a, b, r, !math.IsNaN(r)
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"synth/checks/checkstest"
 	"testing"
 
 	"golang.org/x/sync/errgroup"
@@ -37,7 +38,7 @@ func TestConformance(t *testing.T) {
 		t.Skip("runs every template in the sandbox")
 	}
 	python := pyenvtest.Python(t)
-	b := testSandbox(t, 4)
+	b := checkstest.Backend(t, 4)
 	have, err := ProbeModules(context.Background(), python, Modules())
 	if err != nil {
 		t.Fatal(err)

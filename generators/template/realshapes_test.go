@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"synth/checks/checkstest"
 	"testing"
 
 	"synth/generators"
@@ -77,7 +78,7 @@ func TestRealShapesProve(t *testing.T) {
 			proven = append(proven, task)
 		}
 	}
-	b := testSandbox(t, 0)
+	b := checkstest.Backend(t, 0)
 	v, err := Validate(context.Background(), b, proven, paths, 2)
 	if err != nil {
 		t.Fatal(err)

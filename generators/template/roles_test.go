@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"synth/checks/checkstest"
 	"testing"
 
 	"synth/generators"
@@ -396,7 +397,7 @@ func TestRoleTasksProve(t *testing.T) {
 		t.Skip("runs tasks in the sandbox")
 	}
 	pyenvtest.Python(t)
-	b := testSandbox(t, 2)
+	b := checkstest.Backend(t, 2)
 	dir := t.TempDir()
 	ins := writeShaped(t, dir)
 	paths := map[string]string{}

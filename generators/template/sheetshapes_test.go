@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"synth/checks/checkstest"
 	"testing"
 
 	"synth/generators"
@@ -48,7 +49,7 @@ func TestSheetShapesProve(t *testing.T) {
 			t.Errorf("%s: answer %q, want %q", task.Files[0].Name, got, want[task.Files[0].Name])
 		}
 	}
-	b := testSandbox(t, 0)
+	b := checkstest.Backend(t, 0)
 	v, err := Validate(context.Background(), b, tasks, paths, 2)
 	if err != nil {
 		t.Fatal(err)

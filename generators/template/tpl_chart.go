@@ -125,12 +125,8 @@ func buildPie(c *bctx) ([]spec, error) {
 
 func buildScatter(c *bctx) ([]spec, error) {
 	t := c.table(0)
-	a, b, ok := twoMeasures(c, t)
+	a, b, r, ok := correlatedMeasures(c, t)
 	if !ok {
-		return nil, nil
-	}
-	r := pearson(t.pairs(a.idx, b.idx))
-	if math.IsNaN(r) {
 		return nil, nil
 	}
 	// The question variant is answered: the strength of the relation, by

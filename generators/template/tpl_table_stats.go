@@ -105,12 +105,8 @@ func buildTopGroup(c *bctx) ([]spec, error) {
 
 func buildCorr(c *bctx) ([]spec, error) {
 	t := c.table(0)
-	a, b, ok := twoMeasures(c, t)
+	a, b, r, ok := correlatedMeasures(c, t)
 	if !ok {
-		return nil, nil
-	}
-	r := pearson(t.pairs(a.idx, b.idx))
-	if math.IsNaN(r) {
 		return nil, nil
 	}
 	return []spec{{

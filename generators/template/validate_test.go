@@ -4,13 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"synth/checks/checkstest"
 	"testing"
 
-	"synth/checks"
 	"synth/checks/adversary"
 	"synth/proof"
 	"synth/pyenv/pyenvtest"
-	"synth/sandbox"
 	"synth/schemas"
 )
 
@@ -18,7 +17,7 @@ import (
 // it is for: removing a guard turns its case green where it must be red.
 func TestValidateDrops(t *testing.T) {
 	pyenvtest.Python(t)
-	b := testSandbox(t, 0)
+	b := checkstest.Backend(t, 0)
 	dir := t.TempDir()
 	in := filepath.Join(dir, "sales.csv")
 	if err := os.WriteFile(in, []byte("region,sales\nN,5\nS,3\nE,9\n"), 0o444); err != nil {
@@ -84,15 +83,3 @@ func TestValidateDrops(t *testing.T) {
 
 func intp(n int) *int { return &n }
 func bp(b bool) *bool { return &b }
-
-// testSandbox is a sandbox for t with slots slots (0: the default) and the
-// checks library resident, as synth build runs it, closed when t ends.
-func testSandbox(t testing.TB, slots int) sandbox.Backend {
-	t.Helper()
-	b, err := sandbox.New(sandbox.Config{Slots: slots, Residents: []sandbox.Resident{checks.Resident()}})
-	if err != nil {
-		t.Fatalf("sandbox: %v", err)
-	}
-	t.Cleanup(func() { b.Close() })
-	return b
-}

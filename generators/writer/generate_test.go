@@ -6,17 +6,15 @@ import (
 	"maps"
 	"path/filepath"
 	"strings"
+	"synth/checks/checkstest"
 	"testing"
 	"time"
 
 	"synth/generators/writer"
 
-	"synth/checks"
 	"synth/generators"
 	"synth/llm"
 	"synth/llm/llmtest"
-	"synth/pyenv/pyenvtest"
-	"synth/sandbox"
 	"synth/schemas"
 )
 
@@ -199,12 +197,7 @@ func provedDraft(want string) string {
 }
 
 func TestGenerateProvesWithOneRepair(t *testing.T) {
-	pyenvtest.Python(t)
-	b, err := sandbox.New(sandbox.Config{Residents: []sandbox.Resident{checks.Resident()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := checkstest.Backend(t, 0)
 	wrong, right := provedDraft(`{"value":4.5,"rel_tol":0.001}`), provedDraft(`{"expr":"pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()","rel_tol":1e-6}`)
 	srv := llmtest.NewServer(t, llmtest.Pick(func(c llmtest.Call) llmtest.Script {
 		if c.N == 1 {

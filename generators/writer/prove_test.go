@@ -4,10 +4,9 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"synth/checks/checkstest"
 	"testing"
 
-	"synth/checks"
-	"synth/pyenv/pyenvtest"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -15,13 +14,7 @@ import (
 // newProver starts a real sandbox, skipping when Python lacks pandas.
 func newProver(t *testing.T) *Prover {
 	t.Helper()
-	pyenvtest.Python(t)
-	b, err := sandbox.New(sandbox.Config{Residents: []sandbox.Resident{checks.Resident()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	return &Prover{Backend: b}
+	return &Prover{Backend: checkstest.Backend(t, 0)}
 }
 
 var salesFile = schemas.File{ID: "s1", Name: "sales.csv", Type: "csv"}
