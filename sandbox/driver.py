@@ -610,6 +610,7 @@ def child_env(req, home):
         "OPENBLAS_NUM_THREADS": "1",
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
+        "JE_ARROW_MALLOC_CONF": "background_thread:false",  # as the zygote's (zygote.go)
         "PYTHONHASHSEED": str(req["seed"] % (1 << 32)),
         "PYTHONUNBUFFERED": "1",
         "PYTHONDONTWRITEBYTECODE": "1",

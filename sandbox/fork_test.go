@@ -59,7 +59,7 @@ func TestForksEnvironmentAndSignals(t *testing.T) {
 		t.Fatalf("%s %s", r.Status, r.Output)
 	}
 	lines := strings.Split(strings.TrimSpace(r.Output), "\n")
-	const keys = "HOME LANG MKL_NUM_THREADS MPLBACKEND MPLCONFIGDIR OMP_NUM_THREADS OPENBLAS_NUM_THREADS PATH " +
+	const keys = "HOME JE_ARROW_MALLOC_CONF LANG MKL_NUM_THREADS MPLBACKEND MPLCONFIGDIR OMP_NUM_THREADS OPENBLAS_NUM_THREADS PATH " +
 		"PYTHONDONTWRITEBYTECODE PYTHONHASHSEED PYTHONUNBUFFERED QT_QPA_PLATFORM SDL_AUDIODRIVER SDL_VIDEODRIVER TMPDIR"
 	if len(lines) != 3 || lines[0] != keys || lines[1] != "41 /tmp /tmp/.matplotlib" || lines[2] != "True True True" {
 		t.Errorf("environment and signals:\n%s\nwant:\n%s\n41 /tmp /tmp/.matplotlib\nTrue True True", r.Output, keys)

@@ -84,6 +84,14 @@ type zygoteOptions struct {
 	startDur  time.Duration
 }
 
+// arrowMallocConf turns off the background thread of pyarrow's jemalloc,
+// which pandas loads with pyarrow. That thread purges and maps memory when
+// the machine's timing says, beside the zygote's own imports, so the
+// libraries after it landed elsewhere from one zygote to the next and
+// every interpreter printed other object addresses (docs/REPRODUCIBILITY.md).
+// Purging still happens, in the allocating thread, in allocation order.
+const arrowMallocConf = "JE_ARROW_MALLOC_CONF=background_thread:false"
+
 func startZygote(o zygoteOptions) (*zygote, error) {
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -115,6 +123,7 @@ func startZygote(o zygoteOptions) (*zygote, error) {
 		"OPENBLAS_NUM_THREADS=1",
 		"OMP_NUM_THREADS=1",
 		"MKL_NUM_THREADS=1",
+		arrowMallocConf,
 	}
 	res, err := residentPipe(o.residents)
 	if err != nil {
