@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -40,7 +41,8 @@ func TestResidentModules(t *testing.T) {
 }
 
 // TestZygoteDigestNamesResidents: the digest run.json records changes with
-// a resident module's source, which the zygote runs before any fork.
+// a resident module's source, which the zygote runs before any fork, and
+// with the zygote's environment, which decides what runs beside it.
 func TestZygoteDigestNamesResidents(t *testing.T) {
 	before := ZygoteDigest(nil)
 	r := Resident{Name: "synth_digest_probe", Source: "x = 1\n"}
@@ -49,6 +51,12 @@ func TestZygoteDigestNamesResidents(t *testing.T) {
 	two := ZygoteDigest([]Resident{r})
 	if one == before || two == one || len(two) != 64 {
 		t.Errorf("digests %s, %s, %s: a resident's source does not change it", before, one, two)
+	}
+	saved := zygoteEnv
+	t.Cleanup(func() { zygoteEnv = saved })
+	zygoteEnv = slices.DeleteFunc(slices.Clone(saved), func(kv string) bool { return strings.HasPrefix(kv, "JE_ARROW_MALLOC_CONF=") })
+	if len(zygoteEnv) == len(saved) || ZygoteDigest(nil) == before {
+		t.Errorf("the zygote's environment without pyarrow's allocator setting gives the same digest %s", before)
 	}
 }
 

@@ -84,13 +84,25 @@ type zygoteOptions struct {
 	startDur  time.Duration
 }
 
-// arrowMallocConf turns off the background thread of pyarrow's jemalloc,
-// which pandas loads with pyarrow. That thread purges and maps memory when
-// the machine's timing says, beside the zygote's own imports, so the
-// libraries after it landed elsewhere from one zygote to the next and
-// every interpreter printed other object addresses (docs/REPRODUCIBILITY.md).
-// Purging still happens, in the allocating thread, in allocation order.
-const arrowMallocConf = "JE_ARROW_MALLOC_CONF=background_thread:false"
+// zygoteEnv is the zygote's environment beside its paths. Fixed hash seeds
+// and one thread in every library keep each interpreter's start the same:
+// JE_ARROW_MALLOC_CONF turns off the background thread of pyarrow's
+// jemalloc, which pandas loads with pyarrow. That thread purged and mapped
+// memory when the machine's timing said, beside the zygote's own imports,
+// so the libraries after it landed elsewhere from one zygote to the next
+// and every interpreter printed other object addresses
+// (docs/REPRODUCIBILITY.md). jemalloc still purges, in the thread that
+// allocates, in allocation order.
+var zygoteEnv = []string{
+	"LANG=C.UTF-8",
+	"PYTHONHASHSEED=0",
+	"PYTHONDONTWRITEBYTECODE=1",
+	"MPLBACKEND=Agg",
+	"OPENBLAS_NUM_THREADS=1",
+	"OMP_NUM_THREADS=1",
+	"MKL_NUM_THREADS=1",
+	"JE_ARROW_MALLOC_CONF=background_thread:false",
+}
 
 func startZygote(o zygoteOptions) (*zygote, error) {
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
@@ -112,19 +124,11 @@ func startZygote(o zygoteOptions) (*zygote, error) {
 		args = append(bwrapArgs(o), args...)
 	}
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = []string{
+	cmd.Env = append([]string{
 		"PATH=/usr/local/bin:/usr/bin:/bin",
-		"LANG=C.UTF-8",
 		"HOME=" + os.TempDir(),
-		"PYTHONHASHSEED=0",
-		"PYTHONDONTWRITEBYTECODE=1",
-		"MPLBACKEND=Agg",
 		"MPLCONFIGDIR=" + o.mplDir,
-		"OPENBLAS_NUM_THREADS=1",
-		"OMP_NUM_THREADS=1",
-		"MKL_NUM_THREADS=1",
-		arrowMallocConf,
-	}
+	}, zygoteEnv...)
 	res, err := residentPipe(o.residents)
 	if err != nil {
 		conn.Close()
@@ -302,12 +306,16 @@ func (t *tailBuffer) suffix() string {
 }
 
 // ZygoteDigest is the hex sha256 of what a zygote holding residents runs
-// before it forks: the driver and those modules, in their order. They lay
-// out the heap every interpreter starts from, so two builds whose digests
-// differ may print different object addresses for the same code.
+// before it forks: the driver, its environment (zygoteEnv) and those
+// modules, in their order. They lay out the heap every interpreter starts
+// from, so two builds whose digests differ may print different object
+// addresses for the same code.
 func ZygoteDigest(residents []Resident) string {
 	h := sha256.New()
 	h.Write([]byte(driverSource))
+	for _, kv := range zygoteEnv {
+		fmt.Fprintf(h, "\x00%s", kv)
+	}
 	for _, r := range residents {
 		fmt.Fprintf(h, "\x00%s\x00%s\x00%s", r.Name, r.Init, r.Source)
 	}
