@@ -31,7 +31,13 @@ import (
 // OpenEnv's own HTTP reset and step keep no state between requests; here
 // reset's observation carries an episode_id that step and state name, so
 // an episode can be played over plain HTTP too.
-func (s *Server) Handler() http.Handler {
+func (s *Server) Handler() http.Handler { return api{s}.routes() }
+
+// api is a Server's HTTP and WebSocket face: it checks the token, decodes
+// requests, calls the Server and writes its replies and errors as JSON.
+type api struct{ *Server }
+
+func (s api) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, map[string]string{"status": "healthy"})
@@ -49,7 +55,7 @@ func (s *Server) Handler() http.Handler {
 }
 
 // auth refuses a request without the bearer token, when the server has one.
-func (s *Server) auth(h http.HandlerFunc) http.Handler {
+func (s api) auth(h http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.cfg.Token != "" {
 			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -63,7 +69,7 @@ func (s *Server) auth(h http.HandlerFunc) http.Handler {
 	})
 }
 
-func (s *Server) handleMetadata(w http.ResponseWriter, r *http.Request) {
+func (s api) handleMetadata(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, map[string]any{
 		"name":        "synth",
 		"description": fmt.Sprintf("code-interpreter tasks of %s: %d tasks; the reward is 1 when the task's checks pass in an isolated verifier, else 0", s.src.Name, len(s.src.Tasks)),
@@ -74,7 +80,7 @@ func (s *Server) handleMetadata(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-func (s *Server) handleTasks(w http.ResponseWriter, r *http.Request) {
+func (s api) handleTasks(w http.ResponseWriter, r *http.Request) {
 	type entry struct {
 		ID          string `json:"id"`
 		Index       string `json:"index,omitempty"`
@@ -88,7 +94,7 @@ func (s *Server) handleTasks(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, out)
 }
 
-func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
+func (s api) handleReset(w http.ResponseWriter, r *http.Request) {
 	var req ResetRequest
 	if err := s.decode(r, &req, true); err != nil {
 		s.fail(w, err)
@@ -110,7 +116,7 @@ type stepRequest struct {
 	RequestID string          `json:"request_id,omitempty"`
 }
 
-func (s *Server) handleStep(w http.ResponseWriter, r *http.Request) {
+func (s api) handleStep(w http.ResponseWriter, r *http.Request) {
 	var req stepRequest
 	if err := s.decode(r, &req, false); err != nil {
 		s.fail(w, err)
@@ -129,7 +135,7 @@ func (s *Server) handleStep(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, res)
 }
 
-func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
+func (s api) handleState(w http.ResponseWriter, r *http.Request) {
 	st, err := s.State(r.URL.Query().Get("episode_id"))
 	if err != nil {
 		s.fail(w, err)
@@ -177,7 +183,7 @@ func decodeAction(raw json.RawMessage) (schemas.Message, error) {
 
 // decode reads a request body of at most MaxMessageBytes; an empty body is
 // the zero request when empty is allowed.
-func (s *Server) decode(r *http.Request, v any, empty bool) error {
+func (s api) decode(r *http.Request, v any, empty bool) error {
 	b, err := io.ReadAll(io.LimitReader(r.Body, s.cfg.MaxMessageBytes+1))
 	if err != nil {
 		return errorf(400, codeValidation, "reading the request: %v", err)
@@ -196,7 +202,7 @@ func (s *Server) decode(r *http.Request, v any, empty bool) error {
 
 // fail answers err as JSON: {"detail": message, "code": ...}, with
 // Retry-After when busy.
-func (s *Server) fail(w http.ResponseWriter, err error) {
+func (s api) fail(w http.ResponseWriter, err error) {
 	s.metrics.count(func(c *Counts) { c.Errors++ })
 	var e *Error
 	if !errors.As(err, &e) {

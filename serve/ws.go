@@ -21,7 +21,7 @@ type wsMessage struct {
 // OpenEnv's client expects of a session. A reset while an episode is open
 // abandons it; so do close and a dropped connection. A connection silent
 // for the idle timeout is closed.
-func (s *Server) session(c *websocket.Conn) {
+func (s api) session(c *websocket.Conn) {
 	defer c.Close()
 	if !s.track(c, true) {
 		s.wsError(c, errorf(503, codeCapacity, "the server is shutting down"))
@@ -110,7 +110,7 @@ func (s *Server) session(c *websocket.Conn) {
 	}
 }
 
-func (s *Server) wsError(c *websocket.Conn, err error) {
+func (s api) wsError(c *websocket.Conn, err error) {
 	s.metrics.count(func(c *Counts) { c.Errors++ })
 	var e *Error
 	if !errors.As(err, &e) {

@@ -13,70 +13,68 @@ import (
 	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
+
+	"synth/generators"
 )
 
 // pdfPages returns the text of each page of PDF file i.
-func (c *bctx) pdfPages(i int) []string { return must(c, i, c.loadPDFPages) }
+func (c *bctx) pdfPages(i int) []string { return must(c, i, pdfFile) }
 
-// loadPDFPages reads the text of each page of PDF file i.
-func (c *bctx) loadPDFPages(i int) ([]string, error) {
-	return memo(c, "pdf", i, func() ([]string, error) {
-		f, r, err := pdf.Open(c.files[i].Path)
-		if err != nil {
-			return nil, fmt.Errorf("pdf %s: %v", c.name(i), err)
+// readPDFPages reads the text of each page of a PDF file.
+func readPDFPages(in generators.Input) ([]string, error) {
+	f, r, err := pdf.Open(in.Path)
+	if err != nil {
+		return nil, fmt.Errorf("pdf %s: %v", in.File.Name, err)
+	}
+	defer f.Close()
+	var pages []string
+	for p := 1; p <= r.NumPage(); p++ {
+		pg := r.Page(p)
+		if pg.V.IsNull() {
+			pages = append(pages, "")
+			continue
 		}
-		defer f.Close()
-		var pages []string
-		for p := 1; p <= r.NumPage(); p++ {
-			pg := r.Page(p)
-			if pg.V.IsNull() {
-				pages = append(pages, "")
-				continue
+		s, ok := layoutText(pg)
+		if !ok {
+			var err error
+			if s, err = pg.GetPlainText(nil); err != nil {
+				return nil, fmt.Errorf("pdf %s: page %d: %v", in.File.Name, p, err)
 			}
-			s, ok := layoutText(pg)
-			if !ok {
-				var err error
-				if s, err = pg.GetPlainText(nil); err != nil {
-					return nil, fmt.Errorf("pdf %s: page %d: %v", c.name(i), p, err)
-				}
-			}
-			pages = append(pages, s)
 		}
-		return pages, nil
-	})
+		pages = append(pages, s)
+	}
+	return pages, nil
 }
 
 // docxParagraphs returns the text of each paragraph of DOCX file i as
 // python-docx's Document.paragraphs reads it: the paragraphs that are
 // children of the body (not those in tables, text boxes or content
 // controls), each the text of its runs and of the runs of its hyperlinks.
-func (c *bctx) docxParagraphs(i int) []string { return must(c, i, c.loadDocxParagraphs) }
+func (c *bctx) docxParagraphs(i int) []string { return must(c, i, docxFile) }
 
-// loadDocxParagraphs reads the paragraphs of DOCX file i (docxParagraphs).
-func (c *bctx) loadDocxParagraphs(i int) ([]string, error) {
-	return memo(c, "docx", i, func() ([]string, error) {
-		zr, err := zip.OpenReader(c.files[i].Path)
+// readDocxParagraphs reads the paragraphs of a DOCX file (docxParagraphs).
+func readDocxParagraphs(in generators.Input) ([]string, error) {
+	zr, err := zip.OpenReader(in.Path)
+	if err != nil {
+		return nil, fmt.Errorf("docx %s: %w", in.File.Name, err)
+	}
+	defer zr.Close()
+	for _, f := range zr.File {
+		if f.Name != "word/document.xml" {
+			continue
+		}
+		rc, err := f.Open()
 		if err != nil {
-			return nil, fmt.Errorf("docx %s: %w", c.name(i), err)
+			return nil, fmt.Errorf("docx %s: %w", in.File.Name, err)
 		}
-		defer zr.Close()
-		for _, f := range zr.File {
-			if f.Name != "word/document.xml" {
-				continue
-			}
-			rc, err := f.Open()
-			if err != nil {
-				return nil, fmt.Errorf("docx %s: %w", c.name(i), err)
-			}
-			defer rc.Close()
-			ps, err := bodyParagraphs(rc)
-			if err != nil {
-				return nil, fmt.Errorf("docx %s: %v", c.name(i), err)
-			}
-			return ps, nil
+		defer rc.Close()
+		ps, err := bodyParagraphs(rc)
+		if err != nil {
+			return nil, fmt.Errorf("docx %s: %v", in.File.Name, err)
 		}
-		return nil, fmt.Errorf("docx %s: no word/document.xml", c.name(i))
-	})
+		return ps, nil
+	}
+	return nil, fmt.Errorf("docx %s: no word/document.xml", in.File.Name)
 }
 
 // bodyParagraphs reads a WordprocessingML document.xml: the text of each

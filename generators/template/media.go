@@ -10,33 +10,33 @@ import (
 	_ "image/png"
 	"math"
 	"os"
+
+	"synth/generators"
 )
 
 // imageSize is image file i's width and height.
 func (c *bctx) imageSize(i int) (w, h int) {
-	s := must(c, i, c.loadImageSize)
+	s := must(c, i, imageSizeFile)
 	return s.w, s.h
 }
 
 type size struct{ w, h int }
 
-// loadImageSize reads image file i's width and height from its header.
-func (c *bctx) loadImageSize(i int) (size, error) {
-	return memo(c, "imagesize", i, func() (size, error) {
-		if c.typ(i) == "webp" {
-			return webpSize(c.files[i].Path, c.name(i))
-		}
-		f, err := os.Open(c.files[i].Path)
-		if err != nil {
-			return size{}, fmt.Errorf("image %s: %w", c.name(i), err)
-		}
-		defer f.Close()
-		cfg, _, err := image.DecodeConfig(f)
-		if err != nil {
-			return size{}, fmt.Errorf("image %s: %v", c.name(i), err)
-		}
-		return size{cfg.Width, cfg.Height}, nil
-	})
+// readImageSize reads an image file's width and height from its header.
+func readImageSize(in generators.Input) (size, error) {
+	if in.File.Type == "webp" {
+		return webpSize(in.Path, in.File.Name)
+	}
+	f, err := os.Open(in.Path)
+	if err != nil {
+		return size{}, fmt.Errorf("image %s: %w", in.File.Name, err)
+	}
+	defer f.Close()
+	cfg, _, err := image.DecodeConfig(f)
+	if err != nil {
+		return size{}, fmt.Errorf("image %s: %v", in.File.Name, err)
+	}
+	return size{cfg.Width, cfg.Height}, nil
 }
 
 // wavInfo is what a WAV header says.
@@ -46,62 +46,58 @@ type wavInfo struct {
 }
 
 // wav is WAV file i's header.
-func (c *bctx) wav(i int) wavInfo { return must(c, i, c.loadWAV) }
+func (c *bctx) wav(i int) wavInfo { return must(c, i, wavFile) }
 
-// loadWAV reads WAV file i's header.
-func (c *bctx) loadWAV(i int) (wavInfo, error) {
-	return memo(c, "wav", i, func() (wavInfo, error) {
-		b, err := os.ReadFile(c.files[i].Path)
-		if err != nil {
-			return wavInfo{}, fmt.Errorf("wav %s: %w", c.name(i), err)
-		}
-		if len(b) < 44 || string(b[:4]) != "RIFF" || string(b[8:12]) != "WAVE" {
-			return wavInfo{}, fmt.Errorf("wav %s: not a WAV file", c.name(i))
-		}
-		var w wavInfo
-		for p := 12; p+8 <= len(b); {
-			id, n := string(b[p:p+4]), int(binary.LittleEndian.Uint32(b[p+4:p+8]))
-			body := b[p+8:]
-			switch id {
-			case "fmt ":
-				if len(body) < 16 {
-					return wavInfo{}, fmt.Errorf("wav %s: fmt chunk of %d bytes", c.name(i), len(body))
-				}
-				w.channels = int(binary.LittleEndian.Uint16(body[2:4]))
-				w.rate = int(binary.LittleEndian.Uint32(body[4:8]))
-				w.bits = int(binary.LittleEndian.Uint16(body[14:16]))
-			case "data":
-				if n > len(body) {
-					n = len(body)
-				}
-				if w.rate > 0 && w.channels > 0 && w.bits > 0 {
-					w.seconds = float64(n) / float64(w.rate*w.channels*w.bits/8)
-				}
-				return w, nil
+// readWAV reads a WAV file's header.
+func readWAV(in generators.Input) (wavInfo, error) {
+	b, err := os.ReadFile(in.Path)
+	if err != nil {
+		return wavInfo{}, fmt.Errorf("wav %s: %w", in.File.Name, err)
+	}
+	if len(b) < 44 || string(b[:4]) != "RIFF" || string(b[8:12]) != "WAVE" {
+		return wavInfo{}, fmt.Errorf("wav %s: not a WAV file", in.File.Name)
+	}
+	var w wavInfo
+	for p := 12; p+8 <= len(b); {
+		id, n := string(b[p:p+4]), int(binary.LittleEndian.Uint32(b[p+4:p+8]))
+		body := b[p+8:]
+		switch id {
+		case "fmt ":
+			if len(body) < 16 {
+				return wavInfo{}, fmt.Errorf("wav %s: fmt chunk of %d bytes", in.File.Name, len(body))
 			}
-			p += 8 + n + n%2
+			w.channels = int(binary.LittleEndian.Uint16(body[2:4]))
+			w.rate = int(binary.LittleEndian.Uint32(body[4:8]))
+			w.bits = int(binary.LittleEndian.Uint16(body[14:16]))
+		case "data":
+			if n > len(body) {
+				n = len(body)
+			}
+			if w.rate > 0 && w.channels > 0 && w.bits > 0 {
+				w.seconds = float64(n) / float64(w.rate*w.channels*w.bits/8)
+			}
+			return w, nil
 		}
-		return wavInfo{}, fmt.Errorf("wav %s: no data chunk", c.name(i))
-	})
+		p += 8 + n + n%2
+	}
+	return wavInfo{}, fmt.Errorf("wav %s: no data chunk", in.File.Name)
 }
 
 // gifFrames is the number of frames of GIF file i.
-func (c *bctx) gifFrames(i int) int { return must(c, i, c.loadGIFFrames) }
+func (c *bctx) gifFrames(i int) int { return must(c, i, gifFile) }
 
-// loadGIFFrames decodes GIF file i and counts its frames.
-func (c *bctx) loadGIFFrames(i int) (int, error) {
-	return memo(c, "gifframes", i, func() (int, error) {
-		f, err := os.Open(c.files[i].Path)
-		if err != nil {
-			return 0, fmt.Errorf("gif %s: %w", c.name(i), err)
-		}
-		defer f.Close()
-		g, err := gif.DecodeAll(f)
-		if err != nil {
-			return 0, fmt.Errorf("gif %s: %v", c.name(i), err)
-		}
-		return len(g.Image), nil
-	})
+// readGIFFrames decodes a GIF file and counts its frames.
+func readGIFFrames(in generators.Input) (int, error) {
+	f, err := os.Open(in.Path)
+	if err != nil {
+		return 0, fmt.Errorf("gif %s: %w", in.File.Name, err)
+	}
+	defer f.Close()
+	g, err := gif.DecodeAll(f)
+	if err != nil {
+		return 0, fmt.Errorf("gif %s: %v", in.File.Name, err)
+	}
+	return len(g.Image), nil
 }
 
 // webpSize reads a WebP file's canvas size from its VP8L, VP8 or VP8X
@@ -130,21 +126,19 @@ func webpSize(path, name string) (size, error) {
 }
 
 // mp3Seconds is the duration of MP3 file i.
-func (c *bctx) mp3Seconds(i int) float64 { return must(c, i, c.loadMP3Seconds) }
+func (c *bctx) mp3Seconds(i int) float64 { return must(c, i, mp3File) }
 
-// loadMP3Seconds reads MP3 file i and returns the duration its frames hold.
-func (c *bctx) loadMP3Seconds(i int) (float64, error) {
-	return memo(c, "mp3", i, func() (float64, error) {
-		b, err := os.ReadFile(c.files[i].Path)
-		if err != nil {
-			return 0, fmt.Errorf("mp3 %s: %w", c.name(i), err)
-		}
-		secs, err := mp3Seconds(b)
-		if err != nil {
-			return 0, fmt.Errorf("mp3 %s: %w", c.name(i), err)
-		}
-		return secs, nil
-	})
+// readMP3 reads an MP3 file and returns the duration its frames hold.
+func readMP3(in generators.Input) (float64, error) {
+	b, err := os.ReadFile(in.Path)
+	if err != nil {
+		return 0, fmt.Errorf("mp3 %s: %w", in.File.Name, err)
+	}
+	secs, err := mp3Seconds(b)
+	if err != nil {
+		return 0, fmt.Errorf("mp3 %s: %w", in.File.Name, err)
+	}
+	return secs, nil
 }
 
 // mp3Seconds walks the MPEG-1 Layer III frames of an MP3 file and returns

@@ -277,7 +277,7 @@ func messyFirst(c *bctx, cands []*tmpl) []*tmpl {
 // layouts or of amounts with thousands separators; false when it does not
 // parse as a table.
 func hasMess(c *bctx) bool {
-	t, err := c.loadTable(0)
+	t, err := tableFile.of(c, 0)
 	if err != nil {
 		return false
 	}

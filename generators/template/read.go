@@ -3,6 +3,8 @@ package template
 import (
 	"fmt"
 	"strings"
+
+	"synth/generators"
 )
 
 // minRows is the fewest data rows a table needs for table templates.
@@ -29,26 +31,45 @@ func (p *parsed) forget(id string, kinds ...string) {
 	}
 }
 
-// memo returns what load returns for file i of c, calling it once per
-// Generate for each kind of read (table, text, pdf …) and file.
-func memo[T any](c *bctx, kind string, i int, load func() (T, error)) (T, error) {
-	key := kind + "\x00" + c.files[i].File.ID
+// A reading is one way to read a file (as a table, as text, its WAV
+// header …): kind names it among what a Generate keeps of each file.
+type reading[T any] struct {
+	kind string
+	read func(generators.Input) (T, error)
+}
+
+// The readings of the templates' files.
+var (
+	tableFile     = reading[*table]{"table", readTableFile}
+	textFile      = reading[string]{"text", readText}
+	pdfFile       = reading[[]string]{"pdf", readPDFPages}
+	docxFile      = reading[[]string]{"docx", readDocxParagraphs}
+	imageSizeFile = reading[size]{"imagesize", readImageSize}
+	gifFile       = reading[int]{"gifframes", readGIFFrames}
+	wavFile       = reading[wavInfo]{"wav", readWAV}
+	mp3File       = reading[float64]{"mp3", readMP3}
+)
+
+// of is what r reads in file i of c, read once per Generate for each kind
+// of reading and file.
+func (r reading[T]) of(c *bctx, i int) (T, error) {
+	key := r.kind + "\x00" + c.files[i].File.ID
 	if l, ok := c.cache.loads[key]; ok {
 		return l.v.(T), l.err
 	}
-	v, err := load()
+	v, err := r.read(c.files[i])
 	c.cache.loads[key] = loaded{v: v, err: err}
 	return v, err
 }
 
-// must returns what load found in file i of c, for the builders, which
-// read their files without an error to handle. Generate reads every file
-// as its type (usable) before any template sees it, and keeps what it
-// read while templates can ask for it, so a load that fails here is a
-// template reading a file as a type it does not declare in FileTypes: a
-// programming error, and a panic.
-func must[T any](c *bctx, i int, load func(int) (T, error)) T {
-	v, err := load(i)
+// must returns what r reads in file i of c, for the builders, which read
+// their files without an error to handle. Generate reads every file as its
+// type (usable) before any template sees it, and keeps what it read while
+// templates can ask for it, so a reading that fails here is a template
+// reading a file as a type it does not declare in FileTypes: a programming
+// error, and a panic.
+func must[T any](c *bctx, i int, r reading[T]) T {
+	v, err := r.of(c, i)
 	if err != nil {
 		panic(fmt.Sprintf("template read %s as a type it does not declare: %v", c.name(i), err))
 	}
@@ -69,7 +90,7 @@ func usable(c *bctx) (err error) {
 	}()
 	switch c.typ(0) {
 	case "csv", "tsv", "xlsx", "json", "parquet":
-		t, err := c.loadTable(0)
+		t, err := tableFile.of(c, 0)
 		if err != nil {
 			return err
 		}
@@ -82,7 +103,7 @@ func usable(c *bctx) (err error) {
 			}
 		}
 	case "png", "jpeg", "gif", "webp", "bmp":
-		s, err := c.loadImageSize(0)
+		s, err := imageSizeFile.of(c, 0)
 		if err != nil {
 			return err
 		}
@@ -90,12 +111,12 @@ func usable(c *bctx) (err error) {
 			return fmt.Errorf("%dx%d is too small", s.w, s.h)
 		}
 		if c.typ(0) == "gif" {
-			if _, err := c.loadGIFFrames(0); err != nil {
+			if _, err := gifFile.of(c, 0); err != nil {
 				return err
 			}
 		}
 	case "wav":
-		w, err := c.loadWAV(0)
+		w, err := wavFile.of(c, 0)
 		if err != nil {
 			return err
 		}
@@ -103,11 +124,11 @@ func usable(c *bctx) (err error) {
 			return fmt.Errorf("shorter than half a second")
 		}
 	case "mp3":
-		if _, err := c.loadMP3Seconds(0); err != nil {
+		if _, err := mp3File.of(c, 0); err != nil {
 			return err
 		}
 	case "pdf":
-		pages, err := c.loadPDFPages(0)
+		pages, err := pdfFile.of(c, 0)
 		if err != nil {
 			return err
 		}
@@ -115,11 +136,11 @@ func usable(c *bctx) (err error) {
 			return fmt.Errorf("no pages")
 		}
 	case "docx":
-		if _, err := c.loadDocxParagraphs(0); err != nil {
+		if _, err := docxFile.of(c, 0); err != nil {
 			return err
 		}
 	case "txt", "md", "html":
-		s, err := c.loadText(0)
+		s, err := textFile.of(c, 0)
 		if err != nil {
 			return err
 		}

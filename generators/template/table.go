@@ -53,35 +53,31 @@ func (c *bctx) table(i int) *table {
 }
 
 // rawTable is file i as a table, every row kept.
-func (c *bctx) rawTable(i int) *table { return must(c, i, c.loadTable) }
+func (c *bctx) rawTable(i int) *table { return must(c, i, tableFile) }
 
-// loadTable parses file i as a table.
 // tableReader reads a table file; a test replaces it to make a reader
 // panic, as a parser's bug on hostile bytes would.
 var tableReader = readTable
 
-func (c *bctx) loadTable(i int) (*table, error) {
-	return memo(c, "table", i, func() (*table, error) {
-		t, err := tableReader(c.files[i].Path, c.typ(i))
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", c.name(i), err)
-		}
-		return t, nil
-	})
+// readTableFile parses a file as a table.
+func readTableFile(in generators.Input) (*table, error) {
+	t, err := tableReader(in.Path, in.File.Type)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", in.File.Name, err)
+	}
+	return t, nil
 }
 
 // text is file i as UTF-8 text.
-func (c *bctx) text(i int) string { return must(c, i, c.loadText) }
+func (c *bctx) text(i int) string { return must(c, i, textFile) }
 
-// loadText reads file i as UTF-8 text.
-func (c *bctx) loadText(i int) (string, error) {
-	return memo(c, "text", i, func() (string, error) {
-		b, err := os.ReadFile(c.files[i].Path)
-		if err != nil {
-			return "", fmt.Errorf("read %s: %w", c.name(i), err)
-		}
-		return string(b), nil
-	})
+// readText reads a file as UTF-8 text.
+func readText(in generators.Input) (string, error) {
+	b, err := os.ReadFile(in.Path)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", in.File.Name, err)
+	}
+	return string(b), nil
 }
 
 // loadCode is the pandas line that reads table i into v; under

@@ -139,7 +139,7 @@ func (r *run) oneFileTasks(ctx context.Context, files []generators.Input) (reada
 		}
 		// Only one-file templates read a PDF's pages or a DOCX's
 		// paragraphs: they need not be held for the pairs.
-		r.cache.forget(f.File.ID, "pdf", "docx")
+		r.cache.forget(f.File.ID, pdfFile.kind, docxFile.kind)
 	}
 	return readable, unusable, nil
 }
