@@ -35,12 +35,14 @@ type Reproduction struct {
 	// may differ.
 	SameStartHeap bool `json:"same_start_heap"`
 	// Zygote is the sha256 of what the sandbox's zygote runs before it
-	// forks (its driver and resident modules, sandbox.ZygoteDigest of residents): they
-	// lay out the heap every interpreter starts from, so a synth whose
-	// digest differs may print other addresses for the same code.
+	// forks (its driver, its environment and the resident modules,
+	// sandbox.ZygoteDigest of residents): they lay out the heap every
+	// interpreter starts from, so a synth whose digest differs may print
+	// other addresses for the same code.
 	Zygote string `json:"zygote"`
 	// Threads is the thread count of numpy's BLAS and OpenMP in the
-	// sandbox: one, so sums reduce in one order.
+	// sandbox: one, so sums reduce in one order. The zygote itself runs
+	// one thread too (synth doctor's "one thread").
 	Threads int `json:"threads"`
 	// Kernel is the machine's kernel release: a different kernel may lay
 	// out memory differently.

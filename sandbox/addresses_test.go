@@ -106,6 +106,29 @@ func TestZygoteRunsOneThread(t *testing.T) {
 	if pythons < 3 {
 		t.Errorf("found %d Python processes under the zygote's launcher %d (%v): want the zygote, its stem and the interpreter", pythons, z.cmd.Process.Pid, procs)
 	}
+	if !z.ready.Layers["one_thread"] || len(z.ready.Threads) > 0 {
+		t.Errorf("the zygote reports layer one_thread %v, threads %q: want on, none", z.ready.Layers["one_thread"], z.ready.Threads)
+	}
+	// A module that starts a thread of its own is named, so synth doctor
+	// can say why rows that print addresses may differ between builds.
+	cfg := testBackend(t).cfg
+	cfg.Residents = []Resident{{Name: "synth_test_thread", Source: "import threading, time\n" +
+		"threading.Thread(target=time.sleep, args=(600,), daemon=True).start()\n"}}
+	threaded, err := newBackend(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { threaded.Close() })
+	tz, err := threaded.zygote()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tz.ready.Layers["one_thread"] || len(tz.ready.Threads) != 1 {
+		t.Errorf("a resident module started a thread, but the zygote reports layer one_thread %v, threads %q", tz.ready.Layers["one_thread"], tz.ready.Threads)
+	}
+	if l := threadLayer(tz); l.On || !strings.Contains(l.Detail, "1 more thread") {
+		t.Errorf("doctor's layer for a zygote with a thread: %+v", l)
+	}
 }
 
 // descendants lists pid and every process below it, from /proc.

@@ -66,8 +66,21 @@ func Doctor(cfg Config) []Layer {
 		cgroupLayer(b),
 		quotaLayer(b),
 		preloadLayer(z),
+		threadLayer(z),
 	}
 	return append(layers, probeLayers(b)...)
+}
+
+// threadLayer says whether the zygote runs alone once it has imported
+// everything: a helper thread of a preloaded or resident module moves where
+// libraries and objects land from one zygote to the next, so rows that
+// print an address may differ between builds.
+func threadLayer(z *zygote) Layer {
+	if len(z.ready.Threads) == 0 {
+		return Layer{Name: "one thread", On: true, Detail: "the zygote runs no thread beside its own, so every zygote lays out its memory alike"}
+	}
+	return Layer{Name: "one thread", Detail: fmt.Sprintf("the zygote runs %d more thread(s) (%s), started by a preloaded or resident module: object addresses in printed reprs may differ between builds; leave that module out of sandbox.preload, or turn its thread off in its own settings",
+		len(z.ready.Threads), strings.Join(z.ready.Threads, ", "))}
 }
 
 func cgroupLayer(b *backend) Layer {

@@ -16,7 +16,7 @@ func TestDoctor(t *testing.T) {
 		got[l.Name] = l
 		t.Logf("%-18s %-5v %s", l.Name, l.On, l.Detail)
 	}
-	for _, name := range []string{"python", "zygote preload", "sandbox", "rlimits"} {
+	for _, name := range []string{"python", "zygote preload", "one thread", "sandbox", "rlimits"} {
 		if !got[name].On {
 			t.Errorf("%s is off: %s", name, got[name].Detail)
 		}

@@ -1216,6 +1216,27 @@ def remember_font_cache():
                 FONT_CACHE[name] = f.read()
 
 
+def helper_threads():
+    """The names of the threads running beside the zygote's own. A library's
+    helper thread maps and frees memory on the machine's timing while the
+    zygote imports, so interpreters would start from another heap from one
+    zygote to the next (zygote.go's zygoteEnv turns off the ones known)."""
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return []
+    names = []
+    for t in tasks:
+        if t == str(os.getpid()):
+            continue
+        try:
+            with open("/proc/self/task/%s/comm" % t) as f:
+                names.append(f.read().strip())
+        except OSError:
+            names.append("(ended)")
+    return sorted(names)
+
+
 def read_residents(fd):
     """The resident modules, read from fd to EOF; a string when unreadable."""
     try:
@@ -1317,6 +1338,8 @@ def zygote(cfg):
             CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWPID, 0, True),
         "fixed_addresses": FIXED_ADDRESSES,
     }
+    threads = helper_threads()
+    layers["one_thread"] = not threads
     if layers["pid"] and os.getuid() == 0:
         try:
             ZYGOTE_FDS["pidns"] = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
@@ -1335,7 +1358,7 @@ def zygote(cfg):
     signal.set_wakeup_fd(ww)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     ready = {"ready": True, "python": sys.version.split()[0], "preload": report, "layers": layers,
-             "pid": os.getpid()}
+             "pid": os.getpid(), "threads": threads}
     zsock.sendall(json.dumps(ready).encode())
     while True:
         poll = select.poll()  # select() stops at fd 1024; one pidfd per live interpreter

@@ -33,6 +33,10 @@ type zygoteReady struct {
 	Layers  map[string]bool   `json:"layers"`
 	Pid     int               `json:"pid"`
 	Error   string            `json:"error"`
+	// Threads names the threads that run beside the zygote's own once it
+	// has imported everything (none, unless a preloaded or resident module
+	// starts one): layer one_thread.
+	Threads []string `json:"threads"`
 }
 
 // nsUsable reports whether the zygote's probes found the namespaces the
