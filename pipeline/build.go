@@ -2,98 +2,14 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"time"
-
-	"synth/agent"
-	"synth/pyenv"
-	"synth/rollout"
 	"synth/rundir"
-	"synth/sandbox"
 	"synth/schemas"
+	"time"
 )
-
-// Options are how a build runs, beside its Config.
-type Options struct {
-	Out     string    // the run directory
-	Version string    // synth's version, for run.json
-	Log     io.Writer // progress and stage lines; nil: discard
-	// Terminal draws a live status line instead of periodic log lines.
-	Terminal bool
-	// Grace is how long rollouts in flight may run on after an interrupt
-	// before they are abandoned (and redone by the next run); default 30s.
-	Grace time.Duration
-}
-
-// Summary is what a build did, stage by stage.
-type Summary struct {
-	Out      string
-	UpToDate bool // nothing was left to do
-	Stages   []StageCount
-	Failures map[string]int // failure taxonomy word -> rollouts
-	Shards   []string       // Parquet files written
-	Rows     int            // rows in the dataset; 0 means the build produced nothing to train on
-	// Lost counts the rollouts lost to infrastructure failures in this run:
-	// not journaled, so that the same command redoes them.
-	Lost    int
-	Bench   string  // the benchmark folder
-	CostUSD float64 // what the rollouts cost, over every shard
-	Tokens  int64   // tokens the rollouts used, over every shard
-	// ShardInfos are the shards a merge gathered, or the one a rollout ran.
-	ShardInfos []ShardInfo
-	Elapsed    time.Duration
-	clock      stageClock
-	Writer     *WriterCounts // the LLM writer's counts; nil for templates
-	// Notes are what the run could not do and how to get it, such as the
-	// tasks templates that became runnable could add (adviseNewTemplates).
-	Notes []string
-}
-
-// StageCount is one line of the funnel.
-type StageCount struct {
-	Stage string
-	In    int
-	Out   int
-	Note  string
-}
-
-func (s *Summary) add(stage string, in, out int, note string, args ...any) {
-	s.Stages = append(s.Stages, StageCount{Stage: stage, In: in, Out: out, Note: fmt.Sprintf(note, args...)})
-	s.clock.lap(stage, in, out)
-}
-
-// StageTimes is when each stage of the build ran and what it cost.
-func (s *Summary) StageTimes() []schemas.StageTime { return s.clock.times }
-
-// ErrConfigChanged is returned when the run directory was made with another
-// config (rundir.ErrConfigChanged, which an eval's results folder shares).
-var ErrConfigChanged = rundir.ErrConfigChanged
-
-// run is one build in progress.
-type run struct {
-	cfg  Config
-	opts Options
-	dir  string
-	work string // where rollouts are journaled: dir, or a shard's folder
-	// readOnly runs no rollout: a stage with rollouts left to do fails
-	// (merge reads a finished plan back).
-	readOnly bool
-	info     *RunInfo
-	log      io.Writer
-	backend  sandbox.Backend
-	llm      *endpoint     // the openai teacher's and the LLM writer's
-	tch      agent.Teacher // see teacher
-	files    *fileSet      // the run's files, for an adversary teacher
-	format   agent.Format
-	sum      *Summary
-	indexes  []*trajIndex // the rollout journals read, closed by close
-	// tasks is the task journal the run's tasks were read back from, slim
-	// (see taskStore); empty when they are held whole.
-	tasks taskStore
-}
 
 // Build runs every stage over the run directory opts.Out, skipping what an
 // earlier run of the same config already did: the plan, the rollouts as one
@@ -141,7 +57,7 @@ func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 
 // finish filters the trajectories and emits the dataset and the benchmark:
 // the end of build and of merge.
-func (r *run) finish(ctx context.Context, p *planned, trajs []trajRef) error {
+func (r *builder) finish(ctx context.Context, p *planned, trajs []trajRef) error {
 	kept, err := r.filterTrajectories(p.fn, trajs)
 	if err != nil {
 		return err
@@ -156,115 +72,215 @@ func (r *run) finish(ctx context.Context, p *planned, trajs []trajRef) error {
 	return r.info.markDone(r.dir, stageEmit)
 }
 
-func newRun(cfg Config, opts Options) *run {
-	r := &run{cfg: cfg, opts: opts, dir: opts.Out, work: opts.Out, log: opts.Log, llm: &endpoint{cfg: cfg.LLM}, sum: &Summary{Out: opts.Out, Failures: map[string]int{}, clock: newStageClock()}}
-	if r.log == nil {
-		r.log = io.Discard
-	}
-	return r
-}
-
-// saveStageTimes writes this build's stage times into run.json, whether the
-// build finished, stopped or failed, so every run says where its time went.
-func (r *run) saveStageTimes() {
-	if times := r.sum.StageTimes(); len(times) > 0 {
-		r.info.StageTimes = times
-		if err := r.info.save(r.dir); err != nil {
-			r.logf("%s: stage times: %v", rundir.RunInfo, err)
-		}
-	}
-}
-
-// sandbox is the run's sandbox backend, started on first use and stopped
-// by close.
-func (r *run) sandbox() (sandbox.Backend, error) {
-	if r.backend == nil {
-		b, err := sandbox.New(rollout.BackendConfig(r.cfg.Sandbox, r.cfg.inFlight()))
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: %w", err)
-		}
-		r.backend = b
-	}
-	return r.backend, nil
-}
-
-func (r *run) close() {
-	for _, x := range r.indexes {
-		x.Close()
-	}
-	r.tasks.close()
-	if r.backend != nil {
-		r.backend.Close()
-	}
-}
-
-// open makes or reopens the run directory and refuses one made with another
-// config.
-func (r *run) open(ctx context.Context) error {
-	if err := os.MkdirAll(r.dir, 0o755); err != nil {
-		return fmt.Errorf("run directory: %w", err)
-	}
-	info, err := readRunInfo(r.dir)
-	if err != nil {
-		return err
-	}
-	hash := r.cfg.Hash()
-	if info != nil && info.ConfigHash != hash {
-		return fmt.Errorf("%w: %s holds a run made with another config (hash %s, now %s): use another -o, or delete %s to start over",
-			ErrConfigChanged, r.dir, info.ConfigHash, hash, r.dir)
-	}
-	if info == nil {
-		info = &RunInfo{ConfigHash: hash, Config: r.cfg, Started: time.Now().UTC(), Stages: map[string]time.Time{}, Counts: map[string]int{}}
-	}
-	info.Config = r.cfg // the latest settings; those outside the hash may change between resumes
-	info.Version = r.opts.Version
-	py := ProbePython(ctx, pythonOf(r.cfg))
-	if err := sameEnvironment(r.dir, info.Python, py); err != nil {
-		return fmt.Errorf("%w%s", err, templatesUnder(ctx, info, pythonOf(r.cfg)))
-	}
-	info.Python = py
-	info.Reproduction = reproductionOf(r.cfg, info.Python)
-	r.info = info
-	return info.save(r.dir)
-}
-
-// pythonOf is the sandbox's interpreter: the configured one, else the
-// locked environment's.
-func pythonOf(cfg Config) string {
-	if cfg.Sandbox.Python != "" {
-		return cfg.Sandbox.Python
-	}
-	return pyenv.Sandbox.Python()
-}
-
-// ErrEnvironmentChanged is returned when a run directory is resumed under
-// another Python environment than the one that made it.
-var ErrEnvironmentChanged = fmt.Errorf("%w: the Python environment changed", ErrConfigChanged)
-
-// sameEnvironment refuses to go on in dir under now when the run was made
-// under was. A run from before environments were recorded, or an
-// interpreter that could not be probed, is not compared.
-func sameEnvironment(dir string, was, now PythonInfo) error {
-	if was.Fingerprint == "" || now.Fingerprint == "" || was.Fingerprint == now.Fingerprint {
+// checkEndpoints runs the preflight at the start of a build that has work
+// left and needs an endpoint, before collecting and sandbox work that would
+// otherwise hide a dead endpoint for minutes.
+func (r *builder) checkEndpoints(ctx context.Context, fresh bool) error {
+	if !fresh || (r.cfg.Teacher.Kind != "openai" && r.cfg.Tasks.Writer != "llm") {
 		return nil
 	}
-	return fmt.Errorf("%w: %s was made under %s, and sandbox.python is now %s: run again under the first (--python %s, or rebuild its lock with scripts/pyenv.sh sandbox), use another -o, or delete %s to start over",
-		ErrEnvironmentChanged, dir, was.Describe(), now.Describe(), was.Executable, dir)
-}
-
-func (r *run) logf(format string, args ...any) { fmt.Fprintf(r.log, format+"\n", args...) }
-
-// fileSet is the collected files by id, with their host paths.
-type fileSet struct {
-	byID  map[string]schemas.File
-	path  map[string]string
-	order []string
-}
-
-func (fs *fileSet) inputs(t *schemas.Task) []sandbox.Input {
-	in := make([]sandbox.Input, len(t.Files))
-	for i, f := range t.Files {
-		in[i] = sandbox.Input{Name: f.Name, Path: fs.path[f.ID]}
+	if _, err := r.llm.client(r.work); err != nil {
+		return err
 	}
-	return in
+	return r.llm.Preflight(ctx)
+}
+
+// planned is what every stage before the rollouts decided: the files, the
+// benchmark (proven, with its reference trajectories), and the training
+// tasks left after dedup and decontamination, with the funnel so far.
+type planned struct {
+	files      *fileSet
+	train      []slimTask
+	validBench []schemas.Task
+	benchRefs  map[string]*schemas.Trajectory
+	benchDone  int // benchmark proofs run now
+	fn         *funnel
+}
+
+// Plan runs every stage except the rollouts into the run directory
+// opts.Out: collect, generate, split, filter and the benchmark's validation.
+// It writes plan.jsonl, the training tasks that `synth rollout` shards
+// share out; the same config always gives the same plan. A second Plan
+// reads back what the first did.
+func Plan(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
+	start := time.Now()
+	r := newRun(cfg, opts)
+	defer r.close()
+	if err := r.open(ctx); err != nil {
+		return nil, err
+	}
+	defer r.saveStageTimes()
+	p, err := r.plan(ctx)
+	if err != nil {
+		return r.sum, err
+	}
+	p.fn.close()
+	r.sum.Elapsed = time.Since(start)
+	return r.sum, nil
+}
+
+// plan runs collect, generate, split, the task filters and the benchmark's
+// validation, and writes the plan.
+func (r *builder) plan(ctx context.Context) (*planned, error) {
+	p, err := r.replan(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := newPlanFile(r).write(p.train); err != nil {
+		p.fn.close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// replan runs the stages of the plan, or, with readOnly, reads them back
+// and fails if any is unfinished (merge: the plan must be whole).
+func (r *builder) replan(ctx context.Context, readOnly bool) (*planned, error) {
+	if readOnly {
+		for _, stage := range []string{stageCollect, stageGenerate, stagePlan} {
+			if !r.info.done(stage) {
+				return nil, fmt.Errorf("%s has no finished plan (stage %s is not done): run synth plan -o %s first", r.dir, stage, r.dir)
+			}
+		}
+	}
+	files, err := r.collect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tasks, err := newTaskMaker(r).generate(ctx, files)
+	if err != nil {
+		return nil, err
+	}
+	benchTasks, trainTasks, err := r.split(tasks)
+	if err != nil {
+		return nil, err
+	}
+	fn, err := newFunnel(r.dir)
+	if err != nil {
+		return nil, err
+	}
+	p := &planned{files: files, fn: fn}
+	split := readFiles(trainTasks) // filterTasks overwrites trainTasks
+	if p.train, err = r.filterTasks(fn, trainTasks, benchTasks); err != nil {
+		fn.close()
+		return nil, err
+	}
+	r.readOnly = readOnly
+	p.validBench, p.benchRefs, p.benchDone, err = r.validateBench(ctx, fn, benchTasks, files)
+	if err == nil {
+		err = r.countFiles(fn, files, split, p.train, benchTasks, p.validBench)
+	}
+	if err != nil {
+		fn.close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// Merge gathers the rollouts of every shard of the plan in the run
+// directory opts.Out, then filters, dedups and emits the dataset and the
+// benchmark exactly as Build does: the rows are the same, in the same order,
+// however the work was split. It refuses, naming the shard, when a shard is
+// missing, unfinished (still running, killed, or stopped by its budget), or
+// of another plan. shards > 0 is the number of shards expected; 0 takes it
+// from the folders under RUN/shards.
+func Merge(ctx context.Context, shards int, opts Options) (*Summary, error) {
+	start := time.Now()
+	info, cfg, err := planInfo(opts.Out)
+	if err != nil {
+		return nil, err
+	}
+	r := newRun(cfg, opts)
+	defer r.close()
+	// The plan's run.json, as the plan left it: its Python is the one the
+	// shards ran (probing it again costs seconds).
+	r.info = info
+	r.info.Version = opts.Version
+	if info.Python.Version == "" { // the plan's probe failed: try again
+		info.Python = ProbePython(ctx, pythonOf(cfg))
+	}
+	defer r.saveStageTimes()
+	infos, err := finishedShards(r.dir, info.Plan, shards)
+	if err != nil {
+		return nil, err
+	}
+	p, err := r.replan(ctx, true)
+	if err != nil {
+		return r.sum, err
+	}
+	defer p.fn.close()
+	trajs, err := r.gather(p.train, infos)
+	if err != nil {
+		return r.sum, err
+	}
+	r.info.Shards = infos
+	r.sum.ShardInfos = infos
+	if err := r.finish(ctx, p, trajs); err != nil {
+		return r.sum, err
+	}
+	r.sum.Elapsed = time.Since(start)
+	return r.sum, nil
+}
+
+// Rollout runs the rollouts of one shard of the plan in the run directory
+// opts.Out, which `synth plan` made. It takes the config from the plan's
+// run.json and writes only under RUN/shards/I-of-N/ (its journal, LLM
+// cache, artifacts and shard.json), so shards on a shared filesystem never
+// write each other's files. The LLM budget (llm.max_cost_usd,
+// llm.max_tokens) is split evenly: each of N shards may spend 1/N of it.
+// Like Build, it resumes: run again, it does only the rollouts its journal
+// lacks.
+func Rollout(ctx context.Context, s Shard, so ShardOptions, opts Options) (*Summary, error) {
+	start := time.Now()
+	info, cfg, err := planInfo(opts.Out)
+	if err != nil {
+		return nil, err
+	}
+	so.apply(&cfg)
+	// A shard's code runs in the environment the plan recorded, or not at all.
+	if err := sameEnvironment(opts.Out, info.Python, ProbePython(ctx, pythonOf(cfg))); err != nil {
+		return nil, err
+	}
+	cfg.LLM.MaxCostUSD /= float64(s.Count)
+	cfg.LLM.MaxTokens /= int64(s.Count)
+	r := newRun(cfg, opts)
+	defer r.close()
+	r.info = info
+	r.work = filepath.Join(r.dir, rundir.ShardsDir, s.Name())
+	mine, all, err := newPlanFile(r).read(func(t *schemas.Task) bool { return s.Owns(t.ID) })
+	if err != nil {
+		return nil, err
+	}
+	_, files, err := r.knownFiles()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(r.work, 0o755); err != nil {
+		return nil, fmt.Errorf("shard %s: %w", s.Name(), err)
+	}
+	host, _ := os.Hostname()
+	si := &ShardInfo{Shard: s.Name(), Plan: info.Plan, ConfigHash: info.ConfigHash, Host: host, Tasks: len(mine), Started: time.Now().UTC()}
+	if err := si.save(r.work); err != nil {
+		return nil, err
+	}
+	r.logf("rollout: shard %s: %d of the plan's %d training tasks", s.Name(), len(mine), all)
+	_, ran, err := r.rollouts(ctx, mine, files)
+	if jerr := si.tally(filepath.Join(r.work, rundir.Trajectories)); jerr != nil && err == nil {
+		err = jerr
+	}
+	if err != nil {
+		si.Stopped = err.Error()
+		if serr := si.save(r.work); serr != nil {
+			err = errors.Join(err, serr)
+		}
+		return r.sum, fmt.Errorf("shard %s: %w", s.Name(), err)
+	}
+	si.Finished = time.Now().UTC()
+	if err := si.save(r.work); err != nil {
+		return r.sum, err
+	}
+	r.sum.UpToDate = ran == 0
+	r.sum.ShardInfos = []ShardInfo{*si}
+	r.sum.Elapsed = time.Since(start)
+	return r.sum, nil
 }

@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"maps"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"synth/rundir"
 	"synth/schemas"
@@ -20,7 +17,7 @@ import (
 // collect gathers the files of every source into the content-addressed store
 // and the files.jsonl manifest, applying the sources section's limits and
 // license allow-list. A finished collection is read back, not redone.
-func (r *run) collect(ctx context.Context) (*fileSet, error) {
+func (r *builder) collect(ctx context.Context) (*fileSet, error) {
 	store, fs, err := r.knownFiles()
 	if err != nil {
 		return nil, err
@@ -62,7 +59,7 @@ func (r *run) collect(ctx context.Context) (*fileSet, error) {
 
 // knownFiles opens the run's file store and reads back the files
 // files.jsonl records.
-func (r *run) knownFiles() (*sources.Store, *fileSet, error) {
+func (r *builder) knownFiles() (*sources.Store, *fileSet, error) {
 	opt, err := sources.StoreOptionsFrom(r.cfg.Sources)
 	if err != nil {
 		return nil, nil, fmt.Errorf("collect: %w", err)
@@ -105,46 +102,6 @@ func skippedNote(skipped map[string]int) string {
 	return ", skipped: " + countsNote(skipped)
 }
 
-// record adds a collected file's record to the set and the manifest j: a
-// new file's record whole, a new provenance of a known file as a reference
-// record (one short line, never the provenance so far), and nothing for a
-// file the set holds already (a rerun of the collection).
-func (fs *fileSet) record(j *rundir.Journal, f schemas.File, path string) error {
-	if f.DuplicateOf != "" {
-		fs.addSource(f.DuplicateOf, f.Source)
-		return j.Append(schemas.File{DuplicateOf: f.DuplicateOf, Source: f.Source})
-	}
-	if _, ok := fs.byID[f.ID]; ok {
-		return nil
-	}
-	fs.set(f, path)
-	return j.Append(f)
-}
-
-// addSource appends a provenance to the file with id (its first Source
-// stays first in Sources); a reference to a file the set lacks is ignored.
-func (fs *fileSet) addSource(id string, src schemas.Source) {
-	f, ok := fs.byID[id]
-	if !ok {
-		return
-	}
-	if len(f.Sources) == 0 {
-		f.Sources = []schemas.Source{f.Source}
-	}
-	f.Sources = append(f.Sources, src)
-	fs.byID[id] = f
-}
-
-// set records a file; a later record of the same content replaces the
-// earlier one (it carries more provenance) but keeps its place.
-func (fs *fileSet) set(f schemas.File, path string) {
-	if _, ok := fs.byID[f.ID]; !ok {
-		fs.order = append(fs.order, f.ID)
-	}
-	fs.byID[f.ID] = f
-	fs.path[f.ID] = path
-}
-
 func typeCounts(fs *fileSet) string {
 	n := map[string]int{}
 	for _, f := range fs.byID {
@@ -152,15 +109,3 @@ func typeCounts(fs *fileSet) string {
 	}
 	return countsNote(n)
 }
-
-// countsNote lists counts by name, in name order: "csv 5, txt 1".
-func countsNote(m map[string]int) string {
-	parts := make([]string, 0, len(m))
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// FailureNote lists the failed rollouts by reason: "check_failed 2, max_turns 1".
-func (s *Summary) FailureNote() string { return countsNote(s.Failures) }

@@ -17,6 +17,7 @@ import (
 	"synth/generators"
 	"synth/generators/writer"
 	"synth/llm"
+	"synth/rollout"
 	"synth/sandbox"
 	"synth/sources"
 )
@@ -167,4 +168,9 @@ func cleanYAMLError(err error) string {
 		return fmt.Sprint(te.Errors)
 	}
 	return err.Error()
+}
+
+// inFlight is how many rollouts the build runs at once (see rollout.InFlight).
+func (c Config) inFlight() int {
+	return rollout.InFlight(c.Concurrency, c.Teacher.Kind, c.Sandbox.Slots)
 }

@@ -45,7 +45,7 @@ func (f *funnel) close() error { return f.log.Close() }
 // benchmark (its queries by n-grams, its input files by content), before any
 // rollout is spent on them. It keeps the tasks in train's own array, which
 // it overwrites: train is not to be used after.
-func (r *run) filterTasks(fn *funnel, train []slimTask, benchTasks []schemas.Task) ([]slimTask, error) {
+func (r *builder) filterTasks(fn *funnel, train []slimTask, benchTasks []schemas.Task) ([]slimTask, error) {
 	drops, err := taskDrops(r.cfg.Filters, &r.tasks, train, benchTasks)
 	if err != nil {
 		return nil, fmt.Errorf("filter: %w", err)
@@ -126,7 +126,7 @@ func taskDrops(cfg filters.Config, tasks *taskStore, train []slimTask, benchTask
 // infrastructure failure, passed their checks and the quality gates, and
 // are not duplicates. It reads them back from their journals one at a
 // time, and returns the kept in trajs' own array, which it overwrites.
-func (r *run) filterTrajectories(fn *funnel, trajs []trajRef) ([]trajRef, error) {
+func (r *builder) filterTrajectories(fn *funnel, trajs []trajRef) ([]trajRef, error) {
 	dedup := filters.NewDedup(r.cfg.Filters)
 	n := len(trajs)
 	kept := trajs[:0] // in trajs' own array: kept never runs ahead of the loop
@@ -173,3 +173,22 @@ func (r *run) filterTrajectories(fn *funnel, trajs []trajRef) ([]trajRef, error)
 	r.sum.add("filter", n, len(kept), "trajectories after verification, quality gates and dedup")
 	return kept, nil
 }
+
+func failedChecks(t *schemas.Trajectory) string {
+	if t.Error != "" {
+		return t.Error
+	}
+	if t.Verdict == nil {
+		return "no verdict"
+	}
+	for _, c := range t.Verdict.Checks {
+		if !c.OK {
+			return c.Kind + ": " + c.Message
+		}
+	}
+	return t.Verdict.Failure
+}
+
+// stageFiles counts, first in the funnel, the collected files that got a
+// task; its drops name each file that got none, with why.
+const stageFiles = "files"

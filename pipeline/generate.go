@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"synth/checks"
 	"synth/generators"
@@ -180,23 +179,6 @@ func countCategories(n int, category func(i int) string) int {
 	}
 	return len(c)
 }
-
-// included reports whether a skip line names a template the config asks
-// for (all, when the config names none).
-func included(line string, templates []string) bool {
-	if len(templates) == 0 {
-		return true
-	}
-	for _, t := range templates {
-		if strings.Contains(line, "template "+t) {
-			return true
-		}
-	}
-	return false
-}
-
-// templateProof is what --validate-tasks runs for a task with a reference.
-const templateProof = "the reference passes; the empty rollout and every adversary fail; a mutated reference fails where its template defines one"
 
 // validateTasks runs every task with a reference in the sandbox: the
 // reference must pass its checks, an empty rollout and a mutated reference

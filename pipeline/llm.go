@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 
@@ -51,16 +50,3 @@ func (e *endpoint) client(work string) (*llm.Client, error) {
 
 // errHalted marks a run stopped by halted (rollout.ErrHalted).
 var errHalted = rollout.ErrHalted
-
-// checkEndpoints runs the preflight at the start of a build that has work
-// left and needs an endpoint, before collecting and sandbox work that would
-// otherwise hide a dead endpoint for minutes.
-func (r *run) checkEndpoints(ctx context.Context, fresh bool) error {
-	if !fresh || (r.cfg.Teacher.Kind != "openai" && r.cfg.Tasks.Writer != "llm") {
-		return nil
-	}
-	if _, err := r.llm.client(r.work); err != nil {
-		return err
-	}
-	return r.llm.Preflight(ctx)
-}

@@ -30,17 +30,6 @@ func openLost(dir string) (*lostLog, error) {
 	return l, nil
 }
 
-// count is how many of the jobs at indexes which an earlier run lost.
-func (l *lostLog) count(jobs jobList, which []int32) int {
-	n := 0
-	for _, i := range which {
-		if l.ids[jobs.At(int(i)).id] {
-			n++
-		}
-	}
-	return n
-}
-
 // add notes a lost rollout; the journal opens on the first.
 func (l *lostLog) add(t *schemas.Trajectory) error {
 	if l.j == nil {

@@ -109,3 +109,22 @@ func (p PythonInfo) Describe() string {
 	}
 	return b.String()
 }
+
+// PythonInfo is the sandbox interpreter: its version, the main packages
+// tasks use, and what identifies the whole environment.
+type PythonInfo struct {
+	Executable string            `json:"executable"`
+	Version    string            `json:"version"`
+	Packages   map[string]string `json:"packages"` // the main distributions, by normalized name
+	// Lock is the sandbox lock (name-hash) when every locked package is
+	// installed at its locked version; empty for another environment.
+	Lock string `json:"lock,omitempty"`
+	// Fingerprint hashes the Python version and every installed
+	// distribution with its version; a resume under another refuses.
+	Fingerprint   string            `json:"fingerprint,omitempty"`
+	Distributions map[string]string `json:"distributions,omitempty"`
+	// FixedAddresses: this machine lets an interpreter turn off its
+	// address-space randomisation (personality ADDR_NO_RANDOMIZE), as the
+	// sandbox's zygote does.
+	FixedAddresses bool `json:"fixed_addresses"`
+}

@@ -5,60 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"time"
 
-	"synth/agent"
-	"synth/rollout"
 	"synth/rundir"
 	"synth/runner"
 	"synth/schemas"
 )
-
-// job is one rollout to run: a task, a sample number and a teacher. A
-// benchmark task's validation job has a proof too: it journals one record
-// for its reference (its own id) and one for each proof (see ids). Its
-// rollout.Job, which the player plays, is played().
-type job struct {
-	id      string
-	task    *schemas.Task // nil for a training task held slim, until it runs
-	slim    *slimTask     // the training task, when task is nil
-	sample  int
-	teacher agent.Teacher
-	format  agent.Format
-	proof   *taskProof
-}
-
-// jobList is a stage's jobs by index: a jobSlice, or a trainJobList, which
-// makes each training rollout's job when asked rather than hold a million.
-type jobList = runner.Jobs[job]
-
-type jobSlice = runner.Slice[job]
-
-// trainJobList is the rollouts of the training tasks, samples each, in the
-// order of the dataset's rows: job i is sample i%samples of task
-// i/samples.
-type trainJobList struct {
-	tasks   []slimTask
-	samples int
-	teacher agent.Teacher
-	format  agent.Format
-	cfg     *agent.Config
-}
-
-func (l trainJobList) Len() int { return len(l.tasks) * l.samples }
-
-func (l trainJobList) At(i int) job {
-	t, s := &l.tasks[i/l.samples], i%l.samples
-	return job{id: rollout.ID(t.id, s, l.teacher, l.format, *l.cfg), slim: t, sample: s, teacher: l.teacher, format: l.format}
-}
-
-// taskID is the id of the job's task.
-func (jb *job) taskID() string {
-	if jb.task == nil {
-		return jb.slim.id
-	}
-	return jb.task.ID
-}
 
 // runJobs rolls out every job not yet in the journal, verifies each, and
 // appends it to the journal. With proofs (benchmark validation), a job is
@@ -70,7 +21,7 @@ func (jb *job) taskID() string {
 // its retries) is not journaled but noted in lost.jsonl and counted in the
 // summary: the next run does it again. Interrupted, it lets rollouts in
 // flight finish, journals them, and returns ctx's error.
-func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobList, journal string, fs *fileSet) (*trajIndex, int, error) {
+func (r *builder) runJobs(ctx context.Context, stage string, proofs bool, jobs jobList, journal string, fs *fileSet) (*trajIndex, int, error) {
 	path := filepath.Join(r.work, journal)
 	done, err := indexJournal(path)
 	if err != nil {
@@ -135,37 +86,13 @@ func (r *run) runJobs(ctx context.Context, stage string, proofs bool, jobs jobLi
 	return done, ran, nil
 }
 
-// countMissing is how many records of jobs are not journaled, or are to be
-// done again (redo).
-func countMissing(jobs jobList, done *trajIndex, redo map[string]bool) int {
+// count is how many of the jobs at indexes which an earlier run lost.
+func (l *lostLog) count(jobs jobList, which []int32) int {
 	n := 0
-	for i := range jobs.Len() {
-		n += missing(jobs.At(i), done, redo)
-	}
-	return n
-}
-
-// missing is how many of jb's records are not journaled, or are to be done
-// again (redo).
-func missing(jb job, done *trajIndex, redo map[string]bool) int {
-	n := 0
-	for _, id := range jb.ids() {
-		if !done.Has(id) || redo[id] {
+	for _, i := range which {
+		if l.ids[jobs.At(int(i)).id] {
 			n++
 		}
 	}
 	return n
-}
-
-// grace is how long rollouts in flight may run on after an interrupt.
-func (o Options) grace() time.Duration {
-	if o.Grace > 0 {
-		return o.Grace
-	}
-	return rollout.DefaultGrace
-}
-
-// inFlight is how many rollouts the build runs at once (see rollout.InFlight).
-func (c Config) inFlight() int {
-	return rollout.InFlight(c.Concurrency, c.Teacher.Kind, c.Sandbox.Slots)
 }

@@ -44,25 +44,6 @@ type RunInfo struct {
 	Reproduction *Reproduction `json:"reproduction,omitempty"`
 }
 
-// PythonInfo is the sandbox interpreter: its version, the main packages
-// tasks use, and what identifies the whole environment.
-type PythonInfo struct {
-	Executable string            `json:"executable"`
-	Version    string            `json:"version"`
-	Packages   map[string]string `json:"packages"` // the main distributions, by normalized name
-	// Lock is the sandbox lock (name-hash) when every locked package is
-	// installed at its locked version; empty for another environment.
-	Lock string `json:"lock,omitempty"`
-	// Fingerprint hashes the Python version and every installed
-	// distribution with its version; a resume under another refuses.
-	Fingerprint   string            `json:"fingerprint,omitempty"`
-	Distributions map[string]string `json:"distributions,omitempty"`
-	// FixedAddresses: this machine lets an interpreter turn off its
-	// address-space randomisation (personality ADDR_NO_RANDOMIZE), as the
-	// sandbox's zygote does.
-	FixedAddresses bool `json:"fixed_addresses"`
-}
-
 // readRunInfo reads dir's run.json; nil when there is none.
 func readRunInfo(dir string) (*RunInfo, error) {
 	var ri RunInfo
@@ -80,4 +61,14 @@ func (ri *RunInfo) done(stage string) bool { _, ok := ri.Stages[stage]; return o
 func (ri *RunInfo) markDone(dir, stage string) error {
 	ri.Stages[stage] = time.Now().UTC()
 	return ri.save(dir)
+}
+
+// UntaskedFile is a collected file without a task as run.json keeps it, so a
+// resumed run names it in the funnel again.
+type UntaskedFile struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail,omitempty"`
 }

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"synth/rundir"
@@ -35,68 +33,6 @@ func (s Shard) Owns(taskID string) bool { return shardOf(taskID, s.Count) == s.I
 func shardOf(taskID string, n int) int {
 	h := sha256.Sum256([]byte(taskID))
 	return int(binary.BigEndian.Uint64(h[:8])%uint64(n)) + 1
-}
-
-// ParseShard reads --shard: "I/N", or "auto" from the scheduler's
-// environment (getenv):
-//
-//   - Slurm job arrays: with shards > 0, SLURM_ARRAY_TASK_ID is the shard
-//     number itself (submit --array=1-N, and resubmit --array=I for one
-//     shard); with shards 0, the shard is the task's place in its array
-//     (SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN + 1) of
-//     SLURM_ARRAY_TASK_COUNT.
-//   - Kubernetes Indexed Jobs: JOB_COMPLETION_INDEX (from 0) + 1, of shards,
-//     which must be given.
-func ParseShard(spec string, shards int, getenv func(string) string) (Shard, error) {
-	if spec != "auto" {
-		i, n, ok := strings.Cut(spec, "/")
-		s := Shard{Index: atoi(i), Count: atoi(n)}
-		if !ok || s.Index < 1 || s.Count < 1 || s.Index > s.Count {
-			return Shard{}, fmt.Errorf("--shard %q: want I/N with 1 <= I <= N, e.g. 2/3, or auto", spec)
-		}
-		if shards > 0 && shards != s.Count {
-			return Shard{}, fmt.Errorf("--shard %s and --shards %d disagree on the number of shards", spec, shards)
-		}
-		return s, nil
-	}
-	if id := getenv("SLURM_ARRAY_TASK_ID"); id != "" {
-		if shards > 0 {
-			s := Shard{Index: atoi(id), Count: shards}
-			if s.Index < 1 || s.Index > shards {
-				return Shard{}, fmt.Errorf("--shard auto: SLURM_ARRAY_TASK_ID %s is not a shard of %d: with --shards, array indexes are shard numbers (sbatch --array=1-%d)", id, shards, shards)
-			}
-			return s, nil
-		}
-		lo, n := getenv("SLURM_ARRAY_TASK_MIN"), atoi(getenv("SLURM_ARRAY_TASK_COUNT"))
-		if lo == "" {
-			lo = "1"
-		}
-		s := Shard{Index: atoi(id) - atoi(lo) + 1, Count: n}
-		if n < 1 || s.Index < 1 || s.Index > n {
-			return Shard{}, fmt.Errorf("--shard auto: SLURM_ARRAY_TASK_ID %s, SLURM_ARRAY_TASK_MIN %s and SLURM_ARRAY_TASK_COUNT %q name no shard: pass --shards N", id, lo, getenv("SLURM_ARRAY_TASK_COUNT"))
-		}
-		return s, nil
-	}
-	if idx := getenv("JOB_COMPLETION_INDEX"); idx != "" {
-		if shards < 1 {
-			return Shard{}, fmt.Errorf("--shard auto in a Kubernetes Indexed Job needs --shards N (the Job's completions)")
-		}
-		s := Shard{Index: atoi(idx) + 1, Count: shards}
-		if s.Index < 1 || s.Index > shards {
-			return Shard{}, fmt.Errorf("--shard auto: JOB_COMPLETION_INDEX %s is not below --shards %d", idx, shards)
-		}
-		return s, nil
-	}
-	return Shard{}, fmt.Errorf("--shard auto found neither SLURM_ARRAY_TASK_ID (a Slurm job array) nor JOB_COMPLETION_INDEX (a Kubernetes Indexed Job): pass --shard I/N")
-}
-
-// atoi is s as a number, or -1.
-func atoi(s string) int {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil {
-		return -1
-	}
-	return n
 }
 
 // ShardInfo is shard.json: what a shard did. Finished is set when every

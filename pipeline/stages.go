@@ -27,7 +27,7 @@ import (
 // benchmark's tasks are read back whole (they are proven and indexed for
 // decontamination whole); train is returned in tasks' array, which it
 // overwrites.
-func (r *run) split(tasks []slimTask) (benchTasks []schemas.Task, train []slimTask, err error) {
+func (r *builder) split(tasks []slimTask) (benchTasks []schemas.Task, train []slimTask, err error) {
 	seed := r.cfg.Bench.Seed
 	if seed == 0 {
 		seed = r.cfg.Seed
@@ -84,7 +84,7 @@ func (r *run) split(tasks []slimTask) (benchTasks []schemas.Task, train []slimTa
 // dropped task is recorded in the funnel (stage validate_bench,
 // filtered.jsonl) with the reason. It returns the valid tasks with their
 // reference trajectories.
-func (r *run) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Task, fs *fileSet) ([]schemas.Task, map[string]*schemas.Trajectory, int, error) {
+func (r *builder) validateBench(ctx context.Context, fn *funnel, tasks []schemas.Task, fs *fileSet) ([]schemas.Task, map[string]*schemas.Trajectory, int, error) {
 	format := agent.NewPyBench()
 	ref := agent.NewReference(format)
 	proofs := []agent.Teacher{ref, mutant{ref}}
@@ -222,38 +222,9 @@ func lostProof(ref, mut *schemas.Trajectory, adv []job, done *trajIndex) (string
 	return "", nil
 }
 
-// mutant plays a task's mutated reference, which its checks must fail.
-type mutant struct{ ref *agent.Reference }
-
-func (mutant) Info() schemas.TeacherInfo { return schemas.TeacherInfo{Kind: "mutant"} }
-
-func (m mutant) Reply(ctx context.Context, req agent.Request) (agent.Reply, error) {
-	t := *req.Task
-	if t.Reference = template.Mutant(req.Task); t.Reference == nil {
-		return agent.Reply{}, fmt.Errorf("task %s: its template defines no mutation", t.ID)
-	}
-	req.Task = &t
-	return m.ref.Reply(ctx, req)
-}
-
-func failedChecks(t *schemas.Trajectory) string {
-	if t.Error != "" {
-		return t.Error
-	}
-	if t.Verdict == nil {
-		return "no verdict"
-	}
-	for _, c := range t.Verdict.Checks {
-		if !c.OK {
-			return c.Kind + ": " + c.Message
-		}
-	}
-	return t.Verdict.Failure
-}
-
 // rollouts runs the teacher on every training task, k samples each, and
 // returns where their trajectories are journaled, in the dataset's order.
-func (r *run) rollouts(ctx context.Context, tasks []slimTask, fs *fileSet) ([]trajRef, int, error) {
+func (r *builder) rollouts(ctx context.Context, tasks []slimTask, fs *fileSet) ([]trajRef, int, error) {
 	r.files = fs
 	jobs, err := r.trainJobs(tasks)
 	if err != nil {
@@ -270,7 +241,7 @@ func (r *run) rollouts(ctx context.Context, tasks []slimTask, fs *fileSet) ([]tr
 
 // trainJobs are the rollouts of the training tasks, k samples each, in the
 // order of the dataset's rows, made when asked for.
-func (r *run) trainJobs(tasks []slimTask) (jobList, error) {
+func (r *builder) trainJobs(tasks []slimTask) (jobList, error) {
 	teacher, format, err := r.teacher()
 	if err != nil {
 		return nil, err
@@ -283,7 +254,7 @@ func (r *run) trainJobs(tasks []slimTask) (jobList, error) {
 // trajectory in memory at a time. find locates a job's trajectory; one it
 // does not find (ok false, err nil) was lost to the infrastructure and is
 // left out. check, if not nil, vets each trajectory read.
-func (r *run) inOrder(tasks []slimTask, jobs jobList, find func(job) (trajRef, bool, error), check func(job, *schemas.Trajectory) error, from string) ([]trajRef, error) {
+func (r *builder) inOrder(tasks []slimTask, jobs jobList, find func(job) (trajRef, bool, error), check func(job, *schemas.Trajectory) error, from string) ([]trajRef, error) {
 	out := make([]trajRef, 0, jobs.Len())
 	passed := 0
 	for i := range jobs.Len() {
@@ -324,7 +295,7 @@ func (r *run) inOrder(tasks []slimTask, jobs jobList, find func(job) (trajRef, b
 
 // teacher is the run's teacher and format, made once: a replay file is read
 // once, an endpoint client shared.
-func (r *run) teacher() (agent.Teacher, agent.Format, error) {
+func (r *builder) teacher() (agent.Teacher, agent.Format, error) {
 	if r.tch == nil {
 		var err error
 		inputs := func(t *schemas.Task) []sandbox.Input { return r.files.inputs(t) } // the files the stage at hand set
@@ -379,7 +350,7 @@ func newTeacher(tc agent.Config, client func() (*llm.Client, error), inputs func
 // emit writes the kept trajectories as Parquet shards, with the dataset
 // card (README.md) and stats.json beside them, reading them back from
 // their journals one at a time.
-func (r *run) emit(_ context.Context, fn *funnel, tasks []slimTask, kept []trajRef, fs *fileSet) error {
+func (r *builder) emit(_ context.Context, fn *funnel, tasks []slimTask, kept []trajRef, fs *fileSet) error {
 	// The kept trajectories follow the plan's order (a task's samples one
 	// after another), so each one's task is found walking the plan once.
 	next := 0
@@ -480,7 +451,7 @@ func commonLicense(files []schemas.File) string {
 }
 
 // writeBench lays out the benchmark folder.
-func (r *run) writeBench(tasks []schemas.Task, refs map[string]*schemas.Trajectory, fs *fileSet) error {
+func (r *builder) writeBench(tasks []schemas.Task, refs map[string]*schemas.Trajectory, fs *fileSet) error {
 	entries := make([]bench.Entry, len(tasks))
 	for i, t := range tasks {
 		inputs := map[string]string{}
@@ -501,4 +472,43 @@ func (r *run) writeBench(tasks []schemas.Task, refs map[string]*schemas.Trajecto
 	r.info.Counts["bench_tasks"] = len(tasks)
 	r.sum.add("bench", len(tasks), len(tasks), "benchmark tasks written")
 	return nil
+}
+
+// gather indexes the shards' journals and returns where every training
+// rollout is, in the order Build would have them. Each rollout is taken
+// from the journal of the shard that owns its task, and nowhere else.
+func (r *builder) gather(train []slimTask, infos []ShardInfo) ([]trajRef, error) {
+	jobs, err := r.trainJobs(train)
+	if err != nil {
+		return nil, err
+	}
+	n := len(infos)
+	perShard := make([]*trajIndex, n)
+	for i, si := range infos {
+		x, err := indexJournal(filepath.Join(r.dir, rundir.ShardsDir, si.Shard, rundir.Trajectories))
+		if err != nil {
+			return nil, fmt.Errorf("merge: shard %s: %w", si.Shard, err)
+		}
+		r.indexes = append(r.indexes, x)
+		perShard[i] = x
+	}
+	shardOfJob := func(jb job) Shard { return Shard{Index: shardOf(jb.taskID(), n), Count: n} }
+	find := func(jb job) (trajRef, bool, error) {
+		s := shardOfJob(jb)
+		ref, ok := perShard[s.Index-1].Ref(jb.id)
+		if !ok {
+			return ref, false, fmt.Errorf("merge: shard %s lacks rollout %s of task %s though it says it finished: run synth rollout -o %s --shard %s again",
+				s.Name(), jb.id, jb.taskID(), r.dir, s.Flag())
+		}
+		return ref, true, nil
+	}
+	check := func(jb job, t *schemas.Trajectory) error {
+		if t.TaskID != jb.taskID() || t.Verdict == nil {
+			s := shardOfJob(jb)
+			return fmt.Errorf("merge: shard %s: rollout %s is recorded for task %q, not %s, or without a verdict: its journal is corrupt; move %s away and run synth rollout -o %s --shard %s again",
+				s.Name(), jb.id, t.TaskID, jb.taskID(), filepath.Join(r.dir, rundir.ShardsDir, s.Name()), r.dir, s.Flag())
+		}
+		return nil
+	}
+	return r.inOrder(train, jobs, find, check, fmt.Sprintf(", from %d shard(s)", n))
 }

@@ -26,7 +26,7 @@ type taskMaker struct {
 }
 
 // newTaskMaker is the task maker of r, an opened run (r.info is read now).
-func newTaskMaker(r *run) *taskMaker {
+func newTaskMaker(r *builder) *taskMaker {
 	return &taskMaker{cfg: r.cfg, dir: r.dir, work: r.work, info: r.info, sum: r.sum, log: r.log,
 		tasks: &r.tasks, llm: r.llm, sandbox: r.sandbox}
 }

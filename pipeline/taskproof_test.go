@@ -102,7 +102,7 @@ func proofFixture(t *testing.T) ([]schemas.Task, *fileSet) {
 }
 
 // proofRun is a build's run over dir with b as its sandbox.
-func proofRun(t *testing.T, dir string, b sandbox.Backend) (*run, *funnel) {
+func proofRun(t *testing.T, dir string, b sandbox.Backend) (*builder, *funnel) {
 	t.Helper()
 	cfg := quickConfig()
 	cfg.Concurrency = 2
@@ -127,7 +127,7 @@ func realSandbox(t *testing.T) sandbox.Backend {
 }
 
 // proofIDs are the record ids of a task's reference and mutant.
-func proofIDs(r *run, task *schemas.Task) (ref, mut string) {
+func proofIDs(r *builder, task *schemas.Task) (ref, mut string) {
 	format := agent.NewPyBench()
 	tch := agent.NewReference(format)
 	return rollout.ID(task.ID, 0, tch, format, r.cfg.Teacher), rollout.ID(task.ID, 0, mutant{tch}, format, r.cfg.Teacher)

@@ -1,7 +1,10 @@
 package pipeline
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"hash"
 	"slices"
 	"strconv"
 	"strings"
@@ -141,3 +144,21 @@ func (st *taskStore) whole(s *slimTask) (*schemas.Task, error) {
 	w.ID = s.id // one copy of the id
 	return w, nil
 }
+
+// planHash names a plan by its tasks, in order: shards of one plan carry it.
+func planHash(train []slimTask) string {
+	h := newPlanHasher()
+	for i := range train {
+		h.add(train[i].id)
+	}
+	return h.sum()
+}
+
+// planHasher computes planHash one task id at a time.
+type planHasher struct{ h hash.Hash }
+
+func newPlanHasher() planHasher { return planHasher{sha256.New()} }
+
+func (p planHasher) add(id string) { fmt.Fprintf(p.h, "%s\n", id) }
+
+func (p planHasher) sum() string { return hex.EncodeToString(p.h.Sum(nil))[:16] }

@@ -24,10 +24,6 @@ const (
 	reasonNoTaskWritten    = "no_task_written"    // the writer wrote nothing for it and says not why
 )
 
-// stageFiles counts, first in the funnel, the collected files that got a
-// task; its drops name each file that got none, with why.
-const stageFiles = "files"
-
 // untaskedFiles lists the collected files no kept task reads, in
 // collection order, each with why: what dropped the tasks written for it
 // (made: before checks were validated; valid: after), else the reason the
@@ -81,16 +77,6 @@ func untaskedFiles(fs *fileSet, gen generators.Generator, made, valid, kept []sc
 	return un
 }
 
-// UntaskedFile is a collected file without a task as run.json keeps it, so a
-// resumed run names it in the funnel again.
-type UntaskedFile struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Type   string `json:"type"`
-	Reason string `json:"reason"`
-	Detail string `json:"detail,omitempty"`
-}
-
 func untaskedRecords(un []generators.Untasked) []UntaskedFile {
 	out := make([]UntaskedFile, 0, len(un))
 	for _, u := range un {
@@ -119,7 +105,7 @@ func untaskedNote(un []UntaskedFile) string {
 // benchmark's proof (bench: the benchmark's tasks before it), the training
 // filters (split: the files the training tasks read before them), else the
 // split. Those last files are added to tasks.report.md's list and the log.
-func (r *run) countFiles(fn *funnel, fs *fileSet, split map[string]bool, train []slimTask, bench, validBench []schemas.Task) error {
+func (r *builder) countFiles(fn *funnel, fs *fileSet, split map[string]bool, train []slimTask, bench, validBench []schemas.Task) error {
 	why := map[string]UntaskedFile{}
 	for _, u := range r.info.Untasked {
 		why[u.ID] = u
