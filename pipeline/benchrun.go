@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"synth/agent"
+	"synth/config"
 	"synth/rollout"
 	"synth/rundir"
 	"synth/schemas"
@@ -32,7 +33,7 @@ func WriteBenchRun(dir string, n int, seed int64) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("bench run: %w", err)
 	}
-	cfg := Default()
+	cfg := config.Default()
 	cfg.Bench.Fraction = 0
 	format := agent.NewPyBench()
 	teacher := agent.NewReference(format)

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
+
+	"synth/config"
 	"synth/rundir"
 	"synth/schemas"
-	"time"
 )
 
 // Build runs every stage over the run directory opts.Out, skipping what an
@@ -16,7 +18,7 @@ import (
 // shard kept in the run directory itself, and the merge. Interrupted (ctx
 // done), it stops taking work, lets what is in flight end, keeps everything
 // finished, and returns ctx's error; running it again continues.
-func Build(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
+func Build(ctx context.Context, cfg config.Config, opts Options) (*Summary, error) {
 	start := time.Now()
 	r := newRun(cfg, opts)
 	defer r.close()
@@ -102,7 +104,7 @@ type planned struct {
 // It writes plan.jsonl, the training tasks that `synth rollout` shards
 // share out; the same config always gives the same plan. A second Plan
 // reads back what the first did.
-func Plan(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
+func Plan(ctx context.Context, cfg config.Config, opts Options) (*Summary, error) {
 	start := time.Now()
 	r := newRun(cfg, opts)
 	defer r.close()

@@ -14,6 +14,7 @@ import (
 
 	"synth/agent"
 	"synth/bench"
+	"synth/config"
 	"synth/internal/duckdbtest"
 	"synth/pyenv"
 	"synth/pyenv/pyenvtest"
@@ -33,8 +34,8 @@ func needPython(t *testing.T) {
 }
 
 // quickConfig is the quickstart, smaller: fewer files' worth of templates.
-func quickConfig() Config {
-	cfg := Default()
+func quickConfig() config.Config {
+	cfg := config.Default()
 	cfg.Tasks.PerFile = 1
 	cfg.Tasks.Langs = []string{"en"}
 	return cfg

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"synth/config"
 	"synth/rundir"
 	"synth/schemas"
 )
@@ -32,7 +33,7 @@ func identicalFiles(tb testing.TB, n int) string {
 
 func collectLocal(tb testing.TB, src, out string) {
 	tb.Helper()
-	cfg := Default()
+	cfg := config.Default()
 	cfg.Sources.Specs = []string{"local:" + src}
 	if _, err := Collect(context.Background(), cfg, Options{Out: out}); err != nil {
 		tb.Fatal(err)
@@ -42,7 +43,7 @@ func collectLocal(tb testing.TB, src, out string) {
 // readFileSet reads a run's manifest back as a resumed build does.
 func readFileSet(tb testing.TB, out string) *fileSet {
 	tb.Helper()
-	_, fs, err := newRun(Default(), Options{Out: out}).knownFiles()
+	_, fs, err := newRun(config.Default(), Options{Out: out}).knownFiles()
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func BenchmarkCollectDuplicates(b *testing.B) {
 			var size int64
 			for i := 0; b.Loop(); i++ {
 				out := filepath.Join(b.TempDir(), fmt.Sprint("run", i))
-				cfg := Default()
+				cfg := config.Default()
 				cfg.Sources.Specs = []string{"local:" + src}
 				r := newRun(cfg, Options{Out: out})
 				if err := r.open(context.Background()); err != nil {

@@ -190,7 +190,7 @@ func (m *taskMaker) validateTasks(ctx context.Context, tasks []schemas.Task, fs 
 	if err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
-	v, err := template.Validate(ctx, b, tasks, fs.path, m.cfg.inFlight())
+	v, err := template.Validate(ctx, b, tasks, fs.path, m.cfg.InFlight())
 	if err != nil {
 		return nil, fmt.Errorf("generate: validate: %w", err)
 	}

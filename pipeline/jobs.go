@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+
 	"synth/agent"
 	"synth/checks/adversary"
 	"synth/filters"

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"synth/agent"
+	"synth/config"
 	"synth/llm"
 	"synth/llm/llmtest"
 	"synth/rundir"
@@ -43,7 +44,7 @@ func referenceSolver(t *testing.T, dir string) llmtest.Script {
 	}
 }
 
-func openaiConfig(url string) Config {
+func openaiConfig(url string) config.Config {
 	cfg := quickConfig()
 	cfg.Tasks.Templates = []string{"table.sort", "table.dedup", "text."}
 	cfg.Teacher.Kind = "openai"

@@ -9,13 +9,14 @@ import (
 	"io"
 	"time"
 
+	"synth/config"
 	"synth/sources"
 	"synth/sources/open"
 )
 
 // Collect runs only the collect stage into the run directory opts.Out; a
 // later Build with the same config goes on from there.
-func Collect(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
+func Collect(ctx context.Context, cfg config.Config, opts Options) (*Summary, error) {
 	start := time.Now()
 	r := newRun(cfg, opts)
 	if err := r.open(ctx); err != nil {
@@ -31,7 +32,7 @@ func Collect(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 // Generate runs the collect and generate stages into the run directory
 // opts.Out (with tasks.validate, every task is proven in the sandbox first);
 // a later Build with the same config goes on from there.
-func Generate(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
+func Generate(ctx context.Context, cfg config.Config, opts Options) (*Summary, error) {
 	start := time.Now()
 	r := newRun(cfg, opts)
 	defer r.close() // validation may have started the sandbox
@@ -51,7 +52,7 @@ func Generate(ctx context.Context, cfg Config, opts Options) (*Summary, error) {
 
 // ListSources lists what the sources would collect, with sizes and
 // licenses, without downloading anything.
-func ListSources(ctx context.Context, cfg Config, w io.Writer) error {
+func ListSources(ctx context.Context, cfg config.Config, w io.Writer) error {
 	srcs, err := open.OpenAll(cfg.Sources.Specs, cfg.Sources, open.Env{Seed: cfg.Seed, Log: logger(io.Discard)})
 	if err != nil {
 		return err

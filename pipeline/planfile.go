@@ -5,7 +5,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
 	"synth/bench"
+	"synth/config"
 	"synth/rundir"
 	"synth/schemas"
 	"synth/serve"
@@ -45,17 +47,17 @@ func ServePlan(dir string, log io.Writer) (serve.Source, error) {
 
 // planInfo reads the run.json of a planned run and its config, refusing a
 // run this synth would plan differently.
-func planInfo(dir string) (*RunInfo, Config, error) {
+func planInfo(dir string) (*RunInfo, config.Config, error) {
 	info, err := readRunInfo(dir)
 	if err != nil {
-		return nil, Config{}, err
+		return nil, config.Config{}, err
 	}
 	if info == nil || !info.done(stagePlan) {
-		return nil, Config{}, fmt.Errorf("%s has no plan: run synth plan -o %s first (with the build's flags)", dir, dir)
+		return nil, config.Config{}, fmt.Errorf("%s has no plan: run synth plan -o %s first (with the build's flags)", dir, dir)
 	}
 	cfg := info.Config
 	if h := cfg.Hash(); h != info.ConfigHash {
-		return nil, Config{}, fmt.Errorf("%w: %s/%s holds config hash %s but its settings hash to %s (another synth version made it?): run synth plan -o %s again",
+		return nil, config.Config{}, fmt.Errorf("%w: %s/%s holds config hash %s but its settings hash to %s (another synth version made it?): run synth plan -o %s again",
 			ErrConfigChanged, dir, rundir.RunInfo, info.ConfigHash, h, dir)
 	}
 	return info, cfg, nil

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"synth/bench"
+	"synth/config"
 	"synth/dataset"
 	"synth/schemas"
 )
@@ -29,7 +30,7 @@ func TestDefaultBuildLooksReal(t *testing.T) {
 	needPython(t)
 	out := filepath.Join(t.TempDir(), "out")
 	var log strings.Builder
-	sum, err := Build(context.Background(), Default(), Options{Out: out, Log: &log})
+	sum, err := Build(context.Background(), config.Default(), Options{Out: out, Log: &log})
 	if err != nil {
 		t.Fatalf("%v\nlog:\n%s", err, log.String())
 	}

@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"synth/config"
 	"synth/rollout"
 	"synth/sandbox"
 )
@@ -53,7 +54,7 @@ type Reproduction struct {
 	Teacher string `json:"teacher"`
 }
 
-func reproductionOf(cfg Config, py PythonInfo) *Reproduction {
+func reproductionOf(cfg config.Config, py PythonInfo) *Reproduction {
 	rep := &Reproduction{
 		PythonHashSeed: "0",
 		Seeds:          "per rollout: the first 63 bits of the sha256 of its id",

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
 	"synth/checks"
 	"synth/checks/adversary"
 	"synth/filters"

@@ -66,7 +66,7 @@ func (r *builder) runJobs(ctx context.Context, stage string, proofs bool, jobs j
 	rl := r.roller(fs)
 	rl.stage, rl.proofs, rl.done, rl.redo, rl.journal, rl.lost = stage, proofs, done, redo, j, lost
 	rl.interrupted = func() bool { return ctx.Err() != nil }
-	rn := runner.Runner[job, *schemas.Trajectory]{Stage: stage, Log: r.log, Workers: r.cfg.inFlight(), Grace: r.opts.grace(), Work: rl,
+	rn := runner.Runner[job, *schemas.Trajectory]{Stage: stage, Log: r.log, Workers: r.cfg.InFlight(), Grace: r.opts.grace(), Work: rl,
 		Report: runner.Report{Live: r.opts.Terminal, Total: records, Resumed: records - plan.Left, Head: rl.head}}
 	ran, err := rn.Run(ctx, jobs, plan.Pending)
 	if cerr := j.Close(); cerr != nil && (err == nil || err == ctx.Err()) {

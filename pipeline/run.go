@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"synth/agent"
+	"synth/config"
 	"synth/pyenv"
 	"synth/rollout"
 	"synth/rundir"
@@ -74,7 +75,7 @@ var ErrConfigChanged = rundir.ErrConfigChanged
 // builder is one build in progress: its run directory, config and the pieces
 // its stages share.
 type builder struct {
-	cfg  Config
+	cfg  config.Config
 	opts Options
 	dir  string
 	work string // where rollouts are journaled: dir, or a shard's folder
@@ -95,7 +96,7 @@ type builder struct {
 	tasks taskStore
 }
 
-func newRun(cfg Config, opts Options) *builder {
+func newRun(cfg config.Config, opts Options) *builder {
 	r := &builder{cfg: cfg, opts: opts, dir: opts.Out, work: opts.Out, log: opts.Log, llm: &endpoint{cfg: cfg.LLM}, sum: &Summary{Out: opts.Out, Failures: map[string]int{}, clock: newStageClock()}}
 	if r.log == nil {
 		r.log = io.Discard
@@ -118,7 +119,7 @@ func (r *builder) saveStageTimes() {
 // by close.
 func (r *builder) sandbox() (sandbox.Backend, error) {
 	if r.backend == nil {
-		b, err := sandbox.New(rollout.BackendConfig(r.cfg.Sandbox, r.cfg.inFlight()))
+		b, err := sandbox.New(rollout.BackendConfig(r.cfg.Sandbox, r.cfg.InFlight()))
 		if err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
@@ -169,7 +170,7 @@ func (r *builder) open(ctx context.Context) error {
 
 // pythonOf is the sandbox's interpreter: the configured one, else the
 // locked environment's.
-func pythonOf(cfg Config) string {
+func pythonOf(cfg config.Config) string {
 	if cfg.Sandbox.Python != "" {
 		return cfg.Sandbox.Python
 	}

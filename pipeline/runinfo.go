@@ -3,6 +3,7 @@ package pipeline
 import (
 	"time"
 
+	"synth/config"
 	"synth/rundir"
 	"synth/schemas"
 )
@@ -20,7 +21,7 @@ const (
 // RunInfo is run.json: what made the run directory and what it holds.
 type RunInfo struct {
 	ConfigHash string               `json:"config_hash"`
-	Config     Config               `json:"config"`
+	Config     config.Config        `json:"config"`
 	Version    string               `json:"synth_version"`
 	Python     PythonInfo           `json:"python"`
 	Started    time.Time            `json:"started"`

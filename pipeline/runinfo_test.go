@@ -10,73 +10,20 @@ import (
 	"testing"
 	"time"
 
+	"synth/config"
+	"synth/config/configtest"
 	"synth/generators/writer"
-	"synth/llm"
 	"synth/llm/llmtest"
 	"synth/pyenv"
 	"synth/rundir"
 	"synth/schemas"
 )
 
-// richConfig sets a value in every kind of config field: pointers, maps of
-// any, maps and slices of structs, durations, nested sections.
-func richConfig() Config {
-	cfg := Default()
-	temp, top, wtemp := 0.7, 0.95, 0.3
-	cfg.Seed, cfg.Concurrency = 42, 8
-	cfg.Teacher.Kind, cfg.Teacher.Model, cfg.Teacher.Format = "openai", "qwen2.5-coder", "openai-tools"
-	cfg.Teacher.Temperature, cfg.Teacher.TopP, cfg.Teacher.MaxReplyTokens = &temp, &top, 2048
-	cfg.Teacher.SystemPrompts = []string{"a", "b"}
-	cfg.LLM.Endpoints = []llm.Endpoint{{BaseURL: "http://127.0.0.1:8000/v1", Model: "qwen2.5-coder", KeyEnv: "MY_KEY", Concurrency: 4,
-		Extra: map[string]any{"repetition_penalty": 1.05, "seed": 7, "stop": []any{"</s>"}, "chat_template_kwargs": map[string]any{"enable_thinking": false}}}}
-	cfg.LLM.Timeout, cfg.LLM.MaxRetries, cfg.LLM.MaxCostUSD = 90*time.Second, 3, 12.5
-	cfg.LLM.Extra = map[string]any{"presence_penalty": 0.1}
-	cfg.LLM.Prices = map[string]llm.Price{"qwen2.5-coder": {Input: 0.1, Output: 0.2}}
-	cfg.Tasks.Writer, cfg.Tasks.Templates = "llm", []string{"table.sort"}
-	cfg.Tasks.LLM.Temperature, cfg.Tasks.LLM.Critic = &wtemp, true
-	cfg.Tasks.LLM.Dictionary = map[string][]writer.TaskType{"table": {{Category: "data", Subcategory: "sort", Keywords: []string{"sort"}}}}
-	cfg.Sources.Specs, cfg.Sources.Licenses = []string{"sample", "local:./data"}, []string{"cc0"}
-	cfg.Sources.Kaggle.Tags = []string{"finance"}
-	cfg.Sandbox.Slots, cfg.Sandbox.Limits.Memory = 4, "2GiB"
-	cfg.Filters.Dedup.NearThreshold, cfg.Filters.Gate.MaxFailedCells = 0.8, 0.5
-	cfg.Bench.Fraction = 0.3
-	cfg.Dataset.Format, cfg.Dataset.JSONL = "openai-tools", true
-	return cfg
-}
-
-// TestConfigHashStable: the hash of a config does not depend on run.json's
-// keys: it is the one earlier synth versions computed, so their runs
-// resume.
-func TestConfigHashStable(t *testing.T) {
-	for name, c := range map[string]struct {
-		cfg  Config
-		want string
-	}{
-		"default": {Default(), "34445ef10e559e44"},
-		"rich":    {richConfig(), "d43ffb3e4a44aedc"},
-	} {
-		if got := c.cfg.Hash(); got != c.want {
-			t.Errorf("%s: hash %s, want %s (as before run.json had snake_case keys)", name, got, c.want)
-		}
-	}
-}
-
-// TestConfigHashIgnoresHowSourcesAreReached: the contact, the idle
-// timeout and the legacy Kaggle address change how files are fetched, not
-// which, so a run resumes with them changed.
-func TestConfigHashIgnoresHowSourcesAreReached(t *testing.T) {
-	cfg := richConfig()
-	cfg.Sources.Contact, cfg.Sources.IdleTimeout, cfg.Sources.Kaggle.LegacyURL = "ann@example.org", "5s", "http://127.0.0.1:1/api/v1"
-	if got, want := cfg.Hash(), richConfig().Hash(); got != want {
-		t.Errorf("hash %s with the contact, idle timeout and legacy URL set, %s without", got, want)
-	}
-}
-
 // TestRunJSONRoundTrip: run.json's keys are snake_case, every setting set;
 // a config read back from it hashes as the config that wrote it, and an
 // edited setting in run.json changes the hash.
 func TestRunJSONRoundTrip(t *testing.T) {
-	for name, cfg := range map[string]Config{"default": Default(), "rich": richConfig()} {
+	for name, cfg := range map[string]config.Config{"default": config.Default(), "rich": configtest.Rich()} {
 		t.Run(name, func(t *testing.T) {
 			cfg.Sources.Types = []string{} // empty lists read back as []
 			dir := t.TempDir()
@@ -211,9 +158,9 @@ func TestRunJSONKeysAndSecrets(t *testing.T) {
 // under Go's field names reads back as the same config, with the hash it
 // recorded.
 func TestRunJSONLegacyConfig(t *testing.T) {
-	cfg := richConfig()
+	cfg := configtest.Rich()
 	dir := t.TempDir()
-	legacy := hashJSON(cfg) // Go's field names, as encoding/json wrote them before the json keys
+	legacy := cfg.LegacyJSON() // Go's field names, as encoding/json wrote them before the json keys
 	if !strings.Contains(string(legacy), `"MaxTurns":`) {
 		t.Fatalf("not the legacy form: %s", legacy)
 	}

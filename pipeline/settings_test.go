@@ -4,13 +4,14 @@ import (
 	"strings"
 	"testing"
 
+	"synth/config"
 	"synth/llm"
 )
 
 // TestTeacherSettings: the card shows the sampling settings the rollouts
 // ran with, the default temperature included, never a nil.
 func TestTeacherSettings(t *testing.T) {
-	tc := Default().Teacher
+	tc := config.Default().Teacher
 	tc.Kind = "openai"
 	s := teacherSettings(tc, llm.Config{})
 	if s["temperature"] != 0.7 || s["max_turns"] != tc.MaxTurns || s["samples"] != 1 {
@@ -34,7 +35,7 @@ func TestTeacherSettings(t *testing.T) {
 // own settings over both, and a field the endpoints disagree on is shown
 // per endpoint.
 func TestTeacherSettingsExtra(t *testing.T) {
-	tc := Default().Teacher
+	tc := config.Default().Teacher
 	tc.Kind, tc.Model, tc.MaxReplyTokens = "openai", "m", 512
 	lc := llm.Config{
 		Extra: map[string]any{"top_k": 20, "temperature": 1.5, "max_tokens": 99, "chat_template_kwargs": map[string]any{"enable_thinking": false}},

@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"synth/config"
 	"synth/internal/duckdbtest"
 	"synth/llm/llmtest"
 	"synth/rundir"
@@ -98,7 +99,7 @@ func TestShardsDealEveryTaskOnce(t *testing.T) {
 }
 
 // shardConfig is a small build for the sharding tests.
-func shardConfig() Config {
+func shardConfig() config.Config {
 	cfg := quickConfig()
 	cfg.Tasks.Templates = []string{"table.sort", "text."}
 	cfg.Tasks.PerFile = 1

@@ -9,8 +9,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"synth/rundir"
 	"time"
+
+	"synth/config"
+	"synth/rundir"
 )
 
 var shardName = regexp.MustCompile(`^([0-9]+)-of-([0-9]+)$`)
@@ -73,7 +75,7 @@ type ShardOptions struct {
 	MaxTokens   int64   // the whole run's budget in tokens, of which the shard may spend 1/N
 }
 
-func (so ShardOptions) apply(cfg *Config) {
+func (so ShardOptions) apply(cfg *config.Config) {
 	if so.Concurrency > 0 {
 		cfg.Concurrency = so.Concurrency
 	}

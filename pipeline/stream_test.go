@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"synth/config"
 	"synth/internal/duckdbtest"
 	"synth/rundir"
 	"synth/schemas"
@@ -29,7 +30,7 @@ func TestGeneratedPlanBuildsAndMergesAlike(t *testing.T) {
 	needPython(t)
 	ctx := context.Background()
 	const n = 300
-	cfg := Default()
+	cfg := config.Default()
 	cfg.Bench.Fraction = 0
 	built, run := filepath.Join(t.TempDir(), "built"), filepath.Join(t.TempDir(), "run")
 	for _, dir := range []string{built, run} {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"synth/config"
 	"synth/sandbox"
 )
 
@@ -13,7 +14,7 @@ import (
 // and writes tasks.jsonl, tasks.report.md and drafts_dropped.jsonl. It holds
 // the run's pieces it uses; the run keeps owning each of them.
 type taskMaker struct {
-	cfg   Config
+	cfg   config.Config
 	dir   string // the run directory, where the stage's files go
 	work  string // where the LLM writer's response cache lives
 	info  *RunInfo

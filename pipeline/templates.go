@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"synth/config"
 	"synth/generators/template"
 	"synth/sources"
 )
@@ -13,7 +15,7 @@ import (
 // programs, web pages): when asked to (tasks.fileless), or when the
 // built-in corpus is among its sources, as in the quickstart. A user's own
 // files get tasks about those files only.
-func fileless(cfg Config) bool {
+func fileless(cfg config.Config) bool {
 	if cfg.Tasks.Fileless {
 		return true
 	}
@@ -43,7 +45,7 @@ func templateIDs(infos []template.Info) []string {
 // writes such tasks) are listed: the others would add nothing. A run
 // that recorded no templates (written before they were recorded, or by the
 // LLM writer) has none.
-func newTemplates(cfg Config, recorded []string, have map[string]bool, types map[string]bool) []template.Info {
+func newTemplates(cfg config.Config, recorded []string, have map[string]bool, types map[string]bool) []template.Info {
 	if len(recorded) == 0 {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"synth/config"
 	"synth/filters"
 	"synth/generators"
 	"synth/rundir"
@@ -20,7 +21,7 @@ import (
 // localConfig builds tasks of two templates, one reading a table and one
 // reading no file, from a folder of a good table, a table too small for any
 // template and a file no template reads.
-func localConfig(t *testing.T) Config {
+func localConfig(t *testing.T) config.Config {
 	dir := writeInputs(t, "sales.csv")
 	if err := os.WriteFile(filepath.Join(dir, "tiny.csv"), []byte("a,b\n1,2\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"synth/config"
 	"synth/dataset"
 	"synth/generators/writer"
 	"synth/rundir"
@@ -43,7 +44,7 @@ func (m *taskMaker) recordWriter(w *writer.Generator, proof string) error {
 
 // tasksCard is the card's account of how the tasks were written (wc, the
 // LLM writer's counts; nil: templates) and proven.
-func tasksCard(wc *WriterCounts, cfg TasksConfig) *dataset.TasksCard {
+func tasksCard(wc *WriterCounts, cfg config.TasksConfig) *dataset.TasksCard {
 	if wc != nil {
 		return &dataset.TasksCard{Writer: "llm:" + wc.Model, Proof: wc.Proof, Drafts: wc.Drafts, Kept: wc.Kept,
 			Proven: wc.Proven, Repaired: wc.Repaired, Dropped: wc.Dropped, FailedRequests: wc.Failed}

@@ -13,6 +13,7 @@ import (
 
 	"synth/agent"
 	"synth/checks/adversary"
+	"synth/config"
 	"synth/eval"
 	"synth/generators/writer"
 	"synth/llm"
@@ -108,7 +109,7 @@ func writeInputs(t *testing.T, names ...string) string {
 	return dir
 }
 
-func writerConfig(t *testing.T, url, inputs string) Config {
+func writerConfig(t *testing.T, url, inputs string) config.Config {
 	cfg := quickConfig()
 	cfg.Sources.Specs = []string{"local:" + inputs}
 	cfg.Tasks.Writer = "llm"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"synth/config"
 	"synth/llm"
 	"synth/pipeline"
 	"synth/rundir"
@@ -123,11 +124,11 @@ func addSourceFlags(cmd *cobra.Command, f *buildFlags) {
 
 // resolveConfig reads the config file, if any, and applies the flags that
 // were set.
-func resolveConfig(cmd *cobra.Command, f buildFlags) (pipeline.Config, error) {
-	cfg := pipeline.Default()
+func resolveConfig(cmd *cobra.Command, f buildFlags) (config.Config, error) {
+	cfg := config.Default()
 	if f.config != "" {
 		var err error
-		if cfg, err = pipeline.Load(f.config); err != nil {
+		if cfg, err = config.Load(f.config); err != nil {
 			return cfg, usageError{err}
 		}
 	}

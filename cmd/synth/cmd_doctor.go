@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"synth/config"
 	"synth/generators/template"
 	"synth/pipeline"
 	"synth/pyenv"
@@ -34,10 +35,10 @@ run here.`,
   synth doctor --config synth.yaml   # check the interpreter and sandbox settings of a config`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg := pipeline.Default()
+			cfg := config.Default()
 			if configPath != "" {
 				var err error
-				if cfg, err = pipeline.Load(configPath); err != nil {
+				if cfg, err = config.Load(configPath); err != nil {
 					return err
 				}
 			}
@@ -48,7 +49,7 @@ run here.`,
 	return cmd
 }
 
-func doctor(cmd *cobra.Command, cfg pipeline.Config) error {
+func doctor(cmd *cobra.Command, cfg config.Config) error {
 	w := cmd.OutOrStdout()
 	python := cfg.Sandbox.Python
 	if python == "" {

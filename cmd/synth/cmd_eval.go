@@ -13,9 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"synth/bench"
+	"synth/config"
 	"synth/eval"
 	"synth/llm"
-	"synth/pipeline"
 	"synth/rundir"
 	"synth/schemas"
 )
@@ -174,10 +174,10 @@ func evalConfig(cmd *cobra.Command, f evalFlags) (eval.Config, error) {
 	if f.bench == "" {
 		return eval.Config{}, usagef("--bench is required: the benchmark folder, e.g. --bench out/bench")
 	}
-	base := pipeline.Default()
+	base := config.Default()
 	if f.config != "" {
 		var err error
-		if base, err = pipeline.Load(f.config); err != nil {
+		if base, err = config.Load(f.config); err != nil {
 			return eval.Config{}, err
 		}
 	}

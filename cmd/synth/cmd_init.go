@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/spf13/cobra"
+	"synth/config"
 
-	"synth/pipeline"
+	"github.com/spf13/cobra"
 )
 
 func init() { register(newInitCmd) }
@@ -39,7 +39,7 @@ default and a comment, ready to edit. Use it with: synth build --config FILE.`,
 			if err != nil {
 				return err
 			}
-			if _, err := f.WriteString(pipeline.Starter); err != nil {
+			if _, err := f.WriteString(config.Starter); err != nil {
 				f.Close()
 				return err
 			}

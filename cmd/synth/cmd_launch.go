@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"synth/config"
 	"synth/launch"
-	"synth/pipeline"
 	"synth/rundir"
 )
 
@@ -140,7 +140,7 @@ func launchPaths(run, synth, workdir *string, out string) error {
 
 // writeLaunchConfig writes the resolved config for the plan job, and checks
 // that it reads back to the same config.
-func writeLaunchConfig(dir string, cfg pipeline.Config) (string, error) {
+func writeLaunchConfig(dir string, cfg config.Config) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("launch: %w", err)
 	}
@@ -157,8 +157,8 @@ func writeLaunchConfig(dir string, cfg pipeline.Config) (string, error) {
 
 // readsBack checks that the config file p, written from cfg, reads back as
 // the same config: the jobs must build what this command resolved.
-func readsBack(p string, cfg pipeline.Config) error {
-	back, err := pipeline.Load(p)
+func readsBack(p string, cfg config.Config) error {
+	back, err := config.Load(p)
 	if err != nil {
 		return fmt.Errorf("launch: the config written to %s does not read back: %w (this is a bug in synth)", p, err)
 	}
@@ -170,7 +170,7 @@ func readsBack(p string, cfg pipeline.Config) error {
 
 // textReadsBack is readsBack for a config that travels as text (the
 // Kubernetes ConfigMap).
-func textReadsBack(text string, cfg pipeline.Config) error {
+func textReadsBack(text string, cfg config.Config) error {
 	dir, err := os.MkdirTemp("", "synth-launch-")
 	if err != nil {
 		return fmt.Errorf("launch: %w", err)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"synth/pipeline"
+	"synth/config"
 )
 
 // launchCLI runs synth in-process and returns what it printed.
@@ -62,7 +62,7 @@ llm:
 			if err != nil {
 				t.Fatalf("launch slurm: %v\n%s", err, out)
 			}
-			back, err := pipeline.Load(filepath.Join(run, "slurm", "synth.yaml"))
+			back, err := config.Load(filepath.Join(run, "slurm", "synth.yaml"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"synth/pipeline"
+	"synth/config"
 	"synth/rollout"
 	"synth/sandbox"
 	"synth/schemas"
@@ -51,10 +51,10 @@ func residents() []sandbox.Resident { return rollout.Residents() }
 
 // open starts a backend and a sandbox as the flags say.
 func (f *sandboxFlags) open(ctx context.Context) (sandbox.Backend, sandbox.Sandbox, error) {
-	cfg := pipeline.Default()
+	cfg := config.Default()
 	if f.config != "" {
 		var err error
-		if cfg, err = pipeline.Load(f.config); err != nil {
+		if cfg, err = config.Load(f.config); err != nil {
 			return nil, nil, err
 		}
 	}

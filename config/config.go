@@ -1,4 +1,4 @@
-package pipeline
+package config
 
 import (
 	"bytes"
@@ -132,6 +132,11 @@ func (c Config) Hash() string {
 	return hex.EncodeToString(sum[:8])
 }
 
+// LegacyJSON is c as an earlier synth wrote it into run.json: every field
+// under its Go name (Seed, MaxTurns, ...), the form the hash is taken over.
+// rundir.ReadRunInfo still reads it, so those runs resume.
+func (c Config) LegacyJSON() []byte { return hashJSON(c) }
+
 // nilEmpty sets the empty slices and maps among v's fields, and its
 // fields' fields, to nil: a config read from YAML (licenses: []) hashes as
 // the same config built in Go (no licenses). It follows no pointers and no
@@ -170,7 +175,7 @@ func cleanYAMLError(err error) string {
 	return err.Error()
 }
 
-// inFlight is how many rollouts the build runs at once (see rollout.InFlight).
-func (c Config) inFlight() int {
+// InFlight is how many rollouts the build runs at once (see rollout.InFlight).
+func (c Config) InFlight() int {
 	return rollout.InFlight(c.Concurrency, c.Teacher.Kind, c.Sandbox.Slots)
 }
