@@ -47,7 +47,7 @@ func TestEvalRefusesSymlinkedInputs(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.Say("Finished: 1"))
 	cfg := evalConfig(TeacherOpenAI, srv.URL)
 	cfg.Bench = dir
-	_, err := Run(context.Background(), cfg, Options{Out: t.TempDir(), Backend: sharedEvalBackend(t)})
+	_, err := Evaluate(context.Background(), cfg, Options{Out: t.TempDir(), Backend: sharedEvalBackend(t)})
 	if err == nil || !strings.Contains(err.Error(), "data/nums.csv is a symlink") {
 		t.Fatalf("err %v, want one naming data/nums.csv as a symlink", err)
 	}

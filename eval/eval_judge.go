@@ -18,31 +18,7 @@ import (
 	"synth/schemas"
 )
 
-// JudgeConfig is the optional LLM judge of an eval, with its own endpoints.
-// Its opinions are reported beside the unit tests' verdicts, never instead.
-type JudgeConfig struct {
-	// Mode: "" (no judge), score (pass/fail with 1–10 scores of reasoning
-	// and code quality) or pairwise (win/tie/lose against Baseline).
-	Mode string `yaml:"mode"`
-	// LLM holds the judge's endpoints, apart from the teacher's.
-	LLM llm.Config `yaml:"llm"`
-	// Model the judge asks; empty: its first endpoint's.
-	Model string `yaml:"model"`
-	// Baseline of pairwise mode: "reference" (the benchmark's
-	// reference_trajectories.jsonl), an eval's results folder, or a
-	// trajectory file (synth's or PyBench's), matched by task id or index.
-	Baseline string `yaml:"baseline"`
-	// MaxChars caps the characters of a run shown to the judge; default 12000.
-	MaxChars int `yaml:"max_chars"`
-}
-
-// Judge modes.
-const (
-	JudgeScore    = "score"
-	JudgePairwise = "pairwise"
-)
-
-type judge struct {
+type judger struct {
 	cfg      JudgeConfig
 	endpoint rollout.Endpoint // the judge's client, apart from the teacher's
 	model    string
@@ -51,7 +27,7 @@ type judge struct {
 	maxChars int
 }
 
-func newJudge(cfg JudgeConfig, benchDir, out string, opts []llm.Option) (*judge, error) {
+func newJudge(cfg JudgeConfig, benchDir, out string, opts []llm.Option) (*judger, error) {
 	switch cfg.Mode {
 	case "":
 		return nil, nil
@@ -63,7 +39,7 @@ func newJudge(cfg JudgeConfig, benchDir, out string, opts []llm.Option) (*judge,
 	if err != nil {
 		return nil, fmt.Errorf("judge: %w", err)
 	}
-	j := &judge{cfg: cfg, endpoint: rollout.Endpoint{Client: c}, model: cfg.Model, maxChars: cfg.MaxChars}
+	j := &judger{cfg: cfg, endpoint: rollout.Endpoint{Client: c}, model: cfg.Model, maxChars: cfg.MaxChars}
 	if j.model == "" {
 		j.model = c.Model()
 	}
@@ -79,7 +55,7 @@ func newJudge(cfg JudgeConfig, benchDir, out string, opts []llm.Option) (*judge,
 }
 
 // loadBaseline reads the pairwise baseline: the first run of each task.
-func (j *judge) loadBaseline(benchDir string) error {
+func (j *judger) loadBaseline(benchDir string) error {
 	path := j.cfg.Baseline
 	switch {
 	case path == "":
@@ -184,7 +160,7 @@ func indexText(raw json.RawMessage) string {
 
 // judge asks for an opinion of one rollout. Failures are recorded in the
 // judgement, not returned: the judge never decides whether the eval runs.
-func (j *judge) judge(ctx context.Context, task *schemas.Task, t *schemas.Trajectory) *bench.Judgement {
+func (j *judger) judge(ctx context.Context, task *schemas.Task, t *schemas.Trajectory) *bench.Judgement {
 	jd := &bench.Judgement{Mode: j.cfg.Mode, Model: j.model}
 	var msgs []schemas.Message
 	swapped := false
@@ -290,7 +266,7 @@ func artifactText(t *schemas.Trajectory) string {
 
 // transcript renders a run's turns after the system prompt, each cut to a
 // share of the budget, the whole cut to maxChars keeping head and tail.
-func (j *judge) transcript(msgs []schemas.Message) string {
+func (j *judger) transcript(msgs []schemas.Message) string {
 	var b strings.Builder
 	for _, m := range msgs {
 		if m.Role == schemas.RoleSystem {

@@ -94,7 +94,7 @@ func evalConfig(kind string, url string) Config {
 
 func runEval(t *testing.T, cfg Config, out string) *Result {
 	t.Helper()
-	res, err := Run(context.Background(), cfg, Options{Out: out, Backend: sharedEvalBackend(t), LLMOptions: []llm.Option{llm.WithBackoff(time.Millisecond, 5*time.Millisecond)}})
+	res, err := Evaluate(context.Background(), cfg, Options{Out: out, Backend: sharedEvalBackend(t), LLMOptions: []llm.Option{llm.WithBackoff(time.Millisecond, 5*time.Millisecond)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +291,7 @@ func TestEvalResumes(t *testing.T) {
 	}
 	// Another teacher in the same folder is refused.
 	other := evalConfig(TeacherEmpty, "")
-	if _, err := Run(context.Background(), other, Options{Out: out, Backend: sharedEvalBackend(t)}); !errors.Is(err, ErrConfigChanged) {
+	if _, err := Evaluate(context.Background(), other, Options{Out: out, Backend: sharedEvalBackend(t)}); !errors.Is(err, ErrConfigChanged) {
 		t.Errorf("another teacher in the same folder: %v, want ErrConfigChanged", err)
 	}
 }
@@ -329,7 +329,7 @@ func TestEvalStopsOnFatalEndpointError(t *testing.T) {
 	needPython(t)
 	srv := llmtest.NewServer(t, llmtest.Status(401, 0))
 	out := t.TempDir()
-	_, err := Run(context.Background(), evalConfig(TeacherOpenAI, srv.URL), Options{Out: out, Backend: sharedEvalBackend(t)})
+	_, err := Evaluate(context.Background(), evalConfig(TeacherOpenAI, srv.URL), Options{Out: out, Backend: sharedEvalBackend(t)})
 	if err == nil || !strings.Contains(err.Error(), "401") {
 		t.Fatalf("401: %v, want an error naming it", err)
 	}
@@ -432,7 +432,7 @@ func TestEvalInterruptedResumes(t *testing.T) {
 	cfg := evalConfig(TeacherOpenAI, srv.URL)
 	cfg.Concurrency = 1
 	out := t.TempDir()
-	_, err := Run(ctx, cfg, Options{Out: out, Backend: sharedEvalBackend(t)})
+	_, err := Evaluate(ctx, cfg, Options{Out: out, Backend: sharedEvalBackend(t)})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted eval: %v, want context.Canceled", err)
 	}
@@ -454,7 +454,7 @@ func TestEvalStopsAtBudget(t *testing.T) {
 	cfg.Concurrency = 1
 	cfg.LLM.MaxTokens = 250 // task 1 spends 230 tokens; task 2 finds the budget spent at its second call
 	out := t.TempDir()
-	_, err := Run(context.Background(), cfg, Options{Out: out, Backend: sharedEvalBackend(t)})
+	_, err := Evaluate(context.Background(), cfg, Options{Out: out, Backend: sharedEvalBackend(t)})
 	if !errors.Is(err, errStopEval) || !strings.Contains(err.Error(), "budget") {
 		t.Fatalf("over budget: %v, want a stop naming the budget", err)
 	}

@@ -114,7 +114,7 @@ func TestServeRecord(t *testing.T) {
 	}
 
 	// synth eval replaying the record re-executes every turn and agrees.
-	res, err := Run(context.Background(), Config{Bench: evalBench, Teacher: agent.Config{Kind: TeacherReplay, Replay: filepath.Join(dir, rundir.EvalResults)}},
+	res, err := Evaluate(context.Background(), Config{Bench: evalBench, Teacher: agent.Config{Kind: TeacherReplay, Replay: filepath.Join(dir, rundir.EvalResults)}},
 		Options{Out: filepath.Join(t.TempDir(), "replayed"), Backend: b})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"synth/generators/writer"
 	"synth/llm/llmtest"
 	"synth/rundir"
+	"synth/runinfo"
 	"synth/schemas"
 )
 
@@ -75,7 +76,7 @@ func TestBackdooredWriterYieldsNothing(t *testing.T) {
 			t.Errorf("trajectory %s of task %s passed with the token and its echo in output/clean.csv", tr.ID, tr.TaskID)
 		}
 	}
-	info, _ := readRunInfo(dir)
+	info, _ := runinfo.Read(dir)
 	if rows := info.Counts["rows"]; rows != 0 {
 		t.Errorf("%d dataset rows from a teacher that answered the token", rows)
 	}

@@ -14,6 +14,7 @@ import (
 	"synth/config"
 	"synth/rollout"
 	"synth/rundir"
+	"synth/runinfo"
 	"synth/schemas"
 )
 
@@ -88,9 +89,9 @@ func WriteBenchRun(dir string, n int, seed int64) error {
 		return fmt.Errorf("bench run: %w", err)
 	}
 	now := time.Now().UTC()
-	info := &RunInfo{ConfigHash: cfg.Hash(), Config: cfg, Started: now,
-		Stages: map[string]time.Time{stageCollect: now, stageGenerate: now}, Counts: map[string]int{}}
-	return info.save(dir)
+	info := &runinfo.RunInfo{ConfigHash: cfg.Hash(), Config: cfg, Started: now,
+		Stages: map[string]time.Time{runinfo.StageCollect: now, runinfo.StageGenerate: now}, Counts: map[string]int{}}
+	return info.Save(dir)
 }
 
 // benchWord is a random six-letter word: random queries share almost no

@@ -10,6 +10,7 @@ import (
 
 	"synth/config"
 	"synth/rundir"
+	"synth/runinfo"
 	"synth/schemas"
 )
 
@@ -26,7 +27,7 @@ func Build(ctx context.Context, cfg config.Config, opts Options) (*Summary, erro
 		return nil, err
 	}
 	defer r.saveStageTimes()
-	fresh := !r.info.done(stageEmit)
+	fresh := !r.info.Done(runinfo.StageEmit)
 	if err := r.checkEndpoints(ctx, fresh); err != nil {
 		return r.sum, err
 	}
@@ -71,7 +72,7 @@ func (r *builder) finish(ctx context.Context, p *planned, trajs []trajRef) error
 		return err
 	}
 	r.info.Finished = time.Now().UTC()
-	return r.info.markDone(r.dir, stageEmit)
+	return r.info.MarkDone(r.dir, runinfo.StageEmit)
 }
 
 // checkEndpoints runs the preflight at the start of a build that has work
@@ -139,8 +140,8 @@ func (r *builder) plan(ctx context.Context) (*planned, error) {
 // and fails if any is unfinished (merge: the plan must be whole).
 func (r *builder) replan(ctx context.Context, readOnly bool) (*planned, error) {
 	if readOnly {
-		for _, stage := range []string{stageCollect, stageGenerate, stagePlan} {
-			if !r.info.done(stage) {
+		for _, stage := range []string{runinfo.StageCollect, runinfo.StageGenerate, runinfo.StagePlan} {
+			if !r.info.Done(stage) {
 				return nil, fmt.Errorf("%s has no finished plan (stage %s is not done): run synth plan -o %s first", r.dir, stage, r.dir)
 			}
 		}
@@ -199,7 +200,7 @@ func Merge(ctx context.Context, shards int, opts Options) (*Summary, error) {
 	r.info = info
 	r.info.Version = opts.Version
 	if info.Python.Version == "" { // the plan's probe failed: try again
-		info.Python = ProbePython(ctx, pythonOf(cfg))
+		info.Python = runinfo.ProbePython(ctx, pythonOf(cfg))
 	}
 	defer r.saveStageTimes()
 	infos, err := finishedShards(r.dir, info.Plan, shards)
@@ -232,7 +233,7 @@ func Merge(ctx context.Context, shards int, opts Options) (*Summary, error) {
 // llm.max_tokens) is split evenly: each of N shards may spend 1/N of it.
 // Like Build, it resumes: run again, it does only the rollouts its journal
 // lacks.
-func Rollout(ctx context.Context, s Shard, so ShardOptions, opts Options) (*Summary, error) {
+func Rollout(ctx context.Context, s runinfo.Shard, so ShardOptions, opts Options) (*Summary, error) {
 	start := time.Now()
 	info, cfg, err := planInfo(opts.Out)
 	if err != nil {
@@ -240,7 +241,7 @@ func Rollout(ctx context.Context, s Shard, so ShardOptions, opts Options) (*Summ
 	}
 	so.apply(&cfg)
 	// A shard's code runs in the environment the plan recorded, or not at all.
-	if err := sameEnvironment(opts.Out, info.Python, ProbePython(ctx, pythonOf(cfg))); err != nil {
+	if err := sameEnvironment(opts.Out, info.Python, runinfo.ProbePython(ctx, pythonOf(cfg))); err != nil {
 		return nil, err
 	}
 	cfg.LLM.MaxCostUSD /= float64(s.Count)
@@ -261,28 +262,28 @@ func Rollout(ctx context.Context, s Shard, so ShardOptions, opts Options) (*Summ
 		return nil, fmt.Errorf("shard %s: %w", s.Name(), err)
 	}
 	host, _ := os.Hostname()
-	si := &ShardInfo{Shard: s.Name(), Plan: info.Plan, ConfigHash: info.ConfigHash, Host: host, Tasks: len(mine), Started: time.Now().UTC()}
-	if err := si.save(r.work); err != nil {
+	si := &runinfo.ShardInfo{Shard: s.Name(), Plan: info.Plan, ConfigHash: info.ConfigHash, Host: host, Tasks: len(mine), Started: time.Now().UTC()}
+	if err := si.Save(r.work); err != nil {
 		return nil, err
 	}
 	r.logf("rollout: shard %s: %d of the plan's %d training tasks", s.Name(), len(mine), all)
 	_, ran, err := r.rollouts(ctx, mine, files)
-	if jerr := si.tally(filepath.Join(r.work, rundir.Trajectories)); jerr != nil && err == nil {
+	if jerr := si.Tally(filepath.Join(r.work, rundir.Trajectories)); jerr != nil && err == nil {
 		err = jerr
 	}
 	if err != nil {
 		si.Stopped = err.Error()
-		if serr := si.save(r.work); serr != nil {
+		if serr := si.Save(r.work); serr != nil {
 			err = errors.Join(err, serr)
 		}
 		return r.sum, fmt.Errorf("shard %s: %w", s.Name(), err)
 	}
 	si.Finished = time.Now().UTC()
-	if err := si.save(r.work); err != nil {
+	if err := si.Save(r.work); err != nil {
 		return r.sum, err
 	}
 	r.sum.UpToDate = ran == 0
-	r.sum.ShardInfos = []ShardInfo{*si}
+	r.sum.ShardInfos = []runinfo.ShardInfo{*si}
 	r.sum.Elapsed = time.Since(start)
 	return r.sum, nil
 }

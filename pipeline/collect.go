@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"synth/rundir"
+	"synth/runinfo"
 	"synth/schemas"
 	"synth/sources"
 	_ "synth/sources/arrowpreview" // previews of Parquet and Arrow inputs
@@ -22,7 +23,7 @@ func (r *builder) collect(ctx context.Context) (*fileSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.info.done(stageCollect) {
+	if r.info.Done(runinfo.StageCollect) {
 		r.sum.add("collect", 0, len(fs.order), "files (%s)", typeCounts(fs))
 		return fs, nil
 	}
@@ -50,7 +51,7 @@ func (r *builder) collect(ctx context.Context) (*fileSet, error) {
 	if err := j.Sync(); err != nil {
 		return nil, err
 	}
-	if err := r.info.markDone(r.dir, stageCollect); err != nil {
+	if err := r.info.MarkDone(r.dir, runinfo.StageCollect); err != nil {
 		return nil, err
 	}
 	r.sum.add("collect", 0, len(fs.order), "files (%s)", typeCounts(fs))
@@ -99,7 +100,7 @@ func skippedNote(skipped map[string]int) string {
 	if len(skipped) == 0 {
 		return ""
 	}
-	return ", skipped: " + countsNote(skipped)
+	return ", skipped: " + runinfo.CountsNote(skipped)
 }
 
 func typeCounts(fs *fileSet) string {
@@ -107,5 +108,5 @@ func typeCounts(fs *fileSet) string {
 	for _, f := range fs.byID {
 		n[f.Type]++
 	}
-	return countsNote(n)
+	return runinfo.CountsNote(n)
 }

@@ -14,6 +14,7 @@ import (
 	"synth/generators/template"
 	"synth/generators/writer"
 	"synth/rundir"
+	"synth/runinfo"
 	"synth/schemas"
 )
 
@@ -26,7 +27,7 @@ import (
 // redoes them (the response cache answers the rest).
 func (m *taskMaker) generate(ctx context.Context, fs *fileSet) ([]slimTask, error) {
 	path := filepath.Join(m.dir, rundir.Tasks)
-	if m.info.done(stageGenerate) {
+	if m.info.Done(runinfo.StageGenerate) {
 		tasks, _, _, err := m.tasks.read(path, nil)
 		if err != nil {
 			return nil, fmt.Errorf("generate: %w", err)
@@ -103,7 +104,7 @@ func (m *taskMaker) generate(ctx context.Context, fs *fileSet) ([]slimTask, erro
 	}
 	if !complete {
 		m.logf("generate: %d drafts were lost to failed requests or sandbox errors; run the same command again to redo them", m.info.Writer.Failed)
-	} else if err := m.info.markDone(m.dir, stageGenerate); err != nil {
+	} else if err := m.info.MarkDone(m.dir, runinfo.StageGenerate); err != nil {
 		return nil, err
 	}
 	// The later stages hold the tasks slim, as a resumed run reads them.
@@ -210,7 +211,7 @@ func (m *taskMaker) validateTasks(ctx context.Context, tasks []schemas.Task, fs 
 	note := fmt.Sprintf("of %d tasks with a reference, %d proven (reference passes; empty and adversary rollouts fail; a mutated reference fails for the %d whose template defines one)",
 		withRef, withRef-len(v.Why), withMutant)
 	if len(v.Dropped) > 0 {
-		note += "; dropped: " + countsNote(v.Dropped)
+		note += "; dropped: " + runinfo.CountsNote(v.Dropped)
 	}
 	if unproven > 0 {
 		note += fmt.Sprintf("; %d without a reference kept unproven", unproven)

@@ -9,6 +9,7 @@ import (
 	"synth/bench"
 	"synth/config"
 	"synth/rundir"
+	"synth/runinfo"
 	"synth/schemas"
 	"synth/serve"
 )
@@ -47,12 +48,12 @@ func ServePlan(dir string, log io.Writer) (serve.Source, error) {
 
 // planInfo reads the run.json of a planned run and its config, refusing a
 // run this synth would plan differently.
-func planInfo(dir string) (*RunInfo, config.Config, error) {
-	info, err := readRunInfo(dir)
+func planInfo(dir string) (*runinfo.RunInfo, config.Config, error) {
+	info, err := runinfo.Read(dir)
 	if err != nil {
 		return nil, config.Config{}, err
 	}
-	if info == nil || !info.done(stagePlan) {
+	if info == nil || !info.Done(runinfo.StagePlan) {
 		return nil, config.Config{}, fmt.Errorf("%s has no plan: run synth plan -o %s first (with the build's flags)", dir, dir)
 	}
 	cfg := info.Config
@@ -63,9 +64,6 @@ func planInfo(dir string) (*RunInfo, config.Config, error) {
 	return info, cfg, nil
 }
 
-// stagePlan marks the run's plan (rundir.Plan) whole.
-const stagePlan = "plan"
-
 // planFile is a run's plan.jsonl, the training tasks its shards share out,
 // and the plan hash run.json records for it: it writes the plan whole and
 // reads a shard's part of it back, checked against that hash. It holds the
@@ -73,7 +71,7 @@ const stagePlan = "plan"
 // read back from (slim).
 type planFile struct {
 	dir   string
-	info  *RunInfo
+	info  *runinfo.RunInfo
 	tasks *taskStore
 }
 
@@ -86,7 +84,7 @@ func newPlanFile(r *builder) planFile { return planFile{dir: r.dir, info: r.info
 func (pf planFile) write(train []slimTask) error {
 	path := filepath.Join(pf.dir, rundir.Plan)
 	hash := planHash(train)
-	if pf.info.done(stagePlan) && pf.info.Plan == hash {
+	if pf.info.Done(runinfo.StagePlan) && pf.info.Plan == hash {
 		if old, err := journalPlanHash(path); err == nil && old == hash {
 			return nil // written whole already
 		}
@@ -115,7 +113,7 @@ func (pf planFile) write(train []slimTask) error {
 	}
 	pf.info.Plan = hash
 	pf.info.Counts["train_tasks"] = len(train)
-	return pf.info.markDone(pf.dir, stagePlan)
+	return pf.info.MarkDone(pf.dir, runinfo.StagePlan)
 }
 
 // journalPlanHash is the plan hash of a task journal, read one record at a
@@ -132,7 +130,7 @@ func journalPlanHash(path string) (string, error) {
 // read reads, slim, the training tasks of a finished plan that keep
 // accepts, and checks the whole plan against the hash run.json records.
 func (pf planFile) read(keep func(*schemas.Task) bool) (mine []slimTask, all int, err error) {
-	if !pf.info.done(stagePlan) {
+	if !pf.info.Done(runinfo.StagePlan) {
 		return nil, 0, fmt.Errorf("%s has no plan: run synth plan -o %s first (with the build's flags)", pf.dir, pf.dir)
 	}
 	path := filepath.Join(pf.dir, rundir.Plan)

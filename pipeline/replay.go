@@ -17,6 +17,7 @@ import (
 	"synth/dataset"
 	"synth/rollout"
 	"synth/rundir"
+	"synth/runinfo"
 	"synth/schemas"
 )
 
@@ -64,7 +65,7 @@ func (r *ReplayReport) Share() float64 {
 // report to RUN/replay.json and a "Reproduction" section into the dataset
 // card that names every sampled row that did not reproduce.
 func Replay(ctx context.Context, dir string, n int) (*ReplayReport, error) {
-	info, err := readRunInfo(dir)
+	info, err := runinfo.Read(dir)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}

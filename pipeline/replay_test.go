@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"synth/rundir"
+	"synth/runinfo"
 	"synth/schemas"
 )
 
@@ -27,7 +28,7 @@ func TestReplayReproducesAndFlags(t *testing.T) {
 	if _, err := Build(context.Background(), cfg, Options{Out: dir}); err != nil {
 		t.Fatal(err)
 	}
-	info, err := readRunInfo(dir)
+	info, err := runinfo.Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

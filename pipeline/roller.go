@@ -13,6 +13,7 @@ import (
 	"synth/proof"
 	"synth/rollout"
 	"synth/rundir"
+	"synth/runinfo"
 	"synth/runner"
 	"synth/sandbox"
 	"synth/schemas"
@@ -125,7 +126,7 @@ func (w *roller) head(done, total int) string {
 	}
 	s := fmt.Sprintf("%s: %d/%d done, %d passed", w.stage, done, total, w.passed)
 	if len(w.failures) > 0 {
-		s += ", failed: " + countsNote(w.failures)
+		s += ", failed: " + runinfo.CountsNote(w.failures)
 	}
 	return s
 }

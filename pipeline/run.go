@@ -12,6 +12,7 @@ import (
 	"synth/pyenv"
 	"synth/rollout"
 	"synth/rundir"
+	"synth/runinfo"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -43,10 +44,10 @@ type Summary struct {
 	CostUSD float64 // what the rollouts cost, over every shard
 	Tokens  int64   // tokens the rollouts used, over every shard
 	// ShardInfos are the shards a merge gathered, or the one a rollout ran.
-	ShardInfos []ShardInfo
+	ShardInfos []runinfo.ShardInfo
 	Elapsed    time.Duration
 	clock      stageClock
-	Writer     *WriterCounts // the LLM writer's counts; nil for templates
+	Writer     *runinfo.WriterCounts // the LLM writer's counts; nil for templates
 	// Notes are what the run could not do and how to get it, such as the
 	// tasks templates that became runnable could add (adviseNewTemplates).
 	Notes []string
@@ -82,7 +83,7 @@ type builder struct {
 	// readOnly runs no rollout: a stage with rollouts left to do fails
 	// (merge reads a finished plan back).
 	readOnly bool
-	info     *RunInfo
+	info     *runinfo.RunInfo
 	log      io.Writer
 	backend  sandbox.Backend
 	llm      *endpoint     // the openai teacher's and the LLM writer's
@@ -109,7 +110,7 @@ func newRun(cfg config.Config, opts Options) *builder {
 func (r *builder) saveStageTimes() {
 	if times := r.sum.StageTimes(); len(times) > 0 {
 		r.info.StageTimes = times
-		if err := r.info.save(r.dir); err != nil {
+		if err := r.info.Save(r.dir); err != nil {
 			r.logf("%s: stage times: %v", rundir.RunInfo, err)
 		}
 	}
@@ -144,7 +145,7 @@ func (r *builder) open(ctx context.Context) error {
 	if err := os.MkdirAll(r.dir, 0o755); err != nil {
 		return fmt.Errorf("run directory: %w", err)
 	}
-	info, err := readRunInfo(r.dir)
+	info, err := runinfo.Read(r.dir)
 	if err != nil {
 		return err
 	}
@@ -154,18 +155,18 @@ func (r *builder) open(ctx context.Context) error {
 			ErrConfigChanged, r.dir, info.ConfigHash, hash, r.dir)
 	}
 	if info == nil {
-		info = &RunInfo{ConfigHash: hash, Config: r.cfg, Started: time.Now().UTC(), Stages: map[string]time.Time{}, Counts: map[string]int{}}
+		info = &runinfo.RunInfo{ConfigHash: hash, Config: r.cfg, Started: time.Now().UTC(), Stages: map[string]time.Time{}, Counts: map[string]int{}}
 	}
 	info.Config = r.cfg // the latest settings; those outside the hash may change between resumes
 	info.Version = r.opts.Version
-	py := ProbePython(ctx, pythonOf(r.cfg))
+	py := runinfo.ProbePython(ctx, pythonOf(r.cfg))
 	if err := sameEnvironment(r.dir, info.Python, py); err != nil {
 		return fmt.Errorf("%w%s", err, templatesUnder(ctx, info, pythonOf(r.cfg)))
 	}
 	info.Python = py
-	info.Reproduction = reproductionOf(r.cfg, info.Python)
+	info.Reproduction = runinfo.ReproductionOf(r.cfg, info.Python)
 	r.info = info
-	return info.save(r.dir)
+	return info.Save(r.dir)
 }
 
 // pythonOf is the sandbox's interpreter: the configured one, else the
@@ -184,7 +185,7 @@ var ErrEnvironmentChanged = fmt.Errorf("%w: the Python environment changed", Err
 // sameEnvironment refuses to go on in dir under now when the run was made
 // under was. A run from before environments were recorded, or an
 // interpreter that could not be probed, is not compared.
-func sameEnvironment(dir string, was, now PythonInfo) error {
+func sameEnvironment(dir string, was, now runinfo.PythonInfo) error {
 	if was.Fingerprint == "" || now.Fingerprint == "" || was.Fingerprint == now.Fingerprint {
 		return nil
 	}
@@ -250,10 +251,10 @@ func (fs *fileSet) set(f schemas.File, path string) {
 }
 
 // FailureNote lists the failed rollouts by reason: "check_failed 2, max_turns 1".
-func (s *Summary) FailureNote() string { return countsNote(s.Failures) }
+func (s *Summary) FailureNote() string { return runinfo.CountsNote(s.Failures) }
 
 // addWriter puts the writer's counts in the summary.
-func (s *Summary) addWriter(wc *WriterCounts) {
+func (s *Summary) addWriter(wc *runinfo.WriterCounts) {
 	s.Writer = wc
 	s.add("write", wc.Drafts, wc.Kept, "tasks written by llm:%s; %s", wc.Model, wc.Note())
 }

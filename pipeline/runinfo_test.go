@@ -16,6 +16,7 @@ import (
 	"synth/llm/llmtest"
 	"synth/pyenv"
 	"synth/rundir"
+	"synth/runinfo"
 	"synth/schemas"
 )
 
@@ -27,13 +28,13 @@ func TestRunJSONRoundTrip(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			cfg.Sources.Types = []string{} // empty lists read back as []
 			dir := t.TempDir()
-			ri := &RunInfo{ConfigHash: cfg.Hash(), Config: cfg, Stages: map[string]time.Time{"collect": time.Now()}, Counts: map[string]int{"tasks": 1},
-				Python:     PythonInfo{Executable: pyenv.Sandbox.Python(), Packages: map[string]string{"pandas": "1.5.3"}},
-				Shards:     []ShardInfo{{Shard: "1-of-2", Plan: "p", Host: "h", Tasks: 1, Stopped: "budget", Finished: time.Now()}},
+			ri := &runinfo.RunInfo{ConfigHash: cfg.Hash(), Config: cfg, Stages: map[string]time.Time{"collect": time.Now()}, Counts: map[string]int{"tasks": 1},
+				Python:     runinfo.PythonInfo{Executable: pyenv.Sandbox.Python(), Packages: map[string]string{"pandas": "1.5.3"}},
+				Shards:     []runinfo.ShardInfo{{Shard: "1-of-2", Plan: "p", Host: "h", Tasks: 1, Stopped: "budget", Finished: time.Now()}},
 				StageTimes: []schemas.StageTime{{Stage: "collect", In: 1, Out: 1}},
-				Writer:     &WriterCounts{Model: "m", Proof: "sandbox", Stats: writer.Stats{Drafts: 2, Dropped: map[string]int{"trivial_check": 1}}},
+				Writer:     &runinfo.WriterCounts{Model: "m", Proof: "sandbox", Stats: writer.Stats{Drafts: 2, Dropped: map[string]int{"trivial_check": 1}}},
 				Finished:   time.Now(), Plan: "p", Version: "v"}
-			if err := ri.save(dir); err != nil {
+			if err := ri.Save(dir); err != nil {
 				t.Fatal(err)
 			}
 			var raw map[string]any
@@ -42,7 +43,7 @@ func TestRunJSONRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			snakeKeys(t, raw, "")
-			back, err := readRunInfo(dir)
+			back, err := runinfo.Read(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -53,7 +54,7 @@ func TestRunJSONRoundTrip(t *testing.T) {
 			if edited == string(b) {
 				t.Fatalf("run.json has no teacher max_turns:\n%s", b)
 			}
-			var other RunInfo
+			var other runinfo.RunInfo
 			if err := json.Unmarshal([]byte(edited), &other); err != nil {
 				t.Fatal(err)
 			}
@@ -168,7 +169,7 @@ func TestRunJSONLegacyConfig(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, rundir.RunInfo), []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	back, err := readRunInfo(dir)
+	back, err := runinfo.Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

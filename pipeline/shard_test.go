@@ -19,6 +19,7 @@ import (
 	"synth/internal/duckdbtest"
 	"synth/llm/llmtest"
 	"synth/rundir"
+	"synth/runinfo"
 	"synth/schemas"
 )
 
@@ -36,26 +37,26 @@ func TestParseShard(t *testing.T) {
 		spec   string
 		shards int
 		getenv func(string) string
-		want   Shard
+		want   runinfo.Shard
 		err    string
 	}{
-		{"explicit", "2/3", 0, none, Shard{2, 3}, ""},
-		{"one of one", "1/1", 0, none, Shard{1, 1}, ""},
-		{"zero index", "0/3", 0, none, Shard{}, "1 <= I <= N"},
-		{"index past count", "4/3", 0, none, Shard{}, "1 <= I <= N"},
-		{"no slash", "3", 0, none, Shard{}, "want I/N"},
-		{"garbage", "a/b", 0, none, Shard{}, "want I/N"},
-		{"disagrees with --shards", "1/3", 4, none, Shard{}, "disagree"},
-		{"slurm array 1-3", "auto", 0, env("SLURM_ARRAY_TASK_ID", "3", "SLURM_ARRAY_TASK_MIN", "1", "SLURM_ARRAY_TASK_COUNT", "3"), Shard{3, 3}, ""},
-		{"slurm array 0-2", "auto", 0, env("SLURM_ARRAY_TASK_ID", "0", "SLURM_ARRAY_TASK_MIN", "0", "SLURM_ARRAY_TASK_COUNT", "3"), Shard{1, 3}, ""},
-		{"slurm resubmitted shard", "auto", 3, env("SLURM_ARRAY_TASK_ID", "2", "SLURM_ARRAY_TASK_MIN", "2", "SLURM_ARRAY_TASK_COUNT", "1"), Shard{2, 3}, ""},
-		{"slurm index outside --shards", "auto", 3, env("SLURM_ARRAY_TASK_ID", "0", "SLURM_ARRAY_TASK_COUNT", "3"), Shard{}, "--array=1-3"},
-		{"slurm without count", "auto", 0, env("SLURM_ARRAY_TASK_ID", "1"), Shard{}, "pass --shards N"},
-		{"kubernetes", "auto", 4, env("JOB_COMPLETION_INDEX", "0"), Shard{1, 4}, ""},
-		{"kubernetes last", "auto", 4, env("JOB_COMPLETION_INDEX", "3"), Shard{4, 4}, ""},
-		{"kubernetes past completions", "auto", 4, env("JOB_COMPLETION_INDEX", "4"), Shard{}, "not below --shards 4"},
-		{"kubernetes without --shards", "auto", 0, env("JOB_COMPLETION_INDEX", "1"), Shard{}, "needs --shards N"},
-		{"auto outside a scheduler", "auto", 3, none, Shard{}, "pass --shard I/N"},
+		{"explicit", "2/3", 0, none, runinfo.Shard{Index: 2, Count: 3}, ""},
+		{"one of one", "1/1", 0, none, runinfo.Shard{Index: 1, Count: 1}, ""},
+		{"zero index", "0/3", 0, none, runinfo.Shard{}, "1 <= I <= N"},
+		{"index past count", "4/3", 0, none, runinfo.Shard{}, "1 <= I <= N"},
+		{"no slash", "3", 0, none, runinfo.Shard{}, "want I/N"},
+		{"garbage", "a/b", 0, none, runinfo.Shard{}, "want I/N"},
+		{"disagrees with --shards", "1/3", 4, none, runinfo.Shard{}, "disagree"},
+		{"slurm array 1-3", "auto", 0, env("SLURM_ARRAY_TASK_ID", "3", "SLURM_ARRAY_TASK_MIN", "1", "SLURM_ARRAY_TASK_COUNT", "3"), runinfo.Shard{Index: 3, Count: 3}, ""},
+		{"slurm array 0-2", "auto", 0, env("SLURM_ARRAY_TASK_ID", "0", "SLURM_ARRAY_TASK_MIN", "0", "SLURM_ARRAY_TASK_COUNT", "3"), runinfo.Shard{Index: 1, Count: 3}, ""},
+		{"slurm resubmitted shard", "auto", 3, env("SLURM_ARRAY_TASK_ID", "2", "SLURM_ARRAY_TASK_MIN", "2", "SLURM_ARRAY_TASK_COUNT", "1"), runinfo.Shard{Index: 2, Count: 3}, ""},
+		{"slurm index outside --shards", "auto", 3, env("SLURM_ARRAY_TASK_ID", "0", "SLURM_ARRAY_TASK_COUNT", "3"), runinfo.Shard{}, "--array=1-3"},
+		{"slurm without count", "auto", 0, env("SLURM_ARRAY_TASK_ID", "1"), runinfo.Shard{}, "pass --shards N"},
+		{"kubernetes", "auto", 4, env("JOB_COMPLETION_INDEX", "0"), runinfo.Shard{Index: 1, Count: 4}, ""},
+		{"kubernetes last", "auto", 4, env("JOB_COMPLETION_INDEX", "3"), runinfo.Shard{Index: 4, Count: 4}, ""},
+		{"kubernetes past completions", "auto", 4, env("JOB_COMPLETION_INDEX", "4"), runinfo.Shard{}, "not below --shards 4"},
+		{"kubernetes without --shards", "auto", 0, env("JOB_COMPLETION_INDEX", "1"), runinfo.Shard{}, "needs --shards N"},
+		{"auto outside a scheduler", "auto", 3, none, runinfo.Shard{}, "pass --shard I/N"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := ParseShard(tc.spec, tc.shards, tc.getenv)
@@ -81,7 +82,7 @@ func TestShardsDealEveryTaskOnce(t *testing.T) {
 			id := fmt.Sprintf("task-%d", k)
 			owners := 0
 			for i := 1; i <= n; i++ {
-				if (Shard{i, n}).Owns(id) {
+				if (runinfo.Shard{Index: i, Count: n}).Owns(id) {
 					owners++
 					counts[i]++
 				}
@@ -146,7 +147,7 @@ func TestShardsMergeToBuildsDataset(t *testing.T) {
 			var g errgroup.Group
 			for i := 1; i <= n; i++ {
 				g.Go(func() error {
-					_, err := Rollout(ctx, Shard{i, n}, ShardOptions{}, Options{Out: run})
+					_, err := Rollout(ctx, runinfo.Shard{Index: i, Count: n}, ShardOptions{}, Options{Out: run})
 					return err
 				})
 			}
@@ -177,18 +178,18 @@ func TestShardsMergeToBuildsDataset(t *testing.T) {
 	// A shard whose record says it has not finished (killed) is refused by
 	// name; run again, it resumes with nothing left to do.
 	sdir := filepath.Join(run, "shards", "2-of-3")
-	si, err := readShardInfo(sdir)
+	si, err := runinfo.ReadShardInfo(sdir)
 	if err != nil || si == nil {
 		t.Fatalf("shard.json: %v %v", si, err)
 	}
 	si.Finished = time.Time{}
-	if err := si.save(sdir); err != nil {
+	if err := si.Save(sdir); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Merge(ctx, 3, Options{Out: run}); err == nil || !strings.Contains(err.Error(), "shard 2-of-3 is unfinished") {
 		t.Fatalf("merge with a killed shard: err = %v, want shard 2-of-3 named unfinished", err)
 	}
-	sum, err := Rollout(ctx, Shard{2, 3}, ShardOptions{}, Options{Out: run})
+	sum, err := Rollout(ctx, runinfo.Shard{Index: 2, Count: 3}, ShardOptions{}, Options{Out: run})
 	if err != nil || !sum.UpToDate {
 		t.Fatalf("shard 2-of-3 again: up to date %v, err %v", sum != nil && sum.UpToDate, err)
 	}
@@ -325,18 +326,18 @@ func TestMergeReportsAShardsBudgetStop(t *testing.T) {
 	if _, err := Plan(ctx, cfg, Options{Out: run}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Rollout(ctx, Shard{1, 2}, ShardOptions{}, Options{Out: run})
+	_, err := Rollout(ctx, runinfo.Shard{Index: 1, Count: 2}, ShardOptions{}, Options{Out: run})
 	if !errors.Is(err, errHalted) {
 		t.Fatalf("shard 1/2 on half of $1: err = %v, want a budget stop", err)
 	}
-	if _, err := Rollout(ctx, Shard{2, 2}, ShardOptions{MaxCostUSD: 1000}, Options{Out: run}); err != nil {
+	if _, err := Rollout(ctx, runinfo.Shard{Index: 2, Count: 2}, ShardOptions{MaxCostUSD: 1000}, Options{Out: run}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = Merge(ctx, 0, Options{Out: run})
 	if err == nil || !strings.Contains(err.Error(), "shard 1-of-2 is unfinished") || !strings.Contains(err.Error(), "raise llm.max_cost_usd") {
 		t.Fatalf("merge: err = %v, want shard 1-of-2 named with its budget stop", err)
 	}
-	if _, err := Rollout(ctx, Shard{1, 2}, ShardOptions{MaxCostUSD: 1000}, Options{Out: run}); err != nil {
+	if _, err := Rollout(ctx, runinfo.Shard{Index: 1, Count: 2}, ShardOptions{MaxCostUSD: 1000}, Options{Out: run}); err != nil {
 		t.Fatal(err)
 	}
 	sum, err := Merge(ctx, 0, Options{Out: run})

@@ -13,13 +13,14 @@ import (
 
 	"synth/config"
 	"synth/rundir"
+	"synth/runinfo"
 )
 
 var shardName = regexp.MustCompile(`^([0-9]+)-of-([0-9]+)$`)
 
 // finishedShards reads every shard's shard.json, in shard order, and fails
 // naming the first shard that is missing, unfinished or of another plan.
-func finishedShards(dir, plan string, n int) ([]ShardInfo, error) {
+func finishedShards(dir, plan string, n int) ([]runinfo.ShardInfo, error) {
 	root := filepath.Join(dir, rundir.ShardsDir)
 	entries, err := os.ReadDir(root)
 	if err != nil && !os.IsNotExist(err) {
@@ -43,11 +44,11 @@ func finishedShards(dir, plan string, n int) ([]ShardInfo, error) {
 			n = c
 		}
 	}
-	var out []ShardInfo
+	var out []runinfo.ShardInfo
 	for i := 1; i <= n; i++ {
-		s := Shard{Index: i, Count: n}
+		s := runinfo.Shard{Index: i, Count: n}
 		sdir := filepath.Join(root, s.Name())
-		si, err := readShardInfo(sdir)
+		si, err := runinfo.ReadShardInfo(sdir)
 		switch {
 		case err != nil:
 			return nil, fmt.Errorf("merge: shard %s: %w", s.Name(), err)
@@ -97,23 +98,23 @@ func (so ShardOptions) apply(cfg *config.Config) {
 //     SLURM_ARRAY_TASK_COUNT.
 //   - Kubernetes Indexed Jobs: JOB_COMPLETION_INDEX (from 0) + 1, of shards,
 //     which must be given.
-func ParseShard(spec string, shards int, getenv func(string) string) (Shard, error) {
+func ParseShard(spec string, shards int, getenv func(string) string) (runinfo.Shard, error) {
 	if spec != "auto" {
 		i, n, ok := strings.Cut(spec, "/")
-		s := Shard{Index: atoi(i), Count: atoi(n)}
+		s := runinfo.Shard{Index: atoi(i), Count: atoi(n)}
 		if !ok || s.Index < 1 || s.Count < 1 || s.Index > s.Count {
-			return Shard{}, fmt.Errorf("--shard %q: want I/N with 1 <= I <= N, e.g. 2/3, or auto", spec)
+			return runinfo.Shard{}, fmt.Errorf("--shard %q: want I/N with 1 <= I <= N, e.g. 2/3, or auto", spec)
 		}
 		if shards > 0 && shards != s.Count {
-			return Shard{}, fmt.Errorf("--shard %s and --shards %d disagree on the number of shards", spec, shards)
+			return runinfo.Shard{}, fmt.Errorf("--shard %s and --shards %d disagree on the number of shards", spec, shards)
 		}
 		return s, nil
 	}
 	if id := getenv("SLURM_ARRAY_TASK_ID"); id != "" {
 		if shards > 0 {
-			s := Shard{Index: atoi(id), Count: shards}
+			s := runinfo.Shard{Index: atoi(id), Count: shards}
 			if s.Index < 1 || s.Index > shards {
-				return Shard{}, fmt.Errorf("--shard auto: SLURM_ARRAY_TASK_ID %s is not a shard of %d: with --shards, array indexes are shard numbers (sbatch --array=1-%d)", id, shards, shards)
+				return runinfo.Shard{}, fmt.Errorf("--shard auto: SLURM_ARRAY_TASK_ID %s is not a shard of %d: with --shards, array indexes are shard numbers (sbatch --array=1-%d)", id, shards, shards)
 			}
 			return s, nil
 		}
@@ -121,23 +122,23 @@ func ParseShard(spec string, shards int, getenv func(string) string) (Shard, err
 		if lo == "" {
 			lo = "1"
 		}
-		s := Shard{Index: atoi(id) - atoi(lo) + 1, Count: n}
+		s := runinfo.Shard{Index: atoi(id) - atoi(lo) + 1, Count: n}
 		if n < 1 || s.Index < 1 || s.Index > n {
-			return Shard{}, fmt.Errorf("--shard auto: SLURM_ARRAY_TASK_ID %s, SLURM_ARRAY_TASK_MIN %s and SLURM_ARRAY_TASK_COUNT %q name no shard: pass --shards N", id, lo, getenv("SLURM_ARRAY_TASK_COUNT"))
+			return runinfo.Shard{}, fmt.Errorf("--shard auto: SLURM_ARRAY_TASK_ID %s, SLURM_ARRAY_TASK_MIN %s and SLURM_ARRAY_TASK_COUNT %q name no shard: pass --shards N", id, lo, getenv("SLURM_ARRAY_TASK_COUNT"))
 		}
 		return s, nil
 	}
 	if idx := getenv("JOB_COMPLETION_INDEX"); idx != "" {
 		if shards < 1 {
-			return Shard{}, fmt.Errorf("--shard auto in a Kubernetes Indexed Job needs --shards N (the Job's completions)")
+			return runinfo.Shard{}, fmt.Errorf("--shard auto in a Kubernetes Indexed Job needs --shards N (the Job's completions)")
 		}
-		s := Shard{Index: atoi(idx) + 1, Count: shards}
+		s := runinfo.Shard{Index: atoi(idx) + 1, Count: shards}
 		if s.Index < 1 || s.Index > shards {
-			return Shard{}, fmt.Errorf("--shard auto: JOB_COMPLETION_INDEX %s is not below --shards %d", idx, shards)
+			return runinfo.Shard{}, fmt.Errorf("--shard auto: JOB_COMPLETION_INDEX %s is not below --shards %d", idx, shards)
 		}
 		return s, nil
 	}
-	return Shard{}, fmt.Errorf("--shard auto found neither SLURM_ARRAY_TASK_ID (a Slurm job array) nor JOB_COMPLETION_INDEX (a Kubernetes Indexed Job): pass --shard I/N")
+	return runinfo.Shard{}, fmt.Errorf("--shard auto found neither SLURM_ARRAY_TASK_ID (a Slurm job array) nor JOB_COMPLETION_INDEX (a Kubernetes Indexed Job): pass --shard I/N")
 }
 
 // atoi is s as a number, or -1.

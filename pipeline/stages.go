@@ -19,6 +19,7 @@ import (
 	"synth/proof"
 	"synth/rollout"
 	"synth/rundir"
+	"synth/runinfo"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -477,7 +478,7 @@ func (r *builder) writeBench(tasks []schemas.Task, refs map[string]*schemas.Traj
 // gather indexes the shards' journals and returns where every training
 // rollout is, in the order Build would have them. Each rollout is taken
 // from the journal of the shard that owns its task, and nowhere else.
-func (r *builder) gather(train []slimTask, infos []ShardInfo) ([]trajRef, error) {
+func (r *builder) gather(train []slimTask, infos []runinfo.ShardInfo) ([]trajRef, error) {
 	jobs, err := r.trainJobs(train)
 	if err != nil {
 		return nil, err
@@ -492,7 +493,7 @@ func (r *builder) gather(train []slimTask, infos []ShardInfo) ([]trajRef, error)
 		r.indexes = append(r.indexes, x)
 		perShard[i] = x
 	}
-	shardOfJob := func(jb job) Shard { return Shard{Index: shardOf(jb.taskID(), n), Count: n} }
+	shardOfJob := func(jb job) runinfo.Shard { return runinfo.Shard{Index: runinfo.ShardOf(jb.taskID(), n), Count: n} }
 	find := func(jb job) (trajRef, bool, error) {
 		s := shardOfJob(jb)
 		ref, ok := perShard[s.Index-1].Ref(jb.id)

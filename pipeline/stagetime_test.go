@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"synth/dataset"
+	"synth/runinfo"
 )
 
 func TestRunJSONRecordsEveryStage(t *testing.T) {
@@ -16,7 +17,7 @@ func TestRunJSONRecordsEveryStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, err := readRunInfo(dir)
+	info, err := runinfo.Read(dir)
 	if err != nil || info == nil {
 		t.Fatalf("run.json: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"synth/config"
 	"synth/internal/duckdbtest"
 	"synth/rundir"
+	"synth/runinfo"
 	"synth/schemas"
 )
 
@@ -59,11 +60,11 @@ func TestGeneratedPlanBuildsAndMergesAlike(t *testing.T) {
 	trajs, _ := rundir.ReadAll[schemas.Trajectory](filepath.Join(run, rundir.Trajectories))
 	perShard := map[int][]schemas.Trajectory{}
 	for _, tr := range trajs {
-		s := shardOf(tr.TaskID, shards)
+		s := runinfo.ShardOf(tr.TaskID, shards)
 		perShard[s] = append(perShard[s], tr)
 	}
 	for i := 1; i <= shards; i++ {
-		dir := filepath.Join(run, rundir.ShardsDir, Shard{i, shards}.Name())
+		dir := filepath.Join(run, rundir.ShardsDir, runinfo.Shard{Index: i, Count: shards}.Name())
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +82,7 @@ func TestGeneratedPlanBuildsAndMergesAlike(t *testing.T) {
 			}
 		}
 		j.Close()
-		sum, err := Rollout(ctx, Shard{i, shards}, ShardOptions{}, Options{Out: run})
+		sum, err := Rollout(ctx, runinfo.Shard{Index: i, Count: shards}, ShardOptions{}, Options{Out: run})
 		if err != nil {
 			t.Fatal(err)
 		}

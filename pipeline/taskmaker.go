@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"synth/config"
+	"synth/runinfo"
 	"synth/sandbox"
 )
 
@@ -17,7 +18,7 @@ type taskMaker struct {
 	cfg   config.Config
 	dir   string // the run directory, where the stage's files go
 	work  string // where the LLM writer's response cache lives
-	info  *RunInfo
+	info  *runinfo.RunInfo
 	sum   *Summary
 	log   io.Writer
 	tasks *taskStore // the journal the tasks are read back from, slim

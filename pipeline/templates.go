@@ -8,6 +8,7 @@ import (
 
 	"synth/config"
 	"synth/generators/template"
+	"synth/runinfo"
 	"synth/sources"
 )
 
@@ -66,7 +67,7 @@ func newTemplates(cfg config.Config, recorded []string, have map[string]bool, ty
 // templatesUnder says which templates the environment py would let run
 // that the run's tasks were written without, for the message refusing to
 // resume under it; "" when none (or the run recorded no templates).
-func templatesUnder(ctx context.Context, info *RunInfo, python string) string {
+func templatesUnder(ctx context.Context, info *runinfo.RunInfo, python string) string {
 	if len(info.Templates) == 0 {
 		return ""
 	}

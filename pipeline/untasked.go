@@ -11,6 +11,7 @@ import (
 	"synth/generators/template"
 	"synth/generators/writer"
 	"synth/rundir"
+	"synth/runinfo"
 	"synth/schemas"
 )
 
@@ -77,16 +78,16 @@ func untaskedFiles(fs *fileSet, gen generators.Generator, made, valid, kept []sc
 	return un
 }
 
-func untaskedRecords(un []generators.Untasked) []UntaskedFile {
-	out := make([]UntaskedFile, 0, len(un))
+func untaskedRecords(un []generators.Untasked) []runinfo.UntaskedFile {
+	out := make([]runinfo.UntaskedFile, 0, len(un))
 	for _, u := range un {
-		out = append(out, UntaskedFile{ID: u.File.ID, Name: u.File.Name, Type: u.File.Type, Reason: u.Reason, Detail: u.Detail})
+		out = append(out, runinfo.UntaskedFile{ID: u.File.ID, Name: u.File.Name, Type: u.File.Type, Reason: u.Reason, Detail: u.Detail})
 	}
 	return out
 }
 
 // untaskedNote is the generate line's note on files without a task.
-func untaskedNote(un []UntaskedFile) string {
+func untaskedNote(un []runinfo.UntaskedFile) string {
 	if len(un) == 0 {
 		return ""
 	}
@@ -94,7 +95,7 @@ func untaskedNote(un []UntaskedFile) string {
 	for _, u := range un {
 		by[u.Reason]++
 	}
-	return fmt.Sprintf("; %d files without a task (%s: %s names them)", len(un), countsNote(by), rundir.TasksReport)
+	return fmt.Sprintf("; %d files without a task (%s: %s names them)", len(un), runinfo.CountsNote(by), rundir.TasksReport)
 }
 
 // countFiles counts the run's files in the funnel's first stage, once the
@@ -106,7 +107,7 @@ func untaskedNote(un []UntaskedFile) string {
 // filters (split: the files the training tasks read before them), else the
 // split. Those last files are added to tasks.report.md's list and the log.
 func (r *builder) countFiles(fn *funnel, fs *fileSet, split map[string]bool, train []slimTask, bench, validBench []schemas.Task) error {
-	why := map[string]UntaskedFile{}
+	why := map[string]runinfo.UntaskedFile{}
 	for _, u := range r.info.Untasked {
 		why[u.ID] = u
 	}
@@ -136,7 +137,7 @@ func (r *builder) countFiles(fn *funnel, fs *fileSet, split map[string]bool, tra
 		u, ok := why[id]
 		if !ok {
 			f := fs.byID[id]
-			u = UntaskedFile{ID: id, Name: f.Name, Type: f.Type, Reason: reasonDroppedBySplit,
+			u = runinfo.UntaskedFile{ID: id, Name: f.Name, Type: f.Type, Reason: reasonDroppedBySplit,
 				Detail: "the split dropped its tasks (each another language of a benchmark task, or reading files from both sides)"}
 			switch {
 			case proofs[id] > 0:

@@ -15,6 +15,7 @@ import (
 	"synth/filters"
 	"synth/generators"
 	"synth/rundir"
+	"synth/runinfo"
 	"synth/schemas"
 )
 
@@ -114,7 +115,7 @@ func TestUntaskedFilesNamed(t *testing.T) {
 	if line := sum.Stages[1]; line.Stage != "generate" || !strings.Contains(line.Note, "2 files without a task") {
 		t.Errorf("generate line %+v does not count the 2 files without a task", line)
 	}
-	info, err := readRunInfo(dir)
+	info, err := runinfo.Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,12 +208,12 @@ func TestRerunNamesNewTemplates(t *testing.T) {
 	}
 	// As if table.sort could not run then: its module was missing, or
 	// this synth did not have it.
-	info, err := readRunInfo(dir)
+	info, err := runinfo.Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	info.Templates = slices.DeleteFunc(info.Templates, func(id string) bool { return strings.HasPrefix(id, "table.sort@") })
-	if err := info.save(dir); err != nil {
+	if err := info.Save(dir); err != nil {
 		t.Fatal(err)
 	}
 	var log strings.Builder
@@ -240,7 +241,7 @@ func TestEnvironmentRefusalNamesNewTemplates(t *testing.T) {
 	if _, err := Generate(context.Background(), cfg, Options{Out: dir}); err != nil {
 		t.Fatal(err)
 	}
-	info, err := readRunInfo(dir)
+	info, err := runinfo.Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +252,7 @@ func TestEnvironmentRefusalNamesNewTemplates(t *testing.T) {
 	// table.sort could not run.
 	info.Python.Fingerprint = "00000000deadbeef"
 	info.Templates = slices.DeleteFunc(info.Templates, func(id string) bool { return strings.HasPrefix(id, "table.sort@") })
-	if err := info.save(dir); err != nil {
+	if err := info.Save(dir); err != nil {
 		t.Fatal(err)
 	}
 	_, err = Generate(context.Background(), cfg, Options{Out: dir})

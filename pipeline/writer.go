@@ -9,13 +9,14 @@ import (
 	"synth/dataset"
 	"synth/generators/writer"
 	"synth/rundir"
+	"synth/runinfo"
 )
 
 // recordWriter keeps the writer's counts in run.json and the summary, logs
 // and journals each dropped draft, and adds the write line to the funnel.
 func (m *taskMaker) recordWriter(w *writer.Generator, proof string) error {
 	st := w.Stats()
-	wc := &WriterCounts{Model: w.Model(), Proof: proof, Stats: st}
+	wc := &runinfo.WriterCounts{Model: w.Model(), Proof: proof, Stats: st}
 	for _, d := range st.Drops {
 		m.logf("generate: dropped draft %s of %s: %s: %s", d.Task, d.File, d.Reason, d.Detail)
 	}
@@ -35,7 +36,7 @@ func (m *taskMaker) recordWriter(w *writer.Generator, proof string) error {
 		return fmt.Errorf("generate: %w", err)
 	}
 	m.info.Writer = wc
-	if err := m.info.save(m.dir); err != nil {
+	if err := m.info.Save(m.dir); err != nil {
 		return err
 	}
 	m.sum.addWriter(wc)
@@ -44,7 +45,7 @@ func (m *taskMaker) recordWriter(w *writer.Generator, proof string) error {
 
 // tasksCard is the card's account of how the tasks were written (wc, the
 // LLM writer's counts; nil: templates) and proven.
-func tasksCard(wc *WriterCounts, cfg config.TasksConfig) *dataset.TasksCard {
+func tasksCard(wc *runinfo.WriterCounts, cfg config.TasksConfig) *dataset.TasksCard {
 	if wc != nil {
 		return &dataset.TasksCard{Writer: "llm:" + wc.Model, Proof: wc.Proof, Drafts: wc.Drafts, Kept: wc.Kept,
 			Proven: wc.Proven, Repaired: wc.Repaired, Dropped: wc.Dropped, FailedRequests: wc.Failed}

@@ -20,6 +20,7 @@ import (
 	"synth/llm/llmtest"
 	"synth/rollout"
 	"synth/rundir"
+	"synth/runinfo"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -179,7 +180,7 @@ func TestLLMWriterProvesTasks(t *testing.T) {
 			t.Errorf("write line %q lacks %q", line, s)
 		}
 	}
-	info, err := readRunInfo(dir)
+	info, err := runinfo.Read(dir)
 	if err != nil || info.Writer == nil || fmt.Sprint(info.Writer.Dropped) != fmt.Sprint(want) || info.Writer.Drafts != 10 {
 		t.Fatalf("run.json writer = %+v (%v)", info.Writer, err)
 	}
@@ -227,7 +228,7 @@ func TestLLMWriterProvesTasks(t *testing.T) {
 	}
 	defer backend.Close()
 	for teacher, rate := range rates {
-		res, err := eval.Run(context.Background(), eval.Config{Bench: sum.Bench, Teacher: agent.Config{Kind: teacher, MaxTurns: 3}, Concurrency: 2},
+		res, err := eval.Evaluate(context.Background(), eval.Config{Bench: sum.Bench, Teacher: agent.Config{Kind: teacher, MaxTurns: 3}, Concurrency: 2},
 			eval.Options{Out: filepath.Join(t.TempDir(), teacher), Backend: backend})
 		if err != nil {
 			t.Fatalf("eval --teacher %s: %v", teacher, err)
@@ -255,7 +256,7 @@ func TestLLMWriterNoCodeNoRows(t *testing.T) {
 	if len(trajs) == 0 {
 		t.Fatal("no rollouts")
 	}
-	info, _ := readRunInfo(dir)
+	info, _ := runinfo.Read(dir)
 	if rows := info.Counts["rows"]; rows != 0 {
 		t.Errorf("%d dataset rows from a teacher that ran no code (%d rollouts)", rows, len(trajs))
 	}
@@ -313,8 +314,8 @@ func TestLLMWriterRedoesLostDrafts(t *testing.T) {
 	if !strings.Contains(log.String(), "run the same command again to redo them") {
 		t.Errorf("the log does not say how to redo the lost draft:\n%s", log.String())
 	}
-	info, _ := readRunInfo(dir)
-	if info.done(stageGenerate) || info.Writer.Failed != 1 {
+	info, _ := runinfo.Read(dir)
+	if info.Done(runinfo.StageGenerate) || info.Writer.Failed != 1 {
 		t.Fatalf("generate marked done with a lost draft; run.json writer %+v", info.Writer)
 	}
 	broken.Store(false)
@@ -329,7 +330,7 @@ func TestLLMWriterRedoesLostDrafts(t *testing.T) {
 	if n := writes.Load() - before; n != 1 {
 		t.Errorf("the rerun sent %d writer requests, want 1 (the lost draft's)", n)
 	}
-	if info, _ = readRunInfo(dir); !info.done(stageGenerate) {
+	if info, _ = runinfo.Read(dir); !info.Done(runinfo.StageGenerate) {
 		t.Error("generate not marked done once every draft was written")
 	}
 }

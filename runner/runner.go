@@ -47,21 +47,6 @@ type Work[J, R any] interface {
 	Record(res R) (Step, error)
 }
 
-// Step is what one recorded result changes on the status line.
-type Step struct {
-	// Skipped: the result was not recorded (an earlier run journaled it);
-	// nothing changes and no line is written.
-	Skipped bool
-	// Done is how many more of the stage's results are done: 1, or 0 for
-	// a result that replaces one an earlier run made.
-	Done int
-	// Ran: the result was made now and counts toward the rate.
-	Ran bool
-	// Tokens and Cost are what making it spent at the teacher's endpoint.
-	Tokens int64
-	Cost   float64
-}
-
 // Plan is what is left of a stage's jobs.
 type Plan struct {
 	Pending []int32 // the index of every job with results left to make, in order

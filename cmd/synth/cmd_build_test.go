@@ -8,10 +8,11 @@ import (
 
 	"synth/generators/writer"
 	"synth/pipeline"
+	"synth/runinfo"
 )
 
 func TestPrintSummaryWriterCounts(t *testing.T) {
-	sum := &pipeline.Summary{Writer: &pipeline.WriterCounts{Model: "m", Stats: writer.Stats{Drafts: 5, Kept: 2, Proven: 2, Repaired: 1, Perturbed: 1, Failed: 1,
+	sum := &pipeline.Summary{Writer: &runinfo.WriterCounts{Model: "m", Stats: writer.Stats{Drafts: 5, Kept: 2, Proven: 2, Repaired: 1, Perturbed: 1, Failed: 1,
 		Dropped: map[string]int{writer.DropTrivial: 1, writer.DropUnparsable: 1}}}}
 	var b strings.Builder
 	printSummary(&b, sum)

@@ -13,8 +13,8 @@ import (
 
 	"synth/config"
 	"synth/generators/template"
-	"synth/pipeline"
 	"synth/pyenv"
+	"synth/runinfo"
 	"synth/sandbox"
 	"synth/sources/kaggle"
 )
@@ -101,7 +101,7 @@ func printEnvironment(ctx context.Context, w io.Writer, python string, isDefault
 		fmt.Fprintf(w, "  %s: not built — run make deps (or scripts/pyenv.sh sandbox) in synth's checkout, or set sandbox.python (--python /usr/bin/python3 for Debian's)\n", python)
 		return
 	}
-	py := pipeline.ProbePython(ctx, python)
+	py := runinfo.ProbePython(ctx, python)
 	if py.Version == "" {
 		fmt.Fprintf(w, "  %s: not usable — run make deps, or set sandbox.python to a working interpreter\n", python)
 		return

@@ -285,7 +285,7 @@ func runEval(cmd *cobra.Command, f evalFlags) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
-	res, err := eval.Run(cmd.Context(), cfg, eval.Options{
+	res, err := eval.Evaluate(cmd.Context(), cfg, eval.Options{
 		Out: f.out, Version: version, Log: stderr, Terminal: isTerminal(stderr),
 	})
 	if errors.Is(err, eval.ErrConfigChanged) {

@@ -21,6 +21,7 @@ import (
 	"synth/internal/proccpu"
 	"synth/pipeline"
 	"synth/rundir"
+	"synth/runinfo"
 )
 
 func main() {
@@ -103,7 +104,7 @@ func watchHWM(pid int, stop <-chan struct{}) int64 {
 
 // rowsOf is the rows run.json says the build wrote.
 func rowsOf(dir string) (int, error) {
-	var info pipeline.RunInfo
+	var info runinfo.RunInfo
 	found, err := rundir.ReadRunInfo(dir, &info)
 	if err != nil {
 		return 0, err

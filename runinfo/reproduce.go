@@ -1,4 +1,4 @@
-package pipeline
+package runinfo
 
 import (
 	"os"
@@ -54,7 +54,9 @@ type Reproduction struct {
 	Teacher string `json:"teacher"`
 }
 
-func reproductionOf(cfg config.Config, py PythonInfo) *Reproduction {
+// ReproductionOf is what a run under cfg, in the environment py, depends on
+// to reproduce.
+func ReproductionOf(cfg config.Config, py PythonInfo) *Reproduction {
 	rep := &Reproduction{
 		PythonHashSeed: "0",
 		Seeds:          "per rollout: the first 63 bits of the sha256 of its id",

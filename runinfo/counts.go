@@ -1,4 +1,4 @@
-package pipeline
+package runinfo
 
 import (
 	"fmt"
@@ -34,13 +34,13 @@ func (wc *WriterCounts) CountsNote() string {
 	if wc.Proven > 0 {
 		p := fmt.Sprintf("%d also on perturbed inputs", wc.Perturbed)
 		if len(wc.Unperturbed) > 0 {
-			p += " (not perturbed: " + countsNote(wc.Unperturbed) + ")"
+			p += " (not perturbed: " + CountsNote(wc.Unperturbed) + ")"
 		}
 		parts = append(parts, p)
 	}
 	dropped := "none"
 	if len(wc.Dropped) > 0 {
-		dropped = countsNote(wc.Dropped)
+		dropped = CountsNote(wc.Dropped)
 	}
 	parts = append(parts, "dropped: "+dropped)
 	parts = append(parts, fmt.Sprintf("%d failed requests", wc.Failed))
@@ -50,8 +50,8 @@ func (wc *WriterCounts) CountsNote() string {
 	return strings.Join(parts, "; ")
 }
 
-// countsNote lists counts by name, in name order: "csv 5, txt 1".
-func countsNote(m map[string]int) string {
+// CountsNote lists counts by name, in name order: "csv 5, txt 1".
+func CountsNote(m map[string]int) string {
 	parts := make([]string, 0, len(m))
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))

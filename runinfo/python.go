@@ -1,4 +1,4 @@
-package pipeline
+package runinfo
 
 import (
 	"context"

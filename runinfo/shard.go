@@ -1,4 +1,4 @@
-package pipeline
+package runinfo
 
 import (
 	"crypto/sha256"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"synth/rundir"
+	"synth/schemas"
 )
 
 // Shard is one of Count parts of a plan's rollouts, numbered from 1. Tasks
@@ -27,10 +28,10 @@ func (s Shard) Name() string { return fmt.Sprintf("%d-of-%d", s.Index, s.Count) 
 func (s Shard) Flag() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 
 // Owns reports whether the task with this id is the shard's.
-func (s Shard) Owns(taskID string) bool { return shardOf(taskID, s.Count) == s.Index }
+func (s Shard) Owns(taskID string) bool { return ShardOf(taskID, s.Count) == s.Index }
 
-// shardOf is the shard, 1..n, a task id belongs to.
-func shardOf(taskID string, n int) int {
+// ShardOf is the shard, 1..n, a task id belongs to.
+func ShardOf(taskID string, n int) int {
 	h := sha256.Sum256([]byte(taskID))
 	return int(binary.BigEndian.Uint64(h[:8])%uint64(n)) + 1
 }
@@ -53,11 +54,11 @@ type ShardInfo struct {
 	Stopped    string    `json:"stopped,omitempty"`
 }
 
-// tally counts what the trajectories of a shard's journal did and cost,
+// Tally counts what the trajectories of a shard's journal did and cost,
 // reading them one at a time; a later record of an id counts instead of
 // an earlier one.
-func (si *ShardInfo) tally(journal string) error {
-	x, err := indexJournal(journal)
+func (si *ShardInfo) Tally(journal string) error {
+	x, err := rundir.IndexByID[schemas.Trajectory](journal)
 	if err != nil {
 		return err
 	}
@@ -77,7 +78,8 @@ func (si *ShardInfo) tally(journal string) error {
 	return nil
 }
 
-func readShardInfo(dir string) (*ShardInfo, error) {
+// ReadShardInfo reads a shard folder's shard.json; nil when there is none.
+func ReadShardInfo(dir string) (*ShardInfo, error) {
 	b, err := os.ReadFile(filepath.Join(dir, rundir.Shard))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -92,8 +94,8 @@ func readShardInfo(dir string) (*ShardInfo, error) {
 	return &si, nil
 }
 
-// save writes shard.json atomically.
-func (si *ShardInfo) save(dir string) error {
+// Save writes shard.json atomically.
+func (si *ShardInfo) Save(dir string) error {
 	b, err := json.MarshalIndent(si, "", "  ")
 	if err != nil {
 		return err

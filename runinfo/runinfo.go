@@ -1,4 +1,4 @@
-package pipeline
+package runinfo
 
 import (
 	"time"
@@ -10,12 +10,12 @@ import (
 
 // The stages run.json records as done.
 const (
-	stageCollect     = "collect"
-	stageGenerate    = "generate"
-	stageEmit        = "emit"
-	stageValidate    = "validate"
-	stageRollout     = "rollout"
-	stageBenchFolder = "bench"
+	StageCollect     = "collect"
+	StageGenerate    = "generate"
+	StageEmit        = "emit"
+	StageValidate    = "validate"
+	StageRollout     = "rollout"
+	StageBenchFolder = "bench"
 )
 
 // RunInfo is run.json: what made the run directory and what it holds.
@@ -45,8 +45,8 @@ type RunInfo struct {
 	Reproduction *Reproduction `json:"reproduction,omitempty"`
 }
 
-// readRunInfo reads dir's run.json; nil when there is none.
-func readRunInfo(dir string) (*RunInfo, error) {
+// Read reads dir's run.json; nil when there is none.
+func Read(dir string) (*RunInfo, error) {
 	var ri RunInfo
 	if found, err := rundir.ReadRunInfo(dir, &ri); !found {
 		return nil, err
@@ -54,14 +54,16 @@ func readRunInfo(dir string) (*RunInfo, error) {
 	return &ri, nil
 }
 
-// save writes run.json atomically.
-func (ri *RunInfo) save(dir string) error { return rundir.WriteRunInfo(dir, ri) }
+// Save writes run.json atomically.
+func (ri *RunInfo) Save(dir string) error { return rundir.WriteRunInfo(dir, ri) }
 
-func (ri *RunInfo) done(stage string) bool { _, ok := ri.Stages[stage]; return ok }
+// Done reports whether stage is recorded as done.
+func (ri *RunInfo) Done(stage string) bool { _, ok := ri.Stages[stage]; return ok }
 
-func (ri *RunInfo) markDone(dir, stage string) error {
+// MarkDone records stage as done now and saves run.json.
+func (ri *RunInfo) MarkDone(dir, stage string) error {
 	ri.Stages[stage] = time.Now().UTC()
-	return ri.save(dir)
+	return ri.Save(dir)
 }
 
 // UntaskedFile is a collected file without a task as run.json keeps it, so a
@@ -73,3 +75,6 @@ type UntaskedFile struct {
 	Reason string `json:"reason"`
 	Detail string `json:"detail,omitempty"`
 }
+
+// StagePlan marks the run's plan (rundir.Plan) whole.
+const StagePlan = "plan"
