@@ -2,7 +2,7 @@
 // benchmark folder (Teacher.Samples times each) in the sandbox, prompt
 // format and checks that make the training data, optionally has an LLM
 // judge give its opinion beside the checks' verdict, and scores the results
-// (Run). It owns the eval's config, options and result; the results
+// (Evaluate). It owns the eval's config, options and result; the results
 // folder's meaning (eval.json's record, results.jsonl's replacement rule,
 // summary.json and report.md written when the eval ends) and reading a
 // finished one back (LoadFolder); the judge (JudgeConfig); and what synth
