@@ -69,20 +69,12 @@ func TestAddressesRepeatAcrossZygotes(t *testing.T) {
 // zygote imports, and then libraries, and every object after them, land
 // elsewhere from one zygote to the next.
 func TestZygoteRunsOneThread(t *testing.T) {
-	b, err := newBackend(testBackend(t).cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	z, err := b.zygote()
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, z := freshZygote(t, testBackend(t).cfg)
 	s := open(t, b, Spec{Seed: 1})
 	if r := run(t, s, "import pandas, pyarrow, numpy; print(numpy.ones(3).sum())"); r.Status != schemas.StatusOK {
 		t.Fatalf("%s %s", r.Status, r.Output)
 	}
-	procs := descendants(t, z.cmd.Process.Pid)
+	procs := processTree(z.cmd.Process.Pid)
 	pythons := 0
 	for _, pid := range procs {
 		exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
@@ -114,15 +106,7 @@ func TestZygoteRunsOneThread(t *testing.T) {
 	cfg := testBackend(t).cfg
 	cfg.Residents = []Resident{{Name: "synth_test_thread", Source: "import threading, time\n" +
 		"threading.Thread(target=time.sleep, args=(600,), daemon=True).start()\n"}}
-	threaded, err := newBackend(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { threaded.Close() })
-	tz, err := threaded.zygote()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tz := freshZygote(t, cfg)
 	if tz.ready.Layers["one_thread"] || len(tz.ready.Threads) != 1 {
 		t.Errorf("a resident module started a thread, but the zygote reports layer one_thread %v, threads %q", tz.ready.Layers["one_thread"], tz.ready.Threads)
 	}
@@ -131,13 +115,9 @@ func TestZygoteRunsOneThread(t *testing.T) {
 	}
 }
 
-// descendants lists pid and every process below it, from /proc.
-func descendants(t *testing.T, pid int) []int {
-	t.Helper()
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
+// processTree lists pid and every process below it, from /proc.
+func processTree(pid int) []int {
+	entries, _ := os.ReadDir("/proc")
 	children := map[int][]int{}
 	for _, e := range entries {
 		p, err := strconv.Atoi(e.Name())
@@ -149,8 +129,7 @@ func descendants(t *testing.T, pid int) []int {
 			continue
 		}
 		// pid (comm) state ppid ...; comm may hold spaces and parentheses.
-		rest := stat[bytes.LastIndexByte(stat, ')')+1:]
-		f := strings.Fields(string(rest))
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
 		if len(f) < 2 {
 			continue
 		}
@@ -236,4 +215,20 @@ func TestAddressesRepeatAfterHistory(t *testing.T) {
 			t.Errorf("after %d rounds of other sandboxes, the probe printed\n%s\nwhere the zygote's first interpreter printed\n%s", round+1, got, first)
 		}
 	}
+}
+
+// freshZygote starts a backend of its own from cfg, closed when the test
+// ends, and its zygote.
+func freshZygote(t *testing.T, cfg Config) (*backend, *zygote) {
+	t.Helper()
+	b, err := newBackend(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	z, err := b.zygote()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, z
 }

@@ -192,31 +192,9 @@ func BenchmarkIdlePSS(b *testing.B) {
 // treePSSKiB sums the PSS of pid and all its descendants: bubblewrap, the
 // zygote, spares and interpreters.
 func treePSSKiB(pid int) int64 {
-	parent := map[int]int{}
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...: comm may hold spaces, so cut at the last ')'.
-		f := strings.Fields(string(st[strings.LastIndexByte(string(st), ')')+1:]))
-		if len(f) > 1 {
-			parent[p], _ = strconv.Atoi(f[1])
-		}
-	}
 	var sum int64
-	for p := range parent {
-		for q := p; q > 1; q = parent[q] {
-			if q == pid {
-				sum += pssKiB(p)
-				break
-			}
-		}
+	for _, p := range processTree(pid) {
+		sum += pssKiB(p)
 	}
 	return sum
 }
