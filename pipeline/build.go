@@ -21,7 +21,7 @@ import (
 // finished, and returns ctx's error; running it again continues.
 func Build(ctx context.Context, cfg config.Config, opts Options) (*Summary, error) {
 	start := time.Now()
-	r := newRun(cfg, opts)
+	r := newBuilder(cfg, opts)
 	defer r.close()
 	if err := r.open(ctx); err != nil {
 		return nil, err
@@ -107,7 +107,7 @@ type planned struct {
 // reads back what the first did.
 func Plan(ctx context.Context, cfg config.Config, opts Options) (*Summary, error) {
 	start := time.Now()
-	r := newRun(cfg, opts)
+	r := newBuilder(cfg, opts)
 	defer r.close()
 	if err := r.open(ctx); err != nil {
 		return nil, err
@@ -193,7 +193,7 @@ func Merge(ctx context.Context, shards int, opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := newRun(cfg, opts)
+	r := newBuilder(cfg, opts)
 	defer r.close()
 	// The plan's run.json, as the plan left it: its Python is the one the
 	// shards ran (probing it again costs seconds).
@@ -246,7 +246,7 @@ func Rollout(ctx context.Context, s runinfo.Shard, so ShardOptions, opts Options
 	}
 	cfg.LLM.MaxCostUSD /= float64(s.Count)
 	cfg.LLM.MaxTokens /= int64(s.Count)
-	r := newRun(cfg, opts)
+	r := newBuilder(cfg, opts)
 	defer r.close()
 	r.info = info
 	r.work = filepath.Join(r.dir, rundir.ShardsDir, s.Name())

@@ -43,7 +43,7 @@ func collectLocal(tb testing.TB, src, out string) {
 // readFileSet reads a run's manifest back as a resumed build does.
 func readFileSet(tb testing.TB, out string) *fileSet {
 	tb.Helper()
-	_, fs, err := newRun(config.Default(), Options{Out: out}).knownFiles()
+	_, fs, err := newBuilder(config.Default(), Options{Out: out}).knownFiles()
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func BenchmarkCollectDuplicates(b *testing.B) {
 				out := filepath.Join(b.TempDir(), fmt.Sprint("run", i))
 				cfg := config.Default()
 				cfg.Sources.Specs = []string{"local:" + src}
-				r := newRun(cfg, Options{Out: out})
+				r := newBuilder(cfg, Options{Out: out})
 				if err := r.open(context.Background()); err != nil {
 					b.Fatal(err)
 				}

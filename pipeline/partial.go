@@ -18,7 +18,7 @@ import (
 // later Build with the same config goes on from there.
 func Collect(ctx context.Context, cfg config.Config, opts Options) (*Summary, error) {
 	start := time.Now()
-	r := newRun(cfg, opts)
+	r := newBuilder(cfg, opts)
 	if err := r.open(ctx); err != nil {
 		return nil, err
 	}
@@ -34,7 +34,7 @@ func Collect(ctx context.Context, cfg config.Config, opts Options) (*Summary, er
 // a later Build with the same config goes on from there.
 func Generate(ctx context.Context, cfg config.Config, opts Options) (*Summary, error) {
 	start := time.Now()
-	r := newRun(cfg, opts)
+	r := newBuilder(cfg, opts)
 	defer r.close() // validation may have started the sandbox
 	if err := r.open(ctx); err != nil {
 		return nil, err

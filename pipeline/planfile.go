@@ -30,7 +30,7 @@ func ServePlan(dir string, log io.Writer) (serve.Source, error) {
 	if err != nil {
 		return serve.Source{}, err
 	}
-	r := newRun(cfg, Options{Out: dir, Log: log})
+	r := newBuilder(cfg, Options{Out: dir, Log: log})
 	r.info = info
 	_, files, err := r.knownFiles()
 	if err != nil {

@@ -72,7 +72,7 @@ func Replay(ctx context.Context, dir string, n int) (*ReplayReport, error) {
 	if info == nil {
 		return nil, fmt.Errorf("replay: %s has no %s: give the directory synth build -o wrote", dir, rundir.RunInfo)
 	}
-	r := newRun(info.Config, Options{Out: dir})
+	r := newBuilder(info.Config, Options{Out: dir})
 	defer r.close()
 	ids, err := rowIDs(dir)
 	if err != nil {

@@ -97,7 +97,7 @@ type builder struct {
 	tasks taskStore
 }
 
-func newRun(cfg config.Config, opts Options) *builder {
+func newBuilder(cfg config.Config, opts Options) *builder {
 	r := &builder{cfg: cfg, opts: opts, dir: opts.Out, work: opts.Out, log: opts.Log, llm: &endpoint{cfg: cfg.LLM}, sum: &Summary{Out: opts.Out, Failures: map[string]int{}, clock: newStageClock()}}
 	if r.log == nil {
 		r.log = io.Discard

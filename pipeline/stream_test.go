@@ -130,7 +130,7 @@ func TestSlimTasksReadBack(t *testing.T) {
 		}
 	}
 	j.Close()
-	r := newRun(quickConfig(), Options{Out: t.TempDir()})
+	r := newBuilder(quickConfig(), Options{Out: t.TempDir()})
 	slim, all, _, err := r.tasks.read(p, func(t *schemas.Task) bool { return t.ID != "t1" })
 	if err != nil || all != 6 || len(slim) != 5 {
 		t.Fatalf("readTasks: %d of %d tasks, %v; want 5 of 6", len(slim), all, err)
@@ -177,7 +177,7 @@ func TestTaskDropsScopeByScope(t *testing.T) {
 		}
 	}
 	j.Close()
-	r := newRun(quickConfig(), Options{Out: t.TempDir()})
+	r := newBuilder(quickConfig(), Options{Out: t.TempDir()})
 	slim, _, _, err := r.tasks.read(p, nil)
 	if err != nil {
 		t.Fatal(err)

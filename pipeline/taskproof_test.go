@@ -106,7 +106,7 @@ func proofRun(t *testing.T, dir string, b sandbox.Backend) (*builder, *funnel) {
 	t.Helper()
 	cfg := quickConfig()
 	cfg.Concurrency = 2
-	r := newRun(cfg, Options{Out: dir})
+	r := newBuilder(cfg, Options{Out: dir})
 	r.backend = b
 	fn, err := newFunnel(r.dir)
 	if err != nil {

@@ -129,7 +129,7 @@ func TestUntaskedFilesNamed(t *testing.T) {
 	// The plan counts them in the funnel, from run.json, so a resumed run
 	// does too; a file whose benchmark tasks all fail their proof joins
 	// them.
-	r := newRun(cfg, Options{Out: dir})
+	r := newBuilder(cfg, Options{Out: dir})
 	defer r.close()
 	if err := r.open(context.Background()); err != nil {
 		t.Fatal(err)

@@ -267,7 +267,7 @@ func TestLLMWriterNoCodeNoRows(t *testing.T) {
 // proven.
 func TestValidateTasksSaysWhatRan(t *testing.T) {
 	needPython(t)
-	r := newRun(quickConfig(), Options{Out: t.TempDir()})
+	r := newBuilder(quickConfig(), Options{Out: t.TempDir()})
 	defer r.close()
 	tasks := []schemas.Task{{ID: "t1", Query: "Say hello.", Category: schemas.CategoryMath,
 		Checks: []schemas.Check{{Kind: schemas.CheckAnswer, ContainsAll: []string{"hello"}}}}}
