@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"synth/bench/harbor"
-	"synth/bench/inspectlog"
 	"synth/eval"
+	"synth/export/harbor"
+	"synth/export/inspectlog"
 )
 
 func newEvalExportCmd() *cobra.Command {

@@ -7,9 +7,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"synth/bench"
-	"synth/bench/harbor"
 	"synth/dataset"
 	"synth/dataset/arrowexport"
+	"synth/export/harbor"
 	"synth/pyenv"
 	"synth/rundir"
 )
