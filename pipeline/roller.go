@@ -28,8 +28,8 @@ type roller struct {
 	backend sandbox.Backend // the player's, where proofs are verified
 	fs      *fileSet
 	retry   pacer.Policy                           // filters.infra_retries
-	halted  func() error                           // why the run must stop taking work (run.halted)
-	whole   func(*slimTask) (*schemas.Task, error) // a slim task made whole (run.whole)
+	halted  func() error                           // why the build must stop taking work (the endpoint's Halted)
+	whole   func(*slimTask) (*schemas.Task, error) // a slim task made whole (taskStore.whole)
 
 	stage       string
 	proofs      bool // validation jobs: a job journals its proof's records too
@@ -53,7 +53,7 @@ func (r *builder) roller(fs *fileSet) *roller {
 		failures: map[string]int{}}
 }
 
-// haltError is a job's report that the run must stop (run.halted).
+// haltError is a job's report that the build must stop (the endpoint's Halted).
 type haltError struct{ err error }
 
 func (e haltError) Error() string { return e.err.Error() }
