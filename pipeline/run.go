@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"synth/agent"
@@ -116,17 +117,39 @@ func (r *builder) saveStageTimes() {
 	}
 }
 
+// newSandbox starts a build's sandbox backend; a test replaces it.
+var newSandbox = sandbox.New
+
 // sandbox is the run's sandbox backend, started on first use and stopped
 // by close.
 func (r *builder) sandbox() (sandbox.Backend, error) {
 	if r.backend == nil {
-		b, err := sandbox.New(rollout.BackendConfig(r.cfg.Sandbox, r.cfg.InFlight()))
+		b, err := newSandbox(rollout.BackendConfig(r.cfg.Sandbox, r.cfg.InFlight()))
 		if err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 		r.backend = b
+		r.recordZygoteThreads()
 	}
 	return r.backend, nil
+}
+
+// recordZygoteThreads notes in run.json's reproduction (saved with the
+// stage times) the threads the sandbox's zygote runs beside its own, and
+// says so when there are any: rows that print an address may then differ
+// between builds. A shard writes no run.json; it says so in its log.
+func (r *builder) recordZygoteThreads() {
+	z, ok := r.backend.(interface{ ZygoteThreads() ([]string, error) })
+	if !ok || r.info == nil || r.info.Reproduction == nil {
+		return
+	}
+	threads, err := z.ZygoteThreads()
+	if err != nil || len(threads) == 0 {
+		return // a zygote that does not start fails the first sandbox, and says why there
+	}
+	r.info.Reproduction.ZygoteThreads = threads
+	r.logf("sandbox: the zygote runs %d more thread(s) (%s), started by a module of sandbox.preload: rows that print an object address may differ between builds (synth doctor names them)",
+		len(threads), strings.Join(threads, ", "))
 }
 
 func (r *builder) close() {

@@ -42,9 +42,14 @@ type Reproduction struct {
 	// other addresses for the same code.
 	Zygote string `json:"zygote"`
 	// Threads is the thread count of numpy's BLAS and OpenMP in the
-	// sandbox: one, so sums reduce in one order. The zygote itself runs
-	// one thread too (synth doctor's "one thread").
+	// sandbox: one, so sums reduce in one order.
 	Threads int `json:"threads"`
+	// ZygoteThreads names the threads the sandbox's zygote ran beside its
+	// own when this build started it (synth doctor's "one thread"): none
+	// with the default preload. A module of sandbox.preload that starts
+	// one maps memory on the machine's timing, and rows that print an
+	// address may then differ between builds.
+	ZygoteThreads []string `json:"zygote_threads,omitempty"`
 	// Kernel is the machine's kernel release: a different kernel may lay
 	// out memory differently.
 	Kernel string `json:"kernel"`

@@ -226,6 +226,18 @@ func (b *backend) forkRequest() forkRequest {
 }
 
 // Warm starts the zygote now instead of at the first Open.
+// ZygoteThreads names the threads the backend's zygote runs beside its own
+// once it has imported everything: none, unless a preloaded or resident
+// module started one (synth doctor's "one thread"). It starts the zygote
+// when none runs.
+func (b *backend) ZygoteThreads() ([]string, error) {
+	z, err := b.zygote()
+	if err != nil {
+		return nil, err
+	}
+	return z.ready.Threads, nil
+}
+
 func (b *backend) Warm() error {
 	_, err := b.zygote()
 	return err
