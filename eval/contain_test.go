@@ -19,15 +19,6 @@ func needPython(t *testing.T) {
 	pyenvtest.Python(t)
 }
 
-func copyBench(t *testing.T, src string) string {
-	t.Helper()
-	dst := filepath.Join(t.TempDir(), "bench")
-	if out, err := exec.Command("cp", "-r", src, dst).CombinedOutput(); err != nil {
-		t.Fatalf("cp: %v %s", err, out)
-	}
-	return dst
-}
-
 // TestEvalRefusesSymlinkedInputs: a benchmark folder whose input is a
 // symlink to a host file is refused with an error naming it, before any
 // sandbox sees the file.

@@ -15,6 +15,7 @@ import (
 
 	"synth/agent"
 	"synth/bench"
+	"synth/internal/testenv"
 	"synth/llm"
 	"synth/llm/llmtest"
 	"synth/rollout"
@@ -401,7 +402,7 @@ func TestEvalJudgePairwise(t *testing.T) {
 	dir := t.TempDir()
 	// The fixture has no reference trajectories: write them from a
 	// reference eval's results.
-	benchCopy := copyBench(t, evalBench)
+	benchCopy := testenv.CopyTree(t, evalBench, "bench")
 	cfg.Bench = benchCopy
 	tasks := evalTasks(t)
 	var lines []string

@@ -16,6 +16,7 @@ import (
 	"synth/bench"
 	"synth/config"
 	"synth/internal/duckdbtest"
+	"synth/internal/testenv"
 	"synth/pyenv"
 	"synth/pyenv/pyenvtest"
 	"synth/rollout"
@@ -127,7 +128,7 @@ func TestBenchUnitTestsDiscriminate(t *testing.T) {
 	}
 
 	// Reference: run each trajectory's code in a copy of the bench root.
-	root := copyBench(t, src)
+	root := testenv.CopyTree(t, src, "bench")
 	b, err := sandbox.New(sandbox.Config{Residents: rollout.Residents()})
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +172,7 @@ func TestBenchUnitTestsDiscriminate(t *testing.T) {
 	}
 
 	// Empty: nothing ran, the answer is empty.
-	empty := copyBench(t, src)
+	empty := testenv.CopyTree(t, src, "bench")
 	var blanks []pyTrajectory
 	for _, r := range refs {
 		blanks = append(blanks, pyTrajectory{Index: r.Index, Messages: []schemas.Message{{Role: schemas.RoleAssistant, Content: "Finished: "}}})
@@ -234,15 +235,6 @@ print("RESULT" + json.dumps(result))
 		t.Fatalf("tests.py result: %v\n%s", err, out)
 	}
 	return res
-}
-
-func copyBench(t *testing.T, src string) string {
-	t.Helper()
-	dst := filepath.Join(t.TempDir(), "bench")
-	if out, err := exec.Command("cp", "-r", src, dst).CombinedOutput(); err != nil {
-		t.Fatalf("cp: %v %s", err, out)
-	}
-	return dst
 }
 
 func TestBuildTwiceDoesNoWork(t *testing.T) {

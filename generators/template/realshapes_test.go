@@ -13,8 +13,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"synth/checks/checkstest"
 	"testing"
+
+	"synth/checks/checkstest"
 
 	"synth/generators"
 	"synth/pyenv/pyenvtest"
@@ -41,10 +42,7 @@ func TestRealShapesProve(t *testing.T) {
 		writeFile(t, dir, "spaceless.pdf", "pdf", spacelessPDF(pdfLines)),
 		writeFile(t, dir, "tables.docx", "docx", tableDOCX()),
 	}
-	paths := map[string]string{}
-	for _, in := range ins {
-		paths[in.File.ID] = in.Path
-	}
+	paths := inputPaths(ins)
 	include := []string{"image.contrast", "image.sharpen", "image.brightness", "image.convert", "image.mirrorconcat", "image.caption",
 		"html.", "pdf.extract", "pdf.wordcount", "docx."}
 	tasks, err := New(Options{Seed: 3, Langs: []string{"en"}, Include: include}).Generate(context.Background(), ins)
@@ -78,14 +76,7 @@ func TestRealShapesProve(t *testing.T) {
 			proven = append(proven, task)
 		}
 	}
-	b := checkstest.Backend(t, 0)
-	v, err := Validate(context.Background(), b, proven, paths, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for id, why := range v.Why {
-		t.Errorf("task %s dropped: %s", id, why)
-	}
+	v := validateAll(t, proven, paths)
 	if len(v.Kept) != len(proven) {
 		t.Fatalf("%d of %d tasks hold", len(v.Kept), len(proven))
 	}
@@ -103,6 +94,29 @@ func TestRealShapesProve(t *testing.T) {
 			}
 		}
 	}
+}
+
+// inputPaths maps each input's file id to its path, as Validate takes it.
+func inputPaths(ins []generators.Input) map[string]string {
+	paths := map[string]string{}
+	for _, in := range ins {
+		paths[in.File.ID] = in.Path
+	}
+	return paths
+}
+
+// validateAll validates tasks in the real sandbox and reports every task
+// it drops.
+func validateAll(t *testing.T, tasks []schemas.Task, paths map[string]string) Validation {
+	t.Helper()
+	v, err := Validate(context.Background(), checkstest.Backend(t, 0), tasks, paths, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, why := range v.Why {
+		t.Errorf("task %s dropped: %s", id, why)
+	}
+	return v
 }
 
 func writeFile(t *testing.T, dir, name, typ string, body []byte) generators.Input {

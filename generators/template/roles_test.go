@@ -9,8 +9,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"synth/checks/checkstest"
 	"testing"
+
+	"synth/checks/checkstest"
 
 	"synth/generators"
 	"synth/pyenv/pyenvtest"
@@ -400,10 +401,7 @@ func TestRoleTasksProve(t *testing.T) {
 	b := checkstest.Backend(t, 2)
 	dir := t.TempDir()
 	ins := writeShaped(t, dir)
-	paths := map[string]string{}
-	for _, in := range ins {
-		paths[in.File.ID] = in.Path
-	}
+	paths := inputPaths(ins)
 	want := []string{"table.monthly", "chart.bar", "chart.heatmap", "chart.scatter", "table.describe", "table.groupby", "table.iqr", "chart.pie", "table.stat", "table.topn", "table.fillna"}
 	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: want}).Generate(context.Background(), ins)
 	if err != nil {

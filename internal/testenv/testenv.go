@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -39,4 +40,15 @@ func Root(t testing.TB, why string) {
 	if os.Geteuid() != 0 {
 		Missing(t, "needs root: %s (run make test as root or with sudo)", why)
 	}
+}
+
+// CopyTree copies the folder src, with everything under it, to a folder
+// named name in a fresh temporary folder, and returns the copy's path.
+func CopyTree(t testing.TB, src, name string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), name)
+	if out, err := exec.Command("cp", "-r", src, dst).CombinedOutput(); err != nil {
+		t.Fatalf("copy %s: %v %s", src, err, out)
+	}
+	return dst
 }
