@@ -645,6 +645,121 @@ def find_column(df, name):
     return None
 
 
+def same_table(path, want, ordered=False, rel_tol=1e-3, abs_tol=0.005):
+    """Asserts that the table at path holds what DataFrame want holds: as
+    many rows, and every column of want (found by find_column; extra
+    columns are allowed) with the same values, numbers within
+    max(abs_tol, rel_tol*|value|), text as text (stripped), empty where want
+    is empty. Unless ordered, rows may come in any order: both tables are
+    sorted on want's columns, text columns first. The message names the
+    first cell that differs."""
+    import pandas as pd
+    got = read_table(path)
+    assert len(got) == len(want), "%s has %d rows, expected %d" % (path, len(got), len(want))
+    cols = []
+    for w in want.columns:
+        g = find_column(got, str(w))
+        assert g is not None, "%s lacks column %r (has %s)" % (path, str(w), ", ".join(map(str, list(got.columns)[:12])))
+        cols.append((str(w), want[w], got[g]))
+    if not cols:
+        return
+    kinds = [_numeric(w) for _, w, _ in cols]
+    def cells(series, numeric):
+        out = []
+        for x in series.tolist():
+            if _empty(x):
+                out.append(None)
+            elif numeric:
+                try:
+                    v = float(x)
+                except (TypeError, ValueError):
+                    v = float("nan")
+                out.append(v)
+            else:
+                out.append(_text_cell(x))
+        return out
+    W = list(zip(*[cells(w, k) for (_, w, _), k in zip(cols, kinds)]))
+    G = list(zip(*[cells(g, k) for (_, _, g), k in zip(cols, kinds)]))
+    if not ordered:
+        order = [i for i, k in enumerate(kinds) if not k] + [i for i, k in enumerate(kinds) if k]
+        key = lambda row: [_sort_key(row[i]) for i in order]
+        W, G = sorted(W, key=key), sorted(G, key=key)
+    for r, (wr, gr) in enumerate(zip(W, G)):
+        for (name, _, _), k, w, g in zip(cols, kinds, wr, gr):
+            if w is None or g is None:
+                ok = w is None and g is None
+            elif k:
+                ok = (math.isnan(w) and math.isnan(g)) or (not math.isnan(g) and number_close(g, w, rel_tol, abs_tol))
+            else:
+                ok = g == w or _same_date(g, w)
+            assert ok, "%s: column %s, row %d%s is %s, expected %s" % (
+                path, name, r + 1, "" if ordered else " (rows sorted)", _short(g, 30), _short(w, 30))
+
+
+def _empty(x):
+    if x is None:
+        return True
+    if isinstance(x, float) and math.isnan(x):
+        return True
+    try:
+        import pandas as pd
+        if x is pd.NaT or pd.isna(x) is True:
+            return True
+    except (TypeError, ValueError):
+        pass
+    return isinstance(x, str) and not x.strip()
+
+
+def _numeric(series):
+    """Whether every non-empty cell of series is a number (bools are not)."""
+    vals = [x for x in series.tolist() if not _empty(x)]
+    if not vals:
+        return False
+    for x in vals:
+        if isinstance(x, bool):
+            return False
+        try:
+            float(x)
+        except (TypeError, ValueError):
+            return False
+    return True
+
+
+def _text_cell(x):
+    if isinstance(x, float) and x.is_integer():
+        x = int(x)
+    if hasattr(x, "isoformat") and hasattr(x, "hour"):
+        # A date read back as a timestamp (pandas' read_json): midnight is the date.
+        if (x.hour, x.minute, x.second, getattr(x, "microsecond", 0)) == (0, 0, 0, 0):
+            return x.strftime("%Y-%m-%d")
+        return x.isoformat(sep=" ")
+    return str(x).strip()
+
+
+_DATEISH_RE = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}")
+
+
+def _same_date(a, b):
+    """Whether two text cells that both hold a date name the same moment
+    (2019-01-02 and 2019-01-02 00:00:00, or the same date written as a
+    timestamp)."""
+    if not (_DATEISH_RE.search(a) and _DATEISH_RE.search(b)):
+        return False
+    try:
+        import pandas as pd
+        return pd.Timestamp(a) == pd.Timestamp(b)
+    except (ValueError, TypeError, OverflowError):
+        return False
+
+
+def _sort_key(x):
+    if x is None:
+        return (0, 0.0, "")
+    if isinstance(x, float):
+        return (1, -math.inf if math.isnan(x) else x, "")
+    return (2, 0.0, x)
+
+
 def iqr_bounds(series, k=1.5):
     import pandas as pd
     s = pd.to_numeric(series, errors="coerce").dropna()
@@ -1553,7 +1668,7 @@ _CHECKS = {
 
 _HELPERS = {
     "os": os, "re": re, "json": json, "math": math,
-    "read_table": read_table, "find_column": find_column, "iqr_bounds": iqr_bounds,
+    "read_table": read_table, "find_column": find_column, "iqr_bounds": iqr_bounds, "same_table": same_table,
     "numbers_in": numbers_in, "number_close": number_close, "candidates": candidates, "read_text": read_text,
     "brightness": brightness, "contrast": contrast, "sharpness": sharpness, "similarity": similarity,
     "open_image": _open_image, "apply_transform": apply_transform, "is_gray": is_gray,
