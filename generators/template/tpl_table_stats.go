@@ -219,7 +219,7 @@ func buildDescribe(c *bctx) ([]spec, error) {
 		zh:     []string{fmt.Sprintf("请计算 %s 的描述性统计（count、mean、std、min、四分位数、max），保存到 {OUT}.csv，第一列为统计量名称。", joinZh(cols)), fmt.Sprintf("生成 %s 的 describe() 统计表，写入 {OUT}.csv（每行一个统计量，第一列是名称）。", joinZh(cols))},
 		steps:  []schemas.RefStep{loadStep(c, 0), step("describe() the measures and keep its index as a column.", fmt.Sprintf("df = df[%s].describe().reset_index().rename(columns={'index': 'stat'})\n", pyList(cols))+saveCSV+"\nprint(df)")},
 		answer: "The summary statistics are saved to {OUT}.csv.", answerZh: "描述性统计已保存到 {OUT}.csv。",
-		checks: []schemas.Check{describeCheck(c, cols)},
+		checks:  []schemas.Check{describeCheck(c, cols)},
 		outputs: []string{"{out}.csv"},
 	}}, nil
 }
