@@ -70,6 +70,7 @@ type publicKaggle struct {
 	versions []int // datasetVersionNumber of each download
 	files    []string
 	methods  []string
+	evil     bool // the listing names a file out of any folder
 }
 
 func (p *publicKaggle) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -90,6 +91,10 @@ func (p *publicKaggle) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "datasets.DatasetApiService/GetDataset":
 		fmt.Fprintf(w, `{"ref":"pub/rain","title":"Rain","licenseName":"CC0: Public Domain","currentVersionNumber":%d}`, p.current)
 	case "datasets.DatasetApiService/ListDatasetFiles":
+		if p.evil {
+			fmt.Fprint(w, `{"datasetFiles":[{"name":"../../../../outside.csv","totalBytes":30},{"name":"rain.csv","totalBytes":30}]}`)
+			return
+		}
 		fmt.Fprint(w, `{"datasetFiles":[{"name":"rain.csv","totalBytes":30},{"name":"notes/readme.txt","totalBytes":20}]}`)
 	case "datasets.DatasetApiService/DownloadDataset":
 		p.versions = append(p.versions, version)
@@ -274,4 +279,25 @@ func TestCachedCompetitionDataIsCheckedForChanges(t *testing.T) {
 	if items := collect(t, s); items[0].body != "id\n2\n" {
 		t.Errorf("changed competition data came from a stale cache: %+v", items)
 	}
+}
+
+// TestHostileFileNameStaysInTheCache: a listing that names a file with ..
+// never makes synth write outside its cache; the other files still come.
+func TestHostileFileNameStaysInTheCache(t *testing.T) {
+	pub := &publicKaggle{current: 1, evil: true}
+	srv := httptest.NewServer(pub)
+	t.Cleanup(srv.Close)
+	root := t.TempDir()
+	cache := filepath.Join(root, "a", "b", "c", "cache")
+	s, _ := newQuerySource(t, "pub/rain", srv.URL, sources.KaggleConfig{Files: []string{"*.csv"}}, Options{Getenv: noCredentials(t), CacheDir: cache})
+	items := collect(t, s)
+	if len(items) != 1 || items[0].name != "rain.csv" {
+		t.Errorf("collected %+v, want rain.csv alone", items)
+	}
+	filepath.WalkDir(root, func(p string, e os.DirEntry, err error) error {
+		if err == nil && strings.Contains(e.Name(), "outside") {
+			t.Errorf("a hostile name was written: %s", p)
+		}
+		return nil
+	})
 }

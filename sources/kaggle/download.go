@@ -3,6 +3,7 @@ package kaggle
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -13,6 +14,10 @@ import (
 	"synth/sources"
 	"synth/sources/fetch"
 )
+
+// errUnsafeName is a dataset or file name from Kaggle's answers that would
+// lead out of the cache.
+var errUnsafeName = errors.New("not a name synth keeps in its cache (an absolute path or one with ..)")
 
 // download fetches what c asks for (a set's archive, or one of its files)
 // to a file and returns its path. With a cache dir it is kept as
@@ -50,7 +55,7 @@ func (s *Source) download(ctx context.Context, d set, c call, name string) (stri
 	// of the cache.
 	rel, ok := sources.SafeEntryPath(d.ref + "/" + name)
 	if !ok || strings.Count(d.ref, "/") != 1 && d.competition == "" {
-		return "", noop, fmt.Errorf("download %s: %q is not a name synth keeps in its cache", d.ref, d.ref+"/"+name)
+		return "", noop, fmt.Errorf("download %s: %q: %w", d.ref, d.ref+"/"+name, errUnsafeName)
 	}
 	final := filepath.Join(s.opts.CacheDir, "kaggle", filepath.FromSlash(rel))
 	resumable := d.version > 0 || d.competition != ""

@@ -481,9 +481,13 @@ func (s *Source) collectSet(ctx context.Context, d set, put func(sources.Item) e
 		return err
 	}
 	defer cleanup()
-	name := path.Base(d.ref)
-	if files, lerr := s.files(ctx, d); lerr == nil && len(files) == 1 {
-		name = files[0].Name // a dataset of one file may be served as it is
+	// A dataset of one file may be served as it is, not zipped: its name
+	// is then the listing's.
+	name := func() string {
+		if files, err := s.files(ctx, d); err == nil && len(files) == 1 {
+			return files[0].Name
+		}
+		return path.Base(d.ref)
 	}
 	return s.putDownload(ctx, d, zipPath, name, put)
 }
@@ -508,10 +512,14 @@ func (s *Source) collectFiles(ctx context.Context, d set, put func(sources.Item)
 		}
 		cached := path.Join(fmt.Sprintf("v%d", d.version), "files", f.Name)
 		p, cleanup, err := s.download(ctx, d, downloadFileCall(d.ref, d.version, f.Name), cached)
+		if errors.Is(err, errUnsafeName) {
+			s.log.Warn("skip file: its name leads out of the cache", "source", "kaggle", "dataset", d.ref, "file", f.Name)
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("file %s: %w", f.Name, err)
 		}
-		err = s.putDownload(ctx, d, p, f.Name, put)
+		err = s.putDownload(ctx, d, p, func() string { return f.Name }, put)
 		cleanup()
 		if err != nil {
 			return err
@@ -534,9 +542,9 @@ func (s *Source) wanted(name string) bool {
 }
 
 // putDownload puts a downloaded file: each safe entry of a zip, or the
-// file itself under name when it is not a zip (Kaggle serves small files
+// file itself under name() when it is not a zip (Kaggle serves small files
 // as they are and zips large ones).
-func (s *Source) putDownload(ctx context.Context, d set, file, name string, put func(sources.Item) error) error {
+func (s *Source) putDownload(ctx context.Context, d set, file string, name func() string, put func(sources.Item) error) error {
 	f, err := os.Open(file)
 	if err != nil {
 		return err
@@ -548,10 +556,11 @@ func (s *Source) putDownload(ctx context.Context, d set, file, name string, put 
 	}
 	head := make([]byte, 4)
 	if _, err := f.ReadAt(head, 0); err != nil || string(head) != "PK\x03\x04" && string(head) != "PK\x05\x06" {
+		n := name()
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := put(sources.Item{Name: path.Base(name), Body: io.NewSectionReader(f, 0, st.Size()), Size: st.Size(), Source: s.provenance(d, name)}); err != nil {
+		if err := put(sources.Item{Name: path.Base(n), Body: io.NewSectionReader(f, 0, st.Size()), Size: st.Size(), Source: s.provenance(d, n)}); err != nil {
 			return putError{err}
 		}
 		return nil
