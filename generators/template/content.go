@@ -55,3 +55,29 @@ for stat in want.index:
         assert number_close(v, w, 1e-4, 0.005), 'the %%s of %%s is %%s, expected %%.6g' %% (stat, col, v, w)
 `, pyList(cols))}
 }
+
+// dimensionLabels name a width and a height in an answer: before the
+// number ("width: 800", 宽 800) or after it ("800 pixels wide").
+var dimensionLabels = [][2]string{
+	{`width|w|宽`, `(?:px|pixels?|像素)?\s*(?:wide|across|in width|宽)`},
+	{`height|h|高`, `(?:px|pixels?|像素)?\s*(?:high|tall|in height|高)`},
+}
+
+// answerInOrder is a python check that the answer states values in their
+// order (in_order): a number a label names must be that label's value, and
+// unlabelled values must come in order, so that a width and a height
+// swapped, or given both ways, fail.
+func answerInOrder(values []int, labels [][2]string) schemas.Check {
+	vs := make([]string, len(values))
+	for i, v := range values {
+		vs[i] = fmt.Sprint(v)
+	}
+	ls := make([]string, len(labels))
+	for i, l := range labels {
+		ls[i] = fmt.Sprintf("(%s, %s)", py(l[0]), py(l[1]))
+	}
+	return pyCheck(`
+ok, why = in_order(answer, [%s], [%s])
+assert ok, why
+`, strings.Join(vs, ", "), strings.Join(ls, ", "))
+}

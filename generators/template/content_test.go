@@ -262,3 +262,28 @@ func TestContentChecksProveOnCorpus(t *testing.T) {
 		t.Fatalf("%d of %d tasks hold", len(v.Kept), len(tasks))
 	}
 }
+
+// TestImageSizeInOrder: width and height are checked in their order: the
+// two swapped, or given both ways, fail; labelled in another order, or as
+// 120x90, pass.
+func TestImageSizeInOrder(t *testing.T) {
+	pyenvtest.Python(t)
+	ins := []generators.Input{writeImage(t, t.TempDir(), "photo.png", photo(120, 90), "png")}
+	printSize := "from PIL import Image\nimport glob\nprint(Image.open(glob.glob('data/*')[0]).size)"
+	says := func(name, answer string) solution {
+		return solution{name: name, own: true, steps: []string{printSize}, answer: answer}
+	}
+	judge(t, ins, "image.size",
+		[]solution{
+			says("swapped", "The image is 90 pixels wide and 120 pixels high."),
+			says("swapped, unlabelled", "The image is 90 x 120."),
+			says("both ways", "It is 120 x 90 or 90 x 120."),
+			says("labels swapped", "width: 90, height: 120"),
+		},
+		[]solution{
+			says("as a dimension", "The image is 120x90 pixels."),
+			says("height first, labelled", "It is 90 pixels high and 120 pixels wide."),
+			says("as a tuple", "Image.size is (120, 90): width 120, height 90."),
+			says("chinese", "图片宽 120 像素，高 90 像素。"),
+		})
+}
