@@ -49,8 +49,7 @@ func SniffDelimited(head []byte) (t *Table, ok bool) {
 }
 
 // looksTabular holds a head's table to what text that is not a table
-// rarely shows: a header of short names (prose split at its commas has
-// long fields), not a Markdown table (its lines start with |), and the
+// rarely shows: short cells (prose split at its commas has long ones), not a Markdown table (its lines start with |), and the
 // header and rows at least half the lines that are not comments.
 func looksTabular(t *Table) bool {
 	if len(t.Rows) < 1 || t.lines.records < 2 {
@@ -62,18 +61,31 @@ func looksTabular(t *Table) bool {
 	if t.Layout.Sep == "|" && strings.HasPrefix(strings.TrimSpace(t.lines.headerLine), "|") {
 		return false
 	}
-	if t.Layout.Sep != "\t" {
-		long := 0
-		for _, f := range t.Header {
-			if len(strings.Fields(f)) > 6 {
+	if t.Layout.Sep != "\t" && wordy(t) {
+		return false
+	}
+	return true
+}
+
+// wordy reports prose split at its commas: half the cells or more of three
+// words or more, or a header of long phrases.
+func wordy(t *Table) bool {
+	long, all := 0, 0
+	for _, r := range append([][]string{t.Header}, t.Rows...) {
+		for _, f := range r {
+			all++
+			if len(strings.Fields(f)) >= 3 {
 				long++
 			}
 		}
-		if long*2 > len(t.Header) {
-			return false
+	}
+	longNames := 0
+	for _, f := range t.Header {
+		if len(strings.Fields(f)) > 6 {
+			longNames++
 		}
 	}
-	return true
+	return long*2 >= all || longNames*2 > len(t.Header)
 }
 
 func decodeAll(b []byte, enc string) (string, error) {

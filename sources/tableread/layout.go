@@ -85,7 +85,7 @@ func (l Layout) Args() []string {
 	if l.Format == "xlsx" {
 		a = append(a, "sheet_name="+q(l.Sheet))
 	} else {
-		a = append(a, "encoding="+q(l.Encoding), "sep="+pyChar(l.Sep))
+		a = append(a, "encoding="+q(l.Encoding), "sep="+q(l.Sep))
 		if l.Comment != "" {
 			a = append(a, "comment="+q(l.Comment))
 		}
@@ -116,14 +116,6 @@ func (l Layout) Call(path string) string {
 		fn = "pd.read_excel"
 	}
 	return fn + "(" + strings.Join(append([]string{strconv.Quote(path)}, l.Args()...), ", ") + ")"
-}
-
-// pyChar is a one-character separator as a Python literal.
-func pyChar(s string) string {
-	if s == "\t" {
-		return `'\t'`
-	}
-	return "'" + s + "'"
 }
 
 // Names names the columns as pandas does when it reads a header row: a
