@@ -91,10 +91,15 @@ func layoutCases() []layoutCase {
 			f.SetCellValue("Sheet1", "B9", "Source: internal ledger")
 		}, want: Layout{Format: "xlsx", Sheet: "Sheet1", SkipRows: 3, NRows: 3, UseCols: "B:D"}, header: []string{"region", "q1", "q2"}, rows: 3},
 		{name: "side_by_side.xlsx", sheet: func(f *excelize.File) {
-			for i, r := range [][]any{{"k", "v", nil, "k2", "w"}, {"a", 1, nil, "x", 9}, {"b", 2, nil, "y", 8}} {
+			for i, r := range [][]any{{"k", "v", nil, "k2", "w"}, {"a", 1, nil, "x", 9}, {"b", 2, nil, "y", 8}, {nil, nil, nil, "z", 7}} {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)
 			}
-		}, want: Layout{Format: "xlsx", Sheet: "Sheet1", UseCols: "A:B"}, header: []string{"k", "v"}, rows: 2},
+		}, want: Layout{Format: "xlsx", Sheet: "Sheet1", UseCols: "A:B", NRows: 2}, header: []string{"k", "v"}, rows: 2},
+		{name: "blank_column.xlsx", sheet: func(f *excelize.File) {
+			for i, r := range [][]any{{"k", nil, "v", nil}, {"a", 1, 2, nil, 5}, {"b", nil, 3, nil, 6}} {
+				f.SetSheetRow("Sheet1", cellName(0, i), &r)
+			}
+		}, want: Layout{Format: "xlsx", Sheet: "Sheet1"}, header: []string{"k", "Unnamed: 1", "v", "Unnamed: 3", "Unnamed: 4"}, rows: 2},
 		{name: "plain.xlsx", sheet: func(f *excelize.File) {
 			for i, r := range [][]any{{"k", "v", "w"}, {"a", 1, 2}, {"b", 2, 3}} {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)
@@ -165,6 +170,11 @@ func TestAmbiguousLayouts(t *testing.T) {
 	for _, c := range []layoutCase{
 		{name: "longer_row.csv", data: []byte("a,b\n1,2\n3,4,5\n6,7\n")},
 		{name: "hash_in_cells.csv", data: []byte("id,tag\n1,#red\n# comment\n2,#blue\n3,x\n")},
+		{name: "gap_or_two.xlsx", sheet: func(f *excelize.File) {
+			for i, r := range [][]any{{"k", "v", nil, "k2", "w"}, {"a", 1, nil, "x", 9}, {"b", 2, nil, "y", 8}} {
+				f.SetSheetRow("Sheet1", cellName(0, i), &r)
+			}
+		}},
 		{name: "merged_header.xlsx", sheet: func(f *excelize.File) {
 			for i, r := range [][]any{{"region", "sales", nil}, {"N", 1, 2}, {"S", 3, 4}} {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)

@@ -121,9 +121,9 @@ func sheetTable(rows [][]string, merged []cellRange) (*Table, error) {
 	for end < len(g) && g.filled(end, 0, maxCol) > 0 {
 		end++
 	}
-	c1 := c0
-	for c1+1 < maxCol && g.colUsed(c1+1, h, end-1) {
-		c1++
+	c1, err := lastColumn(g, h, c0, end, maxCol)
+	if err != nil {
+		return nil, err
 	}
 	for c0 > 0 && g.colUsed(c0-1, h+1, end-1) {
 		c0--
@@ -173,6 +173,41 @@ func sheetTable(rows [][]string, merged []cellRange) (*Table, error) {
 	}
 	t.lines.records, t.lines.table = len(g), end-h
 	return t, nil
+}
+
+// lastColumn is the last column of the table whose header row h starts
+// at column c0, its rows above row end: the columns run on over blank ones
+// (pandas reads those as Unnamed) until a blank column with a second
+// header to its right, a table beside this one. When that table's rows end
+// where this one's do, the two may be one table with a gap: ambiguous.
+func lastColumn(g grid, h, c0, end, maxCol int) (int, error) {
+	last := c0
+	for c := c0 + 1; c < maxCol; c++ {
+		if g.colUsed(c, h, end-1) {
+			last = c
+			continue
+		}
+		if c == last+1 && g.filled(h, c+1, maxCol) > 0 {
+			right := h + 1
+			for right < len(g) && g.filled(right, c+1, maxCol) > 0 {
+				right++
+			}
+			left := h + 1
+			for left < len(g) && g.filled(left, c0, c-1) > 0 {
+				left++
+			}
+			if right == left {
+				return 0, &Ambiguous{fmt.Sprintf("a blank column (%s) splits the header: one table, or two side by side", colName(c))}
+			}
+			return last, nil
+		}
+	}
+	return last, nil
+}
+
+func colName(c int) string {
+	n, _ := excelize.ColumnNumberToName(c + 1)
+	return n
 }
 
 // outside reports a value from row h down outside columns c0 to c1.
