@@ -19,7 +19,7 @@ func TestMessyTablesTyped(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
 		name, data, typ, read string
-		rows              int
+		rows                  int
 	}{
 		{"semicolon.csv", "name;price;qty\npen;1,5;2\ncup;2,25;1\nmug;10,0;3\n", "csv", `encoding="utf-8", sep=";", decimal=","`, 3},
 		{"comments.tsv", "# exported by a tool\n# columns: id, val, w\nid\tval\tw\n1\t2\t3\n4\t5\t6\n7\t8\t9\n", "tsv", `encoding="utf-8", sep="\t", skiprows=2`, 3},
