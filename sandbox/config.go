@@ -2,7 +2,8 @@ package sandbox
 
 // Config is the sandbox section of synth.yaml.
 type Config struct {
-	// Python is the interpreter to run; default /usr/bin/python3.
+	// Python is the interpreter to run; empty: the locked environment
+	// (pyenv.Sandbox), which New requires to be built.
 	Python string `yaml:"python" json:"python"`
 	// Isolation: auto (use every layer available), strict (refuse to run
 	// without them), off (a plain process; for debugging only).
