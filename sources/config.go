@@ -68,7 +68,12 @@ type KaggleConfig struct {
 	MaxSize     string   `yaml:"max_size" json:"max_size"`
 	MaxDatasets int      `yaml:"max_datasets" json:"max_datasets"` // 0: 10
 	MaxPages    int      `yaml:"max_pages" json:"max_pages"`       // search pages to read; 0: 5
-	Datasets    []string `yaml:"datasets" json:"datasets"`         // owner/slug refs to take besides the search
+	Datasets    []string `yaml:"datasets" json:"datasets"`         // owner/slug refs (owner/slug@N pins version N) to take besides the search
+	// Files, if set, downloads only the dataset files whose path matches
+	// one of these globs (as local.include matches), one file at a time,
+	// instead of each dataset's whole archive. Competitions are always
+	// downloaded whole.
+	Files []string `yaml:"files" json:"files,omitempty"`
 	// RequestsPerMinute bounds API calls (0: 30). Retries is how often a
 	// 429, 5xx or transport error is retried (0: 4; <0: none).
 	RequestsPerMinute int `yaml:"requests_per_minute" json:"requests_per_minute"`

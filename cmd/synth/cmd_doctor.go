@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -72,7 +73,9 @@ func doctor(cmd *cobra.Command, cfg config.Config) error {
 	tw.Flush()
 
 	fmt.Fprintln(w, "\nKaggle credentials")
-	if c, err := kaggle.LoadCredentials(cfg.Sources.Kaggle.Credentials, nil); err != nil {
+	if c, err := kaggle.LoadCredentials(cfg.Sources.Kaggle.Credentials, nil); errors.Is(err, kaggle.ErrNoCredentials) {
+		fmt.Fprintf(w, "  no credentials (anonymous: public datasets only)\n  %v\n", err)
+	} else if err != nil {
 		fmt.Fprintf(w, "  none: %v\n", err)
 	} else {
 		fmt.Fprintf(w, "  %s\n", c.Describe())
