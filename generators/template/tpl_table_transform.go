@@ -304,6 +304,8 @@ func buildTableConvert(c *bctx) ([]spec, error) {
 		checks: []schemas.Check{
 			fileCheck("{out}."+to, to, 10),
 			{Kind: schemas.CheckTable, Path: "{out}." + to, Rows: ip(len(t.rows)), ColumnsInclude: named(headCols(t, 8))},
+			// Every named column's values, in the input's row order.
+			sameTableCheck(c, "{out}."+to, "df = df[[x for x in df.columns if not str(x).startswith('Unnamed:')]]", true),
 		},
 		outputs: []string{"{out}." + to},
 	}}, nil
