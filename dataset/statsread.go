@@ -33,6 +33,9 @@ type Report struct {
 	// StageTimes come from the run.json of the run the dataset belongs to:
 	// what each stage of its last build cost.
 	StageTimes []schemas.StageTime `json:"stage_times,omitempty"`
+	// Hygiene comes from a synth dataset's stats.json: what the hygiene
+	// gate measured.
+	Hygiene *schemas.HygieneReport `json:"hygiene,omitempty"`
 }
 
 // Name is how reports call the dataset: its path without a trailing
@@ -172,11 +175,12 @@ func (r *Report) addFunnel(path string) error {
 		Funnel struct {
 			Stages []FunnelStage `json:"stages"`
 		} `json:"funnel"`
+		Hygiene *schemas.HygieneReport `json:"hygiene"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	r.Funnel = v.Funnel.Stages
+	r.Funnel, r.Hygiene = v.Funnel.Stages, v.Hygiene
 	for _, s := range r.Funnel {
 		if s.Name != "verify" {
 			continue

@@ -380,7 +380,7 @@ func (t *table) withoutAggregates() *table {
 		t.nobody = t
 		return t
 	}
-	out := &table{header: t.header, delimited: t.delimited}
+	out := &table{header: t.header, delimited: t.delimited, layout: t.layout}
 	out.nobody = out
 	for _, r := range t.rows {
 		keep := true
