@@ -48,19 +48,23 @@ type buildFlags struct {
 func newBuildCmd() *cobra.Command {
 	var f buildFlags
 	cmd := &cobra.Command{
-		Use:   "build",
-		Short: "Run the whole pipeline: collect, generate tasks, roll out, verify, filter, emit",
-		Long: `build runs every stage of synth into one run directory:
+		Use:   "build [-o DIR] [-c FILE]",
+		Short: "Run every stage: collect, generate, split, filter, validate, rollout, filter, emit, bench",
+		Long: `build runs every stage of synth into one run directory, in this order, under
+the names its funnel prints when it ends:
 
   collect    files from the sources into a content-addressed store (files.jsonl)
   generate   tasks per file type, each with unit-test checks (tasks.jsonl, tasks.report.md)
   split      hold out a benchmark, disjoint from training by input file
+  filter     dedup and decontaminate the training tasks
   validate   prove each benchmark task: its reference passes; an empty rollout, a
              near-miss mutant and every adversary (shotgun answer, copied input,
              random bytes, blank image, shadow modules, forged code) fail
-  rollout    a teacher solves each training task in ReAct turns in a sandbox
-  verify     each rollout's checks run in the sandbox (trajectories.jsonl)
-  emit       passing trajectories as Parquet (dataset/) and the benchmark (bench/)
+  rollout    a teacher solves each training task in ReAct turns in a sandbox, and
+             each rollout's checks run in a sandbox of their own (trajectories.jsonl)
+  filter     keep the verified trajectories past the quality gates and dedup (filtered.jsonl)
+  emit       the kept trajectories as Parquet, with the dataset card (dataset/)
+  bench      the benchmark in PyBench's layout (bench/)
 
 With no config and no flags it is the offline quickstart: the built-in corpus,
 template tasks and the reference teacher, which plays each task's known solution.

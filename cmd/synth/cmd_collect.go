@@ -12,7 +12,7 @@ func newCollectCmd() *cobra.Command {
 	var f buildFlags
 	var dryRun bool
 	cmd := &cobra.Command{
-		Use:   "collect",
+		Use:   "collect [-o DIR] [-c FILE]",
 		Short: "Collect files from sources into a run directory, or list what would be collected",
 		Long: `collect runs only the first stage of synth build: it fetches files from each
 source into the run directory's content-addressed store and its manifest
