@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -14,6 +15,7 @@ import (
 	"synth/llm"
 	"synth/pipeline"
 	"synth/rundir"
+	"synth/runinfo"
 )
 
 func init() { register(newBuildCmd) }
@@ -43,6 +45,7 @@ type buildFlags struct {
 	replay        string
 	noCache       bool
 	python        string
+	pinned        string
 }
 
 func newBuildCmd() *cobra.Command {
@@ -122,7 +125,8 @@ func addSourceFlags(cmd *cobra.Command, f *buildFlags) {
 	fl.StringVarP(&f.out, "out", "o", "out", "run directory to write (and resume)")
 	fl.StringVarP(&f.config, "config", "c", "", "config file (synth.yaml); flags override it")
 	fl.Int64Var(&f.seed, "seed", 0, "seed of the corpus, task parameters and split (config: seed)")
-	fl.StringArrayVar(&f.sources, "source", nil, "where files come from, repeatable: sample, local:PATH, kaggle:QUERY, kaggle:OWNER/DATASET, kaggle:competition/SLUG, arxiv:QUERY (config: sources.specs)")
+	fl.StringArrayVar(&f.sources, "source", nil, "where files come from, repeatable: sample, local:PATH, kaggle:QUERY, kaggle:OWNER/DATASET[@N], kaggle:competition/SLUG, arxiv:QUERY, arxiv:ID[vN],… (config: sources.specs)")
+	fl.StringVar(&f.pinned, "pinned", "", "collect again exactly the Kaggle datasets and arXiv papers an earlier run `RUN` (its folder or run.json) collected, at their recorded versions, and stop naming any file whose bytes changed; replaces the sources")
 	fl.StringSliceVar(&f.licenses, "license", nil, "keep only files under these licenses, e.g. CC0-1.0,CC-BY-4.0,MIT (config: sources.licenses)")
 }
 
@@ -142,6 +146,20 @@ func resolveConfig(cmd *cobra.Command, f buildFlags) (config.Config, error) {
 	}
 	if set("source") {
 		cfg.Sources.Specs = f.sources
+	}
+	if f.pinned != "" {
+		if set("source") {
+			return cfg, usagef("--pinned %s collects what that run collected: drop --source", f.pinned)
+		}
+		want, err := pinnedFiles(f.pinned)
+		if err != nil {
+			return cfg, err
+		}
+		specs, unpinned := runinfo.PinnedSpecs(want)
+		if len(unpinned) > 0 {
+			return cfg, fmt.Errorf("--pinned %s: these have no version to pin (a competition's data, or a file recorded without one): %s", f.pinned, strings.Join(unpinned, ", "))
+		}
+		cfg.Sources.Specs = specs
 	}
 	if set("license") {
 		cfg.Sources.Licenses = f.licenses
@@ -230,8 +248,12 @@ func runBuild(cmd *cobra.Command, f buildFlags) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
+	expect, err := expectedFiles(f)
+	if err != nil {
+		return err
+	}
 	sum, err := pipeline.Build(cmd.Context(), cfg, pipeline.Options{
-		Out: f.out, Version: version, Log: stderr, Terminal: isTerminal(stderr),
+		Out: f.out, Version: version, Log: stderr, Terminal: isTerminal(stderr), Expect: expect,
 	})
 	if errors.Is(err, pipeline.ErrConfigChanged) {
 		return usageError{err}
@@ -244,6 +266,34 @@ func runBuild(cmd *cobra.Command, f buildFlags) error {
 		return err
 	}
 	return lostRollouts(sum)
+}
+
+// pinnedFiles reads the files an earlier run's network sources collected,
+// from its folder or its run.json.
+func pinnedFiles(run string) ([]runinfo.Collected, error) {
+	dir := run
+	if filepath.Base(run) == rundir.RunInfo {
+		dir = filepath.Dir(run)
+	}
+	ri, err := runinfo.Read(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--pinned %s: %w", run, err)
+	}
+	if ri == nil {
+		return nil, usagef("--pinned %s: no %s there: give a run directory that synth build or synth collect wrote", run, rundir.RunInfo)
+	}
+	if len(ri.Collected) == 0 {
+		return nil, usagef("--pinned %s: its %s records no Kaggle or arXiv file to collect again (runs before this synth did not record them)", run, rundir.RunInfo)
+	}
+	return ri.Collected, nil
+}
+
+// expectedFiles is what --pinned expects the collection to bring again.
+func expectedFiles(f buildFlags) ([]runinfo.Collected, error) {
+	if f.pinned == "" {
+		return nil, nil
+	}
+	return pinnedFiles(f.pinned)
 }
 
 // lostRollouts is the error of a run that lost rollouts to infrastructure

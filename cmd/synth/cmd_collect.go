@@ -51,7 +51,11 @@ nothing before it is resumed; 60s), sources.contact, and the servers
 			if dryRun {
 				return pipeline.ListSources(cmd.Context(), cfg, cmd.OutOrStdout())
 			}
-			sum, err := pipeline.Collect(cmd.Context(), cfg, pipeline.Options{Out: f.out, Version: version, Log: cmd.ErrOrStderr()})
+			expect, err := expectedFiles(f)
+			if err != nil {
+				return err
+			}
+			sum, err := pipeline.Collect(cmd.Context(), cfg, pipeline.Options{Out: f.out, Version: version, Log: cmd.ErrOrStderr(), Expect: expect})
 			if err != nil {
 				return err
 			}
