@@ -110,3 +110,35 @@ share = (total - sse(labels)) / max(total - sse(best), 1e-12)
 assert share >= 0.9, 'the clusters of {out}.csv explain %%.0f%%%% of the variance k-means explains on the standardized features, expected at least 90%%%%' %% (100 * share)
 `, pyList(features), k, k, k)}
 }
+
+// htmlTableCheck compares the first HTML table of {out}.html, cell text by
+// cell text, with the input as the reference reads it, in the
+// verification sandbox: its first row is the header (heads among its
+// cells), each further row a record, every named column's values equal
+// (numbers within tolerance) in any row order. Empty cells, zeros or
+// another column's values fail.
+func htmlTableCheck(c *bctx, heads []string) schemas.Check {
+	return schemas.Check{Kind: schemas.CheckPython, Code: "import pandas as pd\n" + c.loadCode(0, "df") + fmt.Sprintf(`
+df = df[[x for x in df.columns if not str(x).startswith('Unnamed:')]]
+els = html_elements('{out}.html')
+assert any(e['tag'] == 'table' for e in els), '{out}.html has no <table>'
+rows, cur, tables = [], None, 0
+for e in els:
+    if e['tag'] == 'table':
+        tables += 1
+    elif tables == 1 and e['tag'] == 'tr':
+        cur = []
+        rows.append(cur)
+    elif tables == 1 and e['tag'] in ('td', 'th') and cur is not None:
+        cur.append(e['text'].strip())
+assert rows, '{out}.html has a <table> without rows'
+head = rows[0]
+missing = [h for h in %s if h not in head]
+assert not missing, 'the table header lacks %%s (has %%s)' %% (missing, head[:8])
+empty = ('', 'nan', 'NaN', 'None', 'NaT', '<NA>')
+body = [[None if x in empty else x for x in (r + [''] * len(head))[:len(head)]] for r in rows[1:]]
+got = pd.DataFrame(body, columns=range(len(head)))
+got.columns = head
+same_table(got, df)
+`, pyList(heads))}
+}

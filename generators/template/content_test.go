@@ -241,7 +241,7 @@ const (
 
 // contentTemplates are the templates whose checks compare content with
 // what the reference's code makes of the real input.
-var contentTemplates = []string{"table.pivot", "table.describe", "table.convert", "ml.cluster", "image.size"}
+var contentTemplates = []string{"table.pivot", "table.describe", "table.convert", "ml.cluster", "image.size", "web.datatable"}
 
 // TestContentChecksProveOnCorpus: on every file of the built-in corpus
 // (each of its input types), the reference passes the content checks and
@@ -309,3 +309,39 @@ func TestClusterQuality(t *testing.T) {
 			{name: "labels renamed", steps: []string{clusterEdit + "d[c] = d[c].map({0: 'A', 1: 'B', 2: 'C'})\nd.to_csv(OUT, index=False)"}},
 		})
 }
+
+// htmlEdit reads the input table (d) for a page of its own; htmlSave
+// writes d as the page OUT.
+const (
+	htmlEdit = "import pandas as pd, glob, os\nd = pd.read_csv(glob.glob('data/*.csv')[0])\nos.makedirs(os.path.dirname(OUT), exist_ok=True)\n"
+	htmlSave = "open(OUT, 'w').write('<html><body>' + d.to_html(index=False) + '</body></html>')"
+)
+
+// TestDataTableCellText: an HTML table is judged by its cells' text
+// against the input: empty cells, zeros and a column's values shuffled
+// fail; a page written by hand with the csv module, rows in another order,
+// passes.
+func TestDataTableCellText(t *testing.T) {
+	pyenvtest.Python(t)
+	judge(t, retailInput(t), "web.datatable",
+		[]solution{
+			{name: "empty cells", own: true, steps: []string{htmlEdit + "for c in d.columns:\n    d[c] = ''\n" + htmlSave}},
+			{name: "all zeros", own: true, steps: []string{htmlEdit + "for c in d.select_dtypes('number').columns:\n    d[c] = 0\n" + htmlSave}},
+			{name: "a column shuffled", own: true, steps: []string{htmlEdit + "c = d.select_dtypes('number').columns[-1]\nd[c] = d[c].sample(frac=1, random_state=3).values\n" + htmlSave}},
+			{name: "two columns swapped", own: true, steps: []string{htmlEdit + "a, b = d.columns[4], d.columns[5]\nd[[a, b]] = d[[b, a]].values\n" + htmlSave}},
+		},
+		[]solution{
+			{name: "rows in another order", own: true, steps: []string{htmlEdit + "d = d.sample(frac=1, random_state=3)\n" + htmlSave}},
+			{name: "by hand with the csv module", own: true, steps: []string{htmlByHand}},
+		})
+}
+
+const htmlByHand = `import csv, glob, html, os
+rows = list(csv.reader(open(glob.glob('data/*.csv')[0])))
+os.makedirs(os.path.dirname(OUT), exist_ok=True)
+with open(OUT, 'w') as f:
+    f.write('<!DOCTYPE html><html><body><table>\n<tr>' + ''.join('<th>%s</th>' % html.escape(h) for h in rows[0]) + '</tr>\n')
+    for r in rows[1:]:
+        f.write('<tr>' + ''.join('<td>%s</td>' % html.escape(x) for x in r) + '</tr>\n')
+    f.write('</table></body></html>\n')
+`
