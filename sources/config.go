@@ -97,6 +97,23 @@ type ArxivConfig struct {
 	// hosts (a mirror or a local server takes the value as set).
 	DelaySeconds float64 `yaml:"delay_seconds" json:"delay_seconds"`
 	Retries      int     `yaml:"retries" json:"retries"` // 0: 3; <0: none
+	// IDs are papers to take by identifier (2101.00001, 2101.00001v2 pins
+	// that version, hep-ex/0307015), besides the query; an arxiv: spec of
+	// identifiers alone (arxiv:2101.00001v2,2102.00002) does the same.
+	IDs []string `yaml:"ids" json:"ids,omitempty"`
+	// Abstracts also keeps each paper's title and abstract as a text file
+	// (<id><version>.abstract.txt).
+	Abstracts bool `yaml:"abstracts" json:"abstracts,omitempty"`
+	// From and Until (YYYY-MM-DD), when From is set, list papers by
+	// harvesting OAI-PMH (ListRecords, arXivRaw metadata with licenses and
+	// versions, a page per request, paced as delay_seconds says) for that
+	// range of datestamps instead of searching; Set narrows the harvest to
+	// an OAI set (cs, math, physics:hep-ex, …). The query's words, if any,
+	// must then all appear in a paper's title or abstract, and categories
+	// in its categories.
+	From  string `yaml:"from" json:"from,omitempty"`
+	Until string `yaml:"until" json:"until,omitempty"`
+	Set   string `yaml:"set" json:"set,omitempty"`
 }
 
 // ParseIdleTimeout reads sources.idle_timeout: a Go duration ("90s",
