@@ -5,7 +5,9 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO ?= go
 OUT ?= out
 
-.PHONY: all deps build demo test test-fresh pytest fuzz bench vet fmt clean lock mutate
+# make docs-check: the figures README.md and docs/ quote from make demo are
+# the demo's (OUT's run.json); go run ./internal/manual/docsfigures says which differ.
+.PHONY: all deps build demo docs-check test test-fresh pytest fuzz bench vet fmt clean lock mutate
 
 all: build
 
@@ -17,6 +19,9 @@ build:
 
 demo: deps build
 	bin/synth build -o $(OUT)
+
+docs-check:
+	$(GO) run ./internal/manual/docsfigures -run $(OUT)
 
 vet:
 	$(GO) vet ./...
