@@ -106,7 +106,7 @@ func addBuildFlags(cmd *cobra.Command, f *buildFlags) {
 	fl.Float64Var(&f.temperature, "temperature", 0, "sampling temperature of the teacher; default 0.7 (config: teacher.temperature)")
 	fl.Float64Var(&f.maxCost, "max-cost-usd", 0, "stop cleanly once this much is spent; resumable (config: llm.max_cost_usd)")
 	fl.Int64Var(&f.maxTokens, "max-tokens", 0, "stop cleanly once this many tokens are used; resumable (config: llm.max_tokens)")
-	fl.StringVar(&f.writer, "query-writer", "", "who writes the tasks: template, or llm (the model writes each task with a reference solution, and the task is proven in the sandbox before it counts; see README) (config: tasks.writer)")
+	fl.StringVar(&f.writer, "query-writer", "", "who writes the tasks: template, or llm (the model writes each task with a reference solution, and the task is proven in the sandbox before it counts; see docs/BUILD.md) (config: tasks.writer)")
 	fl.StringVar(&f.replay, "replay", "", "trajectory file for --teacher replay: synth's "+rundir.Trajectories+" or PyBench's (config: teacher.replay)")
 	fl.BoolVar(&f.noCache, "no-cache", false, "ask the endpoint again even for requests already answered (config: llm.no_cache)")
 	fl.IntVar(&f.samples, "samples", 0, "rollouts per task (config: teacher.samples)")
