@@ -36,14 +36,6 @@ func features(t *table, not string) []column {
 	return out
 }
 
-func names(cs []column) []string {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.name
-	}
-	return out
-}
-
 func buildClassify(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	var target column
