@@ -37,7 +37,7 @@ def test_environment_factory_drives_synth_serve():
     scored by the server's verifier (scripts/serve_trl_env_smoke.py)."""
     env = dict(os.environ, PYTHON=sys.executable)
     run = subprocess.run([str(REPO / "scripts" / "serve-grpo-smoke.sh"), "env"], cwd=REPO, env=env,
-                         capture_output=True, text=True, timeout=900)
+                         capture_output=True, text=True, timeout=1800)
     assert run.returncode == 0, run.stdout + run.stderr
     out = run.stdout
     by_hand = re.search(r"^trl-env: by hand: .* reward (\S+)$", out, re.M)
