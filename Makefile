@@ -5,7 +5,9 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO ?= go
 OUT ?= out
 
-.PHONY: all deps build demo test test-fresh pytest fuzz bench vet fmt clean lock mutate
+# make docs-check: the figures README.md and docs/ quote from make demo are
+# the demo's (OUT's run.json); go run ./internal/manual/docsfigures says which differ.
+.PHONY: all deps build demo docs-check test test-fresh pytest fuzz bench vet fmt clean lock mutate
 
 all: build
 
@@ -17,6 +19,9 @@ build:
 
 demo: deps build
 	bin/synth build -o $(OUT)
+
+docs-check:
+	$(GO) run ./internal/manual/docsfigures -run $(OUT)
 
 vet:
 	$(GO) vet ./...
@@ -78,7 +83,12 @@ pytest:
 # tests run there; it prints each mutant killed or SURVIVED, the kill rate and
 # the survivors, and fails below MUTATE_MIN percent. make test runs the
 # mutants marked sample (internal/mutate's TestSampleMutantsDie).
-# MUTATE_FLAGS: e.g. -only 'verify-' or -sample.
+# MUTATE_FLAGS: e.g. -only 'verify-' or -sample. MUTATE_FLAGS=-blind makes
+# the mutants itself instead: every comparison negated and every early
+# return deleted in the guard functions of internal/mutate/guards.txt, so
+# that the rate measures the suite rather than a list written beside its
+# tests (internal/mutate/equivalents.txt marks those no test can tell
+# apart; docs/PERFORMANCE.md, "Mutants"); add -list to see them unrun.
 MUTATE_MIN ?= 95
 MUTATE_FLAGS ?=
 mutate: deps

@@ -28,6 +28,11 @@ type Options struct {
 	// Grace is how long rollouts in flight may run on after an interrupt
 	// before they are abandoned (and redone by the next run); default 30s.
 	Grace time.Duration
+	// Expect is what an earlier run's Kaggle and arXiv sources collected
+	// (its run.json's collected): the collection must bring each of those
+	// files again with the same bytes, or the build stops naming what
+	// changed (synth build --pinned).
+	Expect []runinfo.Collected
 }
 
 // Summary is what a build did, stage by stage.
@@ -96,6 +101,9 @@ type builder struct {
 	// tasks is the task journal the run's tasks were read back from, slim
 	// (see taskStore); empty when they are held whole.
 	tasks taskStore
+	// avoided are the earlier benchmarks the split kept clear of
+	// (bench.exclude), for the benchmark's card.
+	avoided []string
 }
 
 func newBuilder(cfg config.Config, opts Options) *builder {

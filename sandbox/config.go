@@ -40,7 +40,7 @@ type LimitsYAML struct {
 	CPUTime     string `yaml:"cpu_time" json:"cpu_time"`
 	Memory      string `yaml:"memory" json:"memory"`
 	FileSize    string `yaml:"file_size" json:"file_size"`
-	OpenFiles   int    `yaml:"open_files" json:"open_files"`
+	OpenFiles   int    `yaml:"open_files" json:"open_files"` // open file descriptors of one process (RLIMIT_NOFILE)
 	Processes   int    `yaml:"processes" json:"processes"`
 	Output      string `yaml:"output" json:"output"`
 	Workspace   string `yaml:"workspace" json:"workspace"`

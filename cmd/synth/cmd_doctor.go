@@ -25,7 +25,7 @@ func init() { register(newDoctorCmd) }
 func newDoctorCmd() *cobra.Command {
 	var configPath string
 	cmd := &cobra.Command{
-		Use:   "doctor",
+		Use:   "doctor [-c FILE]",
 		Short: "Say what this machine can run: Python, packages, sandbox isolation, templates",
 		Long: `doctor checks what synth needs on this machine and says how to fix what is
 missing: the Python interpreter and its packages, each isolation layer of the

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,6 +55,9 @@ func TestInitThenBuild(t *testing.T) {
 	}
 	if rolled[1] == "0" || rolled[3] != rolled[1] {
 		t.Errorf("%s of %s reference rollouts passed\n%s", rolled[3], rolled[1], out)
+	}
+	if got, want := funnelStages(out), buildHelpStages(t); !slices.Equal(got, want) {
+		t.Errorf("the funnel's stages %v are not the ones synth build --help lists, %v", got, want)
 	}
 }
 

@@ -56,6 +56,9 @@ type cliKaggle struct {
 	// rainVersion is the newest version of pub/rain, the public dataset
 	// anyone may download without credentials (publish raises it).
 	rainVersion int
+	// tampered: every version of pub/rain now holds other bytes, as a
+	// mirror that rewrote its files would serve them.
+	tampered bool
 }
 
 // publicRain is the fake's public dataset: it answers GetDataset,
@@ -63,11 +66,25 @@ type cliKaggle struct {
 // credentials, each version with bytes of its own.
 const publicRain = "pub/rain"
 
-// publish makes a new version of pub/rain, as its owner would.
-func (k *cliKaggle) publish() {
+// publish makes a new version of pub/rain, as its owner would; tamper
+// instead rewrites the bytes of every version.
+func (k *cliKaggle) publish(tamper bool) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	if tamper {
+		k.tampered = true
+		return
+	}
 	k.rainVersion++
+}
+
+func (k *cliKaggle) tamperMark() string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.tampered {
+		return "t"
+	}
+	return ""
 }
 
 // rain answers the public dataset's calls; ok is false for other calls.
@@ -93,9 +110,9 @@ func (k *cliKaggle) rain(w http.ResponseWriter, r *http.Request, method string, 
 	case "datasets.DatasetApiService/ListDatasetFiles":
 		fmt.Fprint(w, `{"datasetFiles":[{"name":"rain.csv","totalBytes":60},{"name":"stations.csv","totalBytes":40}]}`)
 	case "datasets.DatasetApiService/DownloadDataset":
-		k.redirect(w, r, fmt.Sprintf("%s/v%d", publicRain, version))
+		k.redirect(w, r, fmt.Sprintf("%s/v%d%s", publicRain, version, k.tamperMark()))
 	case "datasets.DatasetApiService/DownloadDatasetFile":
-		k.redirect(w, r, fmt.Sprintf("%s/v%d/%s", publicRain, version, path.Base(str("fileName"))))
+		k.redirect(w, r, fmt.Sprintf("%s/v%d%s/%s", publicRain, version, k.tamperMark(), path.Base(str("fileName"))))
 	default:
 		return false
 	}
@@ -338,6 +355,9 @@ func archiveOf(obj string) []byte {
 	if rest, ok := strings.CutPrefix(obj, publicRain+"/v"); ok {
 		v, file, _ := strings.Cut(rest, "/")
 		rain := fmt.Sprintf("day,mm\n1,%s\n2,%s\n3,7\n", v, v)
+		if t, ok := strings.CutSuffix(v, "t"); ok {
+			rain = fmt.Sprintf("day,mm\n1,%s\n2,%s\n3,8\n", t, t)
+		}
 		stations := "id,city\n1,Oslo\n2,Bergen\n"
 		switch file {
 		case "rain.csv":

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -132,4 +135,83 @@ func TestMessyLayoutsProve(t *testing.T) {
 		}
 	}
 	validateAll(t, tasks, paths)
+}
+
+// TestAmbiguousLayoutUntasked: a sheet whose header has merged cells gets
+// no task, and the report says why.
+func TestAmbiguousLayoutUntasked(t *testing.T) {
+	f := excelize.NewFile()
+	for i, line := range strings.Split(strings.TrimSpace(layoutRows(",", ".")), "\n") {
+		var row []any
+		for _, v := range strings.Split(line, ",") {
+			row = append(row, v)
+		}
+		f.SetSheetRow("Sheet1", fmt.Sprintf("A%d", 1+i), &row)
+	}
+	f.MergeCell("Sheet1", "B1", "C1")
+	var b bytes.Buffer
+	if err := f.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	in := writeFile(t, t.TempDir(), "merged.xlsx", "xlsx", b.Bytes())
+	gen := New(Options{Seed: 1, Langs: []string{"en"}})
+	tasks, err := gen.Generate(context.Background(), []generators.Input{in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range tasks {
+		if len(task.Files) > 0 {
+			t.Errorf("%s reads a sheet with merged header cells", task.Generator)
+		}
+	}
+	un := gen.(generators.Explainer).Untasked()
+	if len(un) != 1 || !strings.Contains(un[0].Detail, "merged header cells") {
+		t.Errorf("untasked %+v, want the merged header cells named", un)
+	}
+}
+
+// TestSheetsCountEachTable: the sheets task counts each sheet's table as
+// pandas reads it with the layout stated (titles above and notes below
+// left out), and proves.
+func TestSheetsCountEachTable(t *testing.T) {
+	python := pyenvtest.Python(t)
+	f, err := excelize.OpenReader(bytes.NewReader(offsetXLSX(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.SetSheetName("Sheet1", "Summary")
+	f.NewSheet("Raw")
+	for i := range 6 {
+		row := []any{fmt.Sprintf("k%d", i), i, i * 2}
+		if i == 0 {
+			row = []any{"key", "a", "b"}
+		}
+		f.SetSheetRow("Raw", fmt.Sprintf("A%d", i+1), &row)
+	}
+	var b bytes.Buffer
+	if err := f.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	in := writeFile(t, t.TempDir(), "book.xlsx", "xlsx", b.Bytes())
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{"xlsx.sheets"}}).Generate(context.Background(), []generators.Input{in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) != 1 {
+		t.Fatalf("%d xlsx.sheets tasks, want 1", len(tasks))
+	}
+	if a := tasks[0].Reference.Answer; !strings.Contains(a, "Summary (8 rows)") || !strings.Contains(a, "Raw (5 rows)") {
+		t.Errorf("answer %q, want Summary (8 rows) and Raw (5 rows)", a)
+	}
+	// The reference prints what the answer says.
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "data"), 0o755)
+	os.WriteFile(filepath.Join(dir, "data", "book.xlsx"), b.Bytes(), 0o644)
+	cmd := exec.Command(python, "-c", tasks[0].Reference.Steps[0].Code)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Summary 8") || !strings.Contains(string(out), "Raw 5") {
+		t.Errorf("the reference prints %q (%v), want Summary 8 and Raw 5", out, err)
+	}
+	validateAll(t, tasks, inputPaths([]generators.Input{in}))
 }

@@ -58,13 +58,6 @@ func buildSort(c *bctx) ([]spec, error) {
 	}}, nil
 }
 
-func pyBool(b bool) string {
-	if b {
-		return "True"
-	}
-	return "False"
-}
-
 func buildFilter(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	cat, ok1 := c.pickCol(t.categories())
@@ -142,7 +135,7 @@ func buildJoin(c *bctx) ([]spec, error) {
 					n++
 				}
 			}
-			if n == 0 {
+			if !joinable(a, b, ca, cb) {
 				continue
 			}
 			var extra string
@@ -241,9 +234,9 @@ assert number_close(float(s.min()), %[4]v, 1e-6, 1e-6), 'the smallest kept %[1]s
 
 func buildAddCol(c *bctx) ([]spec, error) {
 	t := c.table(0)
-	a, b, ok := twoMeasures(c, t)
+	a, b, ok := productPair(c, t)
 	if !ok {
-		return nil, nil
+		return nil, nil // no two measures whose product means something
 	}
 	name := a.name + "_x_" + b.name
 	var prods []float64
