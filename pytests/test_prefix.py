@@ -49,12 +49,13 @@ def test_real_templates_on_synths_rows(workdir, fmt):
 
 
 def test_annotate_replaces_its_section(tmp_path):
-    (tmp_path / "README.md").write_text("# d\n\n## Provenance\n\n- x\n", encoding="utf-8")
+    placeholder = f"{prefix.BEGIN}\n## Chat templates: prefix preservation\n\nNot measured.\n\n{prefix.END}\n\n"
+    (tmp_path / "README.md").write_text("# d\n\n" + placeholder + "## Provenance\n\n- x\n", encoding="utf-8")
     result = prefix.measure(ROWS, families=["qwen2_5"])
     for _ in range(2):
         prefix.annotate(tmp_path, result, prefix.versions())
     card = (tmp_path / "README.md").read_text(encoding="utf-8")
     assert card.count("## Chat templates: prefix preservation") == 1
     assert card.index("prefix preservation") < card.index("## Provenance")
-    assert "| qwen2_5 |" in card
+    assert "| qwen2_5 |" in card and "Not measured." not in card
     assert json.loads((tmp_path / "prefix.json").read_text())["templates"]["qwen2_5"]["rows"] == 4
