@@ -31,6 +31,14 @@ func TestFiguresCatchDrift(t *testing.T) {
 	if bad := Figures("ok.md", ok, d); len(bad) != 0 {
 		t.Fatalf("the demo's own figures disagree: %v", bad)
 	}
+	noCPU := d
+	noCPU.Stages = append([]schemas.StageTime(nil), d.Stages...)
+	for i := range noCPU.Stages {
+		noCPU.Stages[i].CPUSeconds = 0
+	}
+	if bad := Figures("p.md", FiguresMarker+"\nabout 164 CPU-seconds for 668 tasks\n", noCPU); len(bad) != 0 {
+		t.Errorf("a demo without CPU times checks CPU-seconds: %v", bad)
+	}
 	for _, tc := range []struct{ name, page, want string }{
 		{"funnel count", strings.Replace(funnelPage, "384  384", "384  383", 1), "funnel line 4"},
 		{"funnel stage missing", strings.Replace(funnelPage, "  validate  129  129  valid\n", "", 1), "3 stages, the demo 4"},
