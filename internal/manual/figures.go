@@ -57,8 +57,8 @@ func (d Demo) stage(name string) (schemas.StageTime, bool) {
 // demo's: CPU time moves with the machine's load from run to run.
 const CPUTolerance = 0.3
 
-// FiguresMarker starts a paragraph whose figures are the demo's: the
-// paragraph after it, up to the next blank line, is checked.
+// FiguresMarker, alone on a line, starts a paragraph whose figures are
+// the demo's: the paragraph after it, up to the next blank line, is checked.
 const FiguresMarker = "<!-- figures: make demo -->"
 
 // Figures compares a page with the demo and returns one line per figure
@@ -117,9 +117,13 @@ func checkFunnel(page, block string, d Demo) []string {
 	return bad
 }
 
+var markerLine = regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(FiguresMarker) + `$`)
+
+// markedParagraphs are the paragraphs after a line that is FiguresMarker
+// alone (the marker quoted inside a line marks nothing).
 func markedParagraphs(text string) []string {
 	var ps []string
-	for _, part := range strings.Split(text, FiguresMarker)[1:] {
+	for _, part := range markerLine.Split(text, -1)[1:] {
 		part = strings.TrimLeft(part, "\n")
 		p, _, _ := strings.Cut(part, "\n\n")
 		ps = append(ps, p)
