@@ -14,6 +14,8 @@ const (
 	DropEmptyPasses    = "empty_passes"    // a do-nothing rollout passes every check
 	DropMutantPasses   = "mutant_passes"   // a wrong solution passes every check
 	DropMissingFile    = "missing_file"    // an input file has no host path
+	DropBatteryPasses  = "battery_passes"  // a wrong solution of the battery (PlayBattery) passes every check
+	DropStalePasses    = "stale_passes"    // the reference's answer from perturbed inputs passes every check though the truth moved
 )
 
 // Proof is how a task fared against each proof: its reference (which must
@@ -24,6 +26,8 @@ type Proof struct {
 	ReferenceFailure  string                           // the first check the reference failed
 	ReferenceMismatch string                           // the first answer check the reference's printed output failed
 	Mutant            *bool                            // nil: no mutant; else whether one passed
+	Battery           []Tried                          // the battery's cases, in the order they were made
+	Unmoved           bool                             // the stale rerun moved nothing the checks judge (Battery.Unmoved)
 	Adversaries       map[string]*adversary.Result     // by name; Applied false when it had nothing to try
 	Checks            map[string][]schemas.CheckResult // results by proof name ("reference", "mutant", adversary names)
 }
@@ -49,6 +53,7 @@ func (o Outcome) Proof() Proof {
 			p.Mutant = &passed
 		}
 	}
+	p.Battery = o.Battery
 	for i := range o.Adversaries {
 		r := o.Adversaries[i]
 		p.Adversaries[r.Adversary] = &r
@@ -78,6 +83,15 @@ func (p Proof) Reason() (reason, why string) {
 		return DropAmbiguousTruth, "the reference's printed output does not hold the expected value: " + p.ReferenceMismatch
 	case p.Mutant != nil && *p.Mutant:
 		return DropMutantPasses, "a mutated solution passes every check"
+	}
+	for _, b := range p.Battery {
+		switch {
+		case !b.Passed:
+		case b.Name == StaleCase:
+			return DropStalePasses, "the reference's answer and outputs computed on perturbed inputs (" + PerturbRules + ") pass every check on the original inputs, though what the checks judge moved"
+		default:
+			return DropBatteryPasses, "a wrong solution of the battery (" + b.Name + ": " + BatteryDoc(b.Name) + ") passes every check"
+		}
 	}
 	for _, a := range adversary.All() {
 		r := p.Adversaries[a.Name]

@@ -102,7 +102,7 @@ func ProveTask(ctx context.Context, b proof.Backend, t *schemas.Task, files map[
 	}
 	defer os.RemoveAll(store)
 	arts := filepath.Join(store, "artifacts")
-	ref, err := proof.Play(ctx, b, t, t.Reference, inputs, arts)
+	ref, bat, err := proof.PlayBattery(ctx, b, t, t.Reference, inputs, arts)
 	if err != nil {
 		return proof.Proof{}, fmt.Errorf("task %s: %w", t.ID, err)
 	}
@@ -111,7 +111,7 @@ func ProveTask(ctx context.Context, b proof.Backend, t *schemas.Task, files map[
 	}
 	// Only the reference is held to what its code printed.
 	ref.Case.Observations = ref.Printed
-	set := proof.Set{Reference: &ref.Case, Printed: ref.Printed}
+	set := proof.Set{Reference: &ref.Case, Printed: ref.Printed, Battery: bat.Cases}
 	if m := Mutant(t); m != nil {
 		mut, err := proof.Play(ctx, b, t, m, inputs, arts)
 		if err != nil {
@@ -123,7 +123,9 @@ func ProveTask(ctx context.Context, b proof.Backend, t *schemas.Task, files map[
 	if err != nil {
 		return proof.Proof{}, fmt.Errorf("task %s: %w", t.ID, err)
 	}
-	return o.Proof(), nil
+	p := o.Proof()
+	p.Unmoved = bat.Unmoved
+	return p, nil
 }
 
 // Mutant is a wrong solution for the task that its checks must reject, or
