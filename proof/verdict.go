@@ -105,3 +105,62 @@ func (p Proof) Reason() (reason, why string) {
 	}
 	return "", ""
 }
+
+// Tally is how a task's checks fared as a grader: the wrong solutions
+// tried on it (its battery and its wrong solutions) and how many they
+// rejected, the stale answers among them, and whether the task was
+// dropped for one that passed. Tallies of tasks add up (Add) per template.
+type Tally struct {
+	Tasks         int `json:"tasks"`
+	Wrong         int `json:"wrong"`
+	Rejected      int `json:"rejected"`
+	Stale         int `json:"stale"`
+	StaleRejected int `json:"stale_rejected"`
+	Unmoved       int `json:"unmoved"`
+	Dropped       int `json:"dropped"`
+}
+
+// Tally is p's account as a grader; a task whose reference did not hold
+// was not a grader of anything and counts nothing.
+func (p Proof) Tally() Tally {
+	if p.ReferenceError != "" || p.ReferenceFailure != "" || p.ReferenceMismatch != "" {
+		return Tally{}
+	}
+	t := Tally{Tasks: 1}
+	if p.Unmoved {
+		t.Unmoved = 1
+	}
+	if p.Mutant != nil {
+		t.Wrong++
+		if !*p.Mutant {
+			t.Rejected++
+		}
+	}
+	for _, b := range p.Battery {
+		t.Wrong++
+		if b.Name == StaleCase {
+			t.Stale++
+		}
+		if !b.Passed {
+			t.Rejected++
+			if b.Name == StaleCase {
+				t.StaleRejected++
+			}
+		}
+	}
+	if t.Rejected < t.Wrong {
+		t.Dropped = 1
+	}
+	return t
+}
+
+// Add adds o to t.
+func (t *Tally) Add(o Tally) {
+	t.Tasks += o.Tasks
+	t.Wrong += o.Wrong
+	t.Rejected += o.Rejected
+	t.Stale += o.Stale
+	t.StaleRejected += o.StaleRejected
+	t.Unmoved += o.Unmoved
+	t.Dropped += o.Dropped
+}
