@@ -8,15 +8,16 @@ import (
 	"synth/config"
 	"synth/dataset"
 	"synth/generators/writer"
+	"synth/proof"
 	"synth/rundir"
 	"synth/runinfo"
 )
 
 // recordWriter keeps the writer's counts in run.json and the summary, logs
 // and journals each dropped draft, and adds the write line to the funnel.
-func (m *taskMaker) recordWriter(w *writer.Generator, proof string) error {
+func (m *taskMaker) recordWriter(w *writer.Generator, proofDoc string) error {
 	st := w.Stats()
-	wc := &runinfo.WriterCounts{Model: w.Model(), Proof: proof, Stats: st}
+	wc := &runinfo.WriterCounts{Model: w.Model(), Proof: proofDoc, Stats: st}
 	for _, d := range st.Drops {
 		m.logf("generate: dropped draft %s of %s: %s: %s", d.Task, d.File, d.Reason, d.Detail)
 	}
@@ -36,6 +37,9 @@ func (m *taskMaker) recordWriter(w *writer.Generator, proof string) error {
 		return fmt.Errorf("generate: %w", err)
 	}
 	m.info.Writer = wc
+	if g := w.Grader(); g.Tasks > 0 {
+		m.info.Grader = graderRows(map[string]proof.Tally{"llm": g})
+	}
 	if err := m.info.Save(m.dir); err != nil {
 		return err
 	}

@@ -281,12 +281,16 @@ var batteryDocs = map[string]string{
 	"answer_off":             "the answer's expected numbers off by one (a tenth for a fraction)",
 	"answer_swapped":         "the answer's two expected numbers swapped",
 	StaleCase:                "the reference's answer and outputs computed on perturbed inputs",
+	BlankAnswer:              "the reference's files with a blank answer",
 }
 
 // BatteryDoc says what battery case name is.
 func BatteryDoc(name string) string {
 	if d, ok := batteryDocs[name]; ok {
 		return d
+	}
+	if IsRandom(name) {
+		return "the reference's files with an unrelated random answer"
 	}
 	return "a wrong solution"
 }

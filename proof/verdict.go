@@ -1,6 +1,8 @@
 package proof
 
 import (
+	"slices"
+
 	"synth/checks"
 	"synth/checks/adversary"
 	"synth/schemas"
@@ -53,7 +55,7 @@ func (o Outcome) Proof() Proof {
 			p.Mutant = &passed
 		}
 	}
-	p.Battery = o.Battery
+	p.Battery = judged(o.Battery)
 	for i := range o.Adversaries {
 		r := o.Adversaries[i]
 		p.Adversaries[r.Adversary] = &r
@@ -163,4 +165,15 @@ func (t *Tally) Add(o Tally) {
 	t.StaleRejected += o.StaleRejected
 	t.Unmoved += o.Unmoved
 	t.Dropped += o.Dropped
+}
+
+// judged are the battery cases that prove something: the blank answer and
+// the random answers only when the blank answer fails, that is, when the
+// checks judge the answer at all.
+func judged(bat []Tried) []Tried {
+	i := slices.IndexFunc(bat, func(b Tried) bool { return b.Name == BlankAnswer })
+	if i < 0 || !bat[i].Passed {
+		return bat
+	}
+	return slices.DeleteFunc(slices.Clone(bat), func(b Tried) bool { return b.Name == BlankAnswer || IsRandom(b.Name) })
 }

@@ -18,6 +18,7 @@ import (
 
 	"synth/generators"
 	"synth/llm"
+	"synth/proof"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -79,6 +80,15 @@ func New(c *llm.Client, opts Options) *Generator {
 // returning it; call it before Generate. Without one, tasks come back
 // unproven (Stats.Proven stays 0).
 func (g *Generator) SetProver(p *Prover) { g.prover = p }
+
+// Grader is how the checks of the drafts proven so far fared against the
+// wrong solutions tried on them (Prover.Grader); zero without a prover.
+func (g *Generator) Grader() proof.Tally {
+	if g.prover == nil {
+		return proof.Tally{}
+	}
+	return g.prover.Grader()
+}
 
 // Model is the model the writer asks.
 func (g *Generator) Model() string { return g.model }
