@@ -67,7 +67,8 @@ func (o Outcome) Proof() Proof {
 }
 
 // Reason is the drop reason of the proof, empty when the task holds, with a
-// message saying why. Adversaries are reported in adversary.All's order. A
+// message saying why: the reference, the mutant, the empty rollout, the
+// battery, then the other adversaries in adversary.All's order. A
 // reference whose execution does not reproduce a check's expected value
 // (its answer states a number its code never printed, or what it printed
 // fails the answer checks) is ambiguous_truth: the value was computed by
@@ -86,15 +87,6 @@ func (p Proof) Reason() (reason, why string) {
 	case p.Mutant != nil && *p.Mutant:
 		return DropMutantPasses, "a mutated solution passes every check"
 	}
-	for _, b := range p.Battery {
-		switch {
-		case !b.Passed:
-		case b.Name == StaleCase:
-			return DropStalePasses, "the reference's answer and outputs computed on perturbed inputs (" + PerturbRules + ") pass every check on the original inputs, though what the checks judge moved"
-		default:
-			return DropBatteryPasses, "a wrong solution of the battery (" + b.Name + ": " + BatteryDoc(b.Name) + ") passes every check"
-		}
-	}
 	for _, a := range adversary.All() {
 		r := p.Adversaries[a.Name]
 		if r == nil || !r.Passed {
@@ -103,7 +95,25 @@ func (p Proof) Reason() (reason, why string) {
 		if a.Name == adversary.Empty {
 			return DropEmptyPasses, "an empty rollout passes every check"
 		}
+		if reason, why := p.batteryReason(); reason != "" {
+			return reason, why
+		}
 		return adversary.Reason(a.Name), "adversary " + a.Name + " (" + a.Doc + ") passes every check"
+	}
+	return p.batteryReason()
+}
+
+// batteryReason is the drop reason of the first battery case that passed
+// every check; empty when none did.
+func (p Proof) batteryReason() (reason, why string) {
+	for _, b := range p.Battery {
+		switch {
+		case !b.Passed:
+		case b.Name == StaleCase:
+			return DropStalePasses, "the reference's answer and outputs computed on perturbed inputs (" + PerturbRules + ") pass every check on the original inputs, though what the checks judge moved"
+		default:
+			return DropBatteryPasses, "a wrong solution of the battery (" + b.Name + ": " + BatteryDoc(b.Name) + ") passes every check"
+		}
 	}
 	return "", ""
 }

@@ -30,7 +30,12 @@ const (
 	// (proof.PlayBattery: wrong values in its tables, its answer's numbers
 	// moved, its answer from perturbed inputs; proof.RandomAnswers: an
 	// unrelated answer beside its files) passes every check.
-	DropBattery   = "battery_passed"
+	DropBattery = "battery_passed"
+	// DropUntested: a python check's pass can turn on a condition that
+	// reads the answer and that no tested answer (the reference's, the
+	// battery's, random ones) drove both ways (proof.Untested): a
+	// backdoor, whatever its form.
+	DropUntested  = "check_untested_condition"
 	DropDuplicate = "duplicate" // a near-duplicate of an earlier query for the same file
 	// DropBackdoor: a python check branches on a constant found in the
 	// answer (if 'TOKEN' in answer: ...), so its verdict need not depend on
@@ -160,6 +165,16 @@ func (p *Prover) prove(ctx context.Context, d parsed, inputs []sandbox.Input) (s
 	p.tally(o.Proof())
 	if ref := refute(o, wrongs, set.Adversaries); ref != nil {
 		return t, ref, "", nil
+	}
+	traced := []checks.Case{refCase}
+	for _, w := range set.Battery {
+		traced = append(traced, w.Case)
+	}
+	if msg, err := proof.Untested(ctx, p.Backend, &t, traced); err != nil || msg != "" {
+		if err != nil {
+			return t, nil, "", fmt.Errorf("trace checks: %w", err)
+		}
+		return t, &refutation{DropUntested, msg + ": compare the answer with values computed from the inputs, with no other way to pass"}, "", nil
 	}
 	ref, unperturbed, err := p.perturbation(ctx, d, &t, inputs, refCase, store)
 	if err != nil {
