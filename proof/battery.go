@@ -48,6 +48,9 @@ type Battery struct {
 	// StaleSkipped says why there is no stale case, when there is none
 	// and the truth was not simply unmoved.
 	StaleSkipped string
+	// Skipped says why the battery's cell did not run (what the reference
+	// left defeated it); the answer's neighbours are still made.
+	Skipped string
 }
 
 // Battery case names.
@@ -98,13 +101,15 @@ func PlayBattery(ctx context.Context, b sandbox.Backend, t *schemas.Task, sol *s
 		if err != nil {
 			return p, bat, fmt.Errorf("battery: %w", err)
 		}
+		// What the reference left may defeat the battery's reading; that
+		// costs the task its battery, never the run.
 		i := strings.LastIndex(res.Output, batteryMark)
-		if res.Status != schemas.StatusOK || i < 0 {
-			return p, bat, fmt.Errorf("battery did not run (%s): %s", res.Status, LastLines(res.Output, 4))
+		line := ""
+		if i >= 0 {
+			line, _, _ = strings.Cut(res.Output[i+len(batteryMark):], "\n")
 		}
-		line, _, _ := strings.Cut(res.Output[i+len(batteryMark):], "\n")
-		if err := json.Unmarshal([]byte(line), &made); err != nil {
-			return p, bat, fmt.Errorf("battery: unreadable result %q", line)
+		if res.Status != schemas.StatusOK || i < 0 || json.Unmarshal([]byte(line), &made) != nil {
+			bat.Skipped = fmt.Sprintf("the battery did not run (%s): %s", res.Status, LastLines(res.Output, 4))
 		}
 		perturbed := slices.ContainsFunc(made.Perturb, func(v struct {
 			OK   bool   `json:"ok"`
@@ -112,7 +117,9 @@ func PlayBattery(ctx context.Context, b sandbox.Backend, t *schemas.Task, sol *s
 		}) bool {
 			return v.OK
 		})
-		if perturbed {
+		if bat.Skipped != "" {
+			bat.StaleSkipped = bat.Skipped
+		} else if perturbed {
 			stalePrinted, staleFailed, err = rerunStale(ctx, sb, sol)
 			if err != nil {
 				return p, bat, err
@@ -188,7 +195,7 @@ func rerunStale(ctx context.Context, sb sandbox.Sandbox, sol *schemas.Reference)
 
 // inputKinds pairs each input's name with its file type, for battery.py.
 func inputKinds(t *schemas.Task, inputs []sandbox.Input) [][2]string {
-	var out [][2]string
+	out := [][2]string{}
 	for i, in := range inputs {
 		kind := strings.TrimPrefix(strings.ToLower(path.Ext(in.Name)), ".")
 		if i < len(t.Files) && t.Files[i].Type != "" {
