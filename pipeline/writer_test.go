@@ -41,6 +41,8 @@ func writerDraft(name string) string {
 	checks := []map[string]any{
 		{"kind": "table", "path": "output/clean.csv", "no_duplicates": true, "rows": rows},
 		{"kind": "answer", "number": mean},
+		// The table's cells, which the battery's wrong tables fail.
+		{"kind": "python", "code": "import pandas as pd\nassert pd.read_csv('output/clean.csv').equals(" + read + ".reset_index(drop=True))"},
 	}
 	ref := map[string]any{"steps": []map[string]string{{"thought": "Deduplicate and average.", "code": code}}, "answer": "the mean amount is in the printed output above"}
 	var wrong map[string]any
