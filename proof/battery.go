@@ -301,3 +301,14 @@ func BatteryDoc(name string) string {
 	}
 	return "a wrong solution"
 }
+
+// PerturbCell is a sandbox cell that writes a perturbed copy of each input
+// (its name and file type, under data/) at layout, formatted with {i} and
+// {name} ("output/{i}/{name}"), by PerturbRules, and prints mark then one
+// JSON verdict per input: {"ok": true} or {"skip": why}. The battery's
+// stale rerun and the LLM writer's proof on perturbed inputs both perturb
+// through it.
+func PerturbCell(files [][2]string, layout, mark string) string {
+	js, _ := json.Marshal(files)
+	return batteryPy + fmt.Sprintf("\nimport json as _bj\nprint(%q + _bj.dumps(perturb(_bj.loads(%q), %q)))\n", mark, js, layout)
+}

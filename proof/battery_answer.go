@@ -13,8 +13,9 @@ import (
 	"synth/schemas"
 )
 
-// numberToken is a number as an answer or a printout states it.
-var numberToken = regexp.MustCompile(`-?\d+(?:\.\d+)?`)
+// numberToken is a number as an answer or a printout states it: a
+// decimal, or a fraction of two integers (6/5).
+var numberToken = regexp.MustCompile(`-?\d+(?:\.\d+)?(?:/\d+)?`)
 
 // token is a number's place in a text and its value.
 type token struct {
@@ -26,9 +27,18 @@ type token struct {
 func tokens(s string) []token {
 	var out []token
 	for _, m := range numberToken.FindAllStringIndex(s, -1) {
-		v, err := strconv.ParseFloat(s[m[0]:m[1]], 64)
+		text := s[m[0]:m[1]]
+		num, den, frac := strings.Cut(text, "/")
+		v, err := strconv.ParseFloat(num, 64)
+		if frac {
+			d, derr := strconv.ParseFloat(den, 64)
+			if derr != nil || d == 0 {
+				continue
+			}
+			v /= d
+		}
 		if err == nil {
-			out = append(out, token{m[0], m[1], s[m[0]:m[1]], v})
+			out = append(out, token{m[0], m[1], text, v})
 		}
 	}
 	return out
@@ -36,6 +46,9 @@ func tokens(s string) []token {
 
 // decimals is how many digits follow the point in a number's text.
 func decimals(text string) int {
+	if strings.Contains(text, "/") {
+		return 6
+	}
 	if _, frac, ok := strings.Cut(text, "."); ok {
 		return len(frac)
 	}
@@ -73,11 +86,19 @@ func answerVariants(t *schemas.Task, ref checks.Case) []Wrong {
 	if len(ns) == 0 {
 		return nil
 	}
-	var stated []token // the answer's tokens that state an expected value, one per check
+	// stated are the answer's tokens that state an expected value, every
+	// one of them (an answer may give a value twice: 6/5 ≈ 1.2); first
+	// holds each check's first, for swapping.
+	var stated, first []token
+	for _, tk := range tokens(ref.Answer) {
+		if slices.ContainsFunc(ns, func(n *schemas.NumberMatch) bool { return within(n, tk.value, decimals(tk.text)) }) {
+			stated = append(stated, tk)
+		}
+	}
 	for _, n := range ns {
-		for _, tk := range tokens(ref.Answer) {
-			if within(n, tk.value, decimals(tk.text)) && !slices.ContainsFunc(stated, func(s token) bool { return s.start == tk.start }) {
-				stated = append(stated, tk)
+		for _, tk := range stated {
+			if within(n, tk.value, decimals(tk.text)) && !slices.ContainsFunc(first, func(s token) bool { return s.start == tk.start }) {
+				first = append(first, tk)
 				break
 			}
 		}
@@ -101,23 +122,36 @@ func answerVariants(t *schemas.Task, ref checks.Case) []Wrong {
 		}),
 		variant("answer_off", func(_ int, tk token) string {
 			if d := decimals(tk.text); d > 0 {
-				return format(tk.value*1.1+0.1, d)
+				return format(tk.value*1.1+0.1, min(d, 4))
 			}
 			return format(tk.value+1, 0)
 		}),
 	}
-	if len(stated) >= 2 && stated[0].value != stated[1].value {
-		out = append(out, variant("answer_swapped", func(i int, tk token) string {
-			switch i {
-			case 0:
-				return stated[1].text
-			case 1:
-				return stated[0].text
-			}
-			return tk.text
-		}))
+	if len(first) >= 2 && first[0].value != first[1].value && labelled(ref.Answer, first[0], first[1]) {
+		c := ref
+		c.Observations = nil
+		c.Answer = replaceTokens(ref.Answer, first[:2], func(i int, _ token) string { return first[1-i].text })
+		c.Messages = finished(c.Answer)
+		out = append(out, Wrong{"answer_swapped", c})
 	}
 	return out
+}
+
+// labelled reports whether two numbers of an answer stand for different
+// things, so that swapping them is wrong: the two words before them
+// differ, and so do the two after ("240 pixels wide and 300 pixels
+// high"). Two values under one label ("x = -6 and x = 1", the roots) are
+// a set, and either order is right.
+func labelled(answer string, a, b token) bool {
+	before := func(t token) string {
+		ws := strings.Fields(answer[:t.start])
+		return strings.Join(ws[max(0, len(ws)-2):], " ")
+	}
+	after := func(t token) string {
+		ws := strings.Fields(answer[t.end:])
+		return strings.Join(ws[:min(2, len(ws))], " ")
+	}
+	return before(a) != before(b) && after(a) != after(b)
 }
 
 // replaceTokens rewrites s with each of tks (in any order) replaced by

@@ -1,6 +1,11 @@
 package proof
 
-import "testing"
+import (
+	"testing"
+
+	"synth/checks"
+	"synth/schemas"
+)
 
 // TestJudgedBattery proves that random answers count only when the blank
 // answer fails: a task whose checks do not read the answer passes them
@@ -43,5 +48,39 @@ func TestTally(t *testing.T) {
 	}
 	if (Proof{ReferenceFailure: "x", Battery: []Tried{{Name: "a"}}}).Tally() != (Tally{}) {
 		t.Error("a task whose reference failed counts as a grader")
+	}
+}
+
+// TestAnswerVariants proves the answer's neighbours: every statement of an
+// expected value moved (a fraction too), and two values swapped only when
+// they stand for different things.
+func TestAnswerVariants(t *testing.T) {
+	num := func(vs ...float64) *schemas.Task {
+		task := &schemas.Task{}
+		for _, v := range vs {
+			task.Checks = append(task.Checks, schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: v, AbsTol: 0.001}})
+		}
+		return task
+	}
+	tests := []struct {
+		answer string
+		task   *schemas.Task
+		want   map[string]string
+	}{
+		{"The limit is 6/5 ≈ 1.2000.", num(1.2), map[string]string{"answer_zeros": "The limit is 0 ≈ 0.", "answer_off": "The limit is 1.4200 ≈ 1.4200."}},
+		{"The image is 240 pixels wide and 300 pixels high.", num(240, 300), map[string]string{"answer_swapped": "The image is 300 pixels wide and 240 pixels high."}},
+		{"The roots are x = -6 and x = 1.", num(-6, 1), map[string]string{"answer_swapped": ""}},
+		{"Top 5 regions; the total is 30.", num(30), map[string]string{"answer_zeros": "Top 5 regions; the total is 0."}},
+	}
+	for _, tc := range tests {
+		got := map[string]string{}
+		for _, w := range answerVariants(tc.task, checks.Case{Answer: tc.answer}) {
+			got[w.Name] = w.Case.Answer
+		}
+		for name, want := range tc.want {
+			if got[name] != want {
+				t.Errorf("%q: %s = %q, want %q", tc.answer, name, got[name], want)
+			}
+		}
 	}
 }
