@@ -5,7 +5,9 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO ?= go
 OUT ?= out
 
-.PHONY: all deps build demo test pytest fuzz bench vet fmt clean lock mutate
+# make docs-check: the figures README.md and docs/ quote from make demo are
+# the demo's (OUT's run.json); go run ./internal/manual/docsfigures says which differ.
+.PHONY: all deps build demo docs-check test test-fresh pytest fuzz bench vet fmt clean lock mutate
 
 all: build
 
@@ -17,6 +19,9 @@ build:
 
 demo: deps build
 	bin/synth build -o $(OUT)
+
+docs-check:
+	$(GO) run ./internal/manual/docsfigures -run $(OUT)
 
 vet:
 	$(GO) vet ./...
@@ -46,6 +51,15 @@ test: vet
 	bin/testreport -skips .ci/skips.txt -events $(TEST_EVENTS) -- -count=1 -timeout $(TEST_TIMEOUT) $(TEST_FLAGS) ./...
 	FUZZTIME=$(TEST_FUZZTIME) scripts/fuzz.sh
 	scripts/pytest.sh
+
+# make test as on a fresh machine (as root): the set-up make test does, then
+# CI=true make test in a throwaway mount namespace where every Python package
+# the set-up did not install is hidden (pyenv's Pythons, Debian's python3-*
+# packages, pip installs into Debian's Python), so a test that leans on one
+# fails here rather than on a new user's machine (scripts/test-fresh.sh; it
+# also runs one command of your own, e.g. a single package's go test).
+test-fresh:
+	@scripts/test-fresh.sh
 
 # Every fuzz target (func Fuzz... in a _test.go file) searches for new
 # crashers for FUZZTIME; make test gives each TEST_FUZZTIME inputs (a count,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,6 +43,11 @@ func TestBoundaries(t *testing.T) {
 	stmts := func(n int) string {
 		return strings.Replace(strings.ReplaceAll(many(n), ", ", "; x is "), "Finished: ", "Finished: x is ", 1)
 	}
+	var years []string
+	for y := 1500; y < 2100; y++ {
+		years = append(years, strconv.Itoa(y))
+	}
+	everyYear := "The years mentioned are " + strings.Join(years, ", ") + "."
 	cases := []struct {
 		name   string
 		checks []schemas.Check
@@ -71,6 +77,10 @@ func TestBoundaries(t *testing.T) {
 		{"every option listed", []schemas.Check{{Kind: "answer", ContainsAny: []string{"red", "green", "blue"}}}, "Finished: red, green or blue", nil, false},
 		{"one option", []schemas.Check{{Kind: "answer", ContainsAny: []string{"red", "green", "blue"}}}, "Finished: green", nil, true},
 		{"a wrong option", []schemas.Check{{Kind: "answer", ContainsAll: []string{"North"}, NoneOf: []string{"South"}}}, "Finished: North, or South", nil, false},
+		{"a number item stated", []schemas.Check{{Kind: "answer", ContainsAll: []string{"1999", "2004"}}}, "Finished: The years are 1999 and 2004.", nil, true},
+		{"a number item inside a file name", []schemas.Check{{Kind: "answer", ContainsAll: []string{"1999", "2004"}}}, "Finished: The years are in output/years_1999_2004.txt", nil, false},
+		{"a number item inside a word", []schemas.Check{{Kind: "answer", ContainsAll: []string{"1999"}}}, "Finished: See FY1999.", nil, false},
+		{"every year named", []schemas.Check{{Kind: "answer", ContainsAll: []string{"1999", "2004"}}}, "Finished: " + everyYear, nil, false},
 		{"a wrong option inside a word", []schemas.Check{{Kind: "answer", ContainsAll: []string{"North"}, NoneOf: []string{"S"}}}, "Finished: North sells most", nil, true},
 		{"on the IQR fence", []schemas.Check{{Kind: "table", Path: "output/fence.csv", NoIQROutliers: []string{"v"}}}, "", []sandbox.Input{onFence}, true},
 		{"past the IQR fence", []schemas.Check{{Kind: "table", Path: "output/past.csv", NoIQROutliers: []string{"v"}}}, "", []sandbox.Input{pastFence}, false},

@@ -249,6 +249,23 @@ def _mentions(text, word):
     return re.search(r"(?<!\w)" + re.escape(word) + r"(?!\w)", text, re.IGNORECASE) is not None
 
 
+# An item of contains_all or contains_any that is a number and nothing else.
+_NUMBER_ITEM_RE = re.compile(r"[-+]?\d+(?:\.\d+)?")
+
+
+def _has_item(text, low, item, stated):
+    """Whether text holds a contains_all or contains_any item. In an answer
+    (stated is its candidates), a number item must be a number the answer
+    states, not digits inside a word or a file name (years_1999.txt states
+    no 1999); any other item, and any item in other text, is found as a
+    substring in any case."""
+    item = str(item)
+    if stated is not None and _NUMBER_ITEM_RE.fullmatch(item.strip()):
+        want = float(item)
+        return any(number_close(x, want) for x in stated)
+    return item.lower() in low
+
+
 def _text_checks(text, c, what, answer=False):
     """contains_all, contains_any, none_of, regex and number over a text.
     In an answer, listing guesses fails: more numbers than candidate_limit
@@ -269,11 +286,12 @@ def _text_checks(text, c, what, answer=False):
                 errs.append("%s lists %d candidates (%s), more than the %d the task asks for: state the answer, not a list of guesses" % (
                     what, len(run), ", ".join(_fmt(x) for x in run[:6]) + (", …" if len(run) > 6 else ""), _asked[0]))
                 break
-    missing = [s for s in c.get("contains_all") or [] if str(s).lower() not in low]
+    stated = candidates(text) if answer else None
+    missing = [s for s in c.get("contains_all") or [] if not _has_item(text, low, s, stated)]
     if missing:
         errs.append("%s lacks %s" % (what, ", ".join(repr(s) for s in missing)))
     anyof = c.get("contains_any") or []
-    hits = [s for s in anyof if str(s).lower() in low]
+    hits = [s for s in anyof if _has_item(text, low, s, stated)]
     if anyof and not hits:
         errs.append("%s mentions none of %s" % (what, ", ".join(repr(s) for s in anyof)))
     elif answer and len(anyof) >= 3 and len(hits) == len(anyof):
@@ -313,8 +331,7 @@ _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, 
 
 def _half_unit(tok):
     """Half a unit of the last digit tok writes: 5.84 -> 0.005, 1.2e3 ->
-    50, 736 -> 0.5; an integer ending in three or more zeros may be
-    rounded there (123,000 -> 500)."""
+    50, 736 -> 0.5, 123,000 -> 0.5."""
     tok = "".join(tok.split()).replace(",", "").rstrip("%").lstrip("+-")
     mant, _, exp = tok.lower().partition("e")
     try:
@@ -324,9 +341,8 @@ def _half_unit(tok):
     e = max(-300, min(300, e))  # 1e999999 is printed text, not a float
     if "." in mant:
         return 0.5 * 10.0 ** (e - len(mant.split(".", 1)[1]))
-    zeros = len(mant) - len(mant.rstrip("0"))
-    if zeros >= 3 and zeros < len(mant):
-        return 0.5 * 10.0 ** (e + zeros)
+    # An integer is known to its last digit: 123000 is not 123000 ± 500
+    # (no rounding to a power of ten).
     return 0.5 * 10.0 ** e
 
 
@@ -357,13 +373,16 @@ def _readings(text, span):
 def printed_numbers(observations):
     """Every number the printed output shows, as (|value|, half a unit of
     its last digit): 5.843333 is known to 5e-7, 1.234568e+06 to 0.5, 12.5%
-    also reads 0.125. Numbers inside words count too: the output is only
-    ever used to support an answer, never to pass one."""
+    also reads 0.125. Only numbers that stand as numbers count: not inside
+    a word or an identifier (<cell-1>, x2, run_3), a traceback, a date or a
+    time of day (2019-03-12, 12/03/2019, 10:30)."""
     out = []
     for o in observations or []:
-        text = _normalize(str(o))
+        text = _standing_text(_normalize(str(o)))
         for m in _NUM_RE.finditer(text):
             tok = m.group(0)
+            if _glued(text, m.start(), m.end()):
+                continue
             try:
                 v = abs(float("".join(tok.split()).replace(",", "").rstrip("%")))
                 h = _half_unit(tok)
@@ -381,6 +400,40 @@ def printed_numbers(observations):
                     except (ValueError, OverflowError):
                         pass
     return out
+
+
+# A traceback, from its header to the exception's line, and the location
+# lines of a syntax error: what they print is the code's text, not its
+# results.
+_TRACEBACK_RE = re.compile(r"^Traceback \(most recent call last\):\n(?:[ \t].*\n|\n)*.*$|^[ \t]*File \"[^\"\n]*\", line \d+.*$", re.MULTILINE)
+# A full date or a time of day: its parts are no quantities.
+_DATE_TIME_RE = re.compile(r"(?<![\w.])\d{1,4}([-/.])\d{1,2}\1\d{1,4}(?![\w.])|(?<![\w.:])\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?![\w:])")
+
+
+def _standing_text(text):
+    """Printed text with tracebacks, dates and times blanked out."""
+    text = _TRACEBACK_RE.sub(lambda m: " " * len(m.group(0)), text)
+    return _DATE_TIME_RE.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _glued(text, start, end):
+    """Whether the number text[start:end] is part of a word or an
+    identifier: a letter, _ or . right before it (x2, v1.2), a dash or <
+    glued to a word before it (cell-1; 2023-10 is two numbers), or _ or
+    letters and then a digit right after it (3_b, 1a2)."""
+    tok = text[start:end]
+    if tok[:1] in "+-":
+        start += 1
+    before = text[start - 1] if start > 0 else " "
+    if before.isalnum() or before in "_.\\/":
+        return True
+    if before in "-<" and start > 1 and (text[start - 2].isalpha() or text[start - 2] in "_<"):
+        return True
+    after = text[end:end + 24]
+    if after[:1] == "_":
+        return True
+    word = re.match(r"[^\W\d_]+\d", after)
+    return word is not None
 
 
 def _supported(text, span):
@@ -590,6 +643,121 @@ def find_column(df, name):
         if norm(col) == norm(name):
             return col
     return None
+
+
+def same_table(path, want, ordered=False, rel_tol=1e-3, abs_tol=0.005):
+    """Asserts that the table at path holds what DataFrame want holds: as
+    many rows, and every column of want (found by find_column; extra
+    columns are allowed) with the same values, numbers within
+    max(abs_tol, rel_tol*|value|), text as text (stripped), empty where want
+    is empty. Unless ordered, rows may come in any order: both tables are
+    sorted on want's columns, text columns first. The message names the
+    first cell that differs."""
+    import pandas as pd
+    got = read_table(path)
+    assert len(got) == len(want), "%s has %d rows, expected %d" % (path, len(got), len(want))
+    cols = []
+    for w in want.columns:
+        g = find_column(got, str(w))
+        assert g is not None, "%s lacks column %r (has %s)" % (path, str(w), ", ".join(map(str, list(got.columns)[:12])))
+        cols.append((str(w), want[w], got[g]))
+    if not cols:
+        return
+    kinds = [_numeric(w) for _, w, _ in cols]
+    def cells(series, numeric):
+        out = []
+        for x in series.tolist():
+            if _empty(x):
+                out.append(None)
+            elif numeric:
+                try:
+                    v = float(x)
+                except (TypeError, ValueError):
+                    v = float("nan")
+                out.append(v)
+            else:
+                out.append(_text_cell(x))
+        return out
+    W = list(zip(*[cells(w, k) for (_, w, _), k in zip(cols, kinds)]))
+    G = list(zip(*[cells(g, k) for (_, _, g), k in zip(cols, kinds)]))
+    if not ordered:
+        order = [i for i, k in enumerate(kinds) if not k] + [i for i, k in enumerate(kinds) if k]
+        key = lambda row: [_sort_key(row[i]) for i in order]
+        W, G = sorted(W, key=key), sorted(G, key=key)
+    for r, (wr, gr) in enumerate(zip(W, G)):
+        for (name, _, _), k, w, g in zip(cols, kinds, wr, gr):
+            if w is None or g is None:
+                ok = w is None and g is None
+            elif k:
+                ok = (math.isnan(w) and math.isnan(g)) or (not math.isnan(g) and number_close(g, w, rel_tol, abs_tol))
+            else:
+                ok = g == w or _same_date(g, w)
+            assert ok, "%s: column %s, row %d%s is %s, expected %s" % (
+                path, name, r + 1, "" if ordered else " (rows sorted)", _short(g, 30), _short(w, 30))
+
+
+def _empty(x):
+    if x is None:
+        return True
+    if isinstance(x, float) and math.isnan(x):
+        return True
+    try:
+        import pandas as pd
+        if x is pd.NaT or pd.isna(x) is True:
+            return True
+    except (TypeError, ValueError):
+        pass
+    return isinstance(x, str) and not x.strip()
+
+
+def _numeric(series):
+    """Whether every non-empty cell of series is a number (bools are not)."""
+    vals = [x for x in series.tolist() if not _empty(x)]
+    if not vals:
+        return False
+    for x in vals:
+        if isinstance(x, bool):
+            return False
+        try:
+            float(x)
+        except (TypeError, ValueError):
+            return False
+    return True
+
+
+def _text_cell(x):
+    if isinstance(x, float) and x.is_integer():
+        x = int(x)
+    if hasattr(x, "isoformat") and hasattr(x, "hour"):
+        # A date read back as a timestamp (pandas' read_json): midnight is the date.
+        if (x.hour, x.minute, x.second, getattr(x, "microsecond", 0)) == (0, 0, 0, 0):
+            return x.strftime("%Y-%m-%d")
+        return x.isoformat(sep=" ")
+    return str(x).strip()
+
+
+_DATEISH_RE = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}")
+
+
+def _same_date(a, b):
+    """Whether two text cells that both hold a date name the same moment
+    (2019-01-02 and 2019-01-02 00:00:00, or the same date written as a
+    timestamp)."""
+    if not (_DATEISH_RE.search(a) and _DATEISH_RE.search(b)):
+        return False
+    try:
+        import pandas as pd
+        return pd.Timestamp(a) == pd.Timestamp(b)
+    except (ValueError, TypeError, OverflowError):
+        return False
+
+
+def _sort_key(x):
+    if x is None:
+        return (0, 0.0, "")
+    if isinstance(x, float):
+        return (1, -math.inf if math.isnan(x) else x, "")
+    return (2, 0.0, x)
 
 
 def iqr_bounds(series, k=1.5):
@@ -1500,7 +1668,7 @@ _CHECKS = {
 
 _HELPERS = {
     "os": os, "re": re, "json": json, "math": math,
-    "read_table": read_table, "find_column": find_column, "iqr_bounds": iqr_bounds,
+    "read_table": read_table, "find_column": find_column, "iqr_bounds": iqr_bounds, "same_table": same_table,
     "numbers_in": numbers_in, "number_close": number_close, "candidates": candidates, "read_text": read_text,
     "brightness": brightness, "contrast": contrast, "sharpness": sharpness, "similarity": similarity,
     "open_image": _open_image, "apply_transform": apply_transform, "is_gray": is_gray,

@@ -6,3 +6,5 @@
 // holds (sources, generators, agent, llm, sandbox, filters, dataset) and
 // rollout, for how many rollouts run at once.
 package config
+
+//go:generate go test -run TestConfigReference -update .

@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"synth/rundir"
+	"synth/schemas"
 )
 
 // CardInfo is what the dataset card and stats.json say about a dataset.
@@ -39,6 +40,8 @@ type CardInfo struct {
 	SynthVersion string
 	Sources      []SourceCount // where the input files came from (optional)
 	Created      time.Time     // default now
+	// Hygiene is what the hygiene gate measured; nil leaves the section out.
+	Hygiene *schemas.HygieneReport
 }
 
 // FunnelReport is the filter funnel as the card shows it.
@@ -223,21 +226,22 @@ func shardBytes(dir string) (int64, error) {
 
 func statsJSON(info CardInfo) ([]byte, error) {
 	v := struct {
-		Rows         int64           `json:"rows"`
-		Format       string          `json:"format"`
-		ConfigHash   string          `json:"config_hash,omitempty"`
-		SynthVersion string          `json:"synth_version,omitempty"`
-		Created      time.Time       `json:"created"`
-		Teacher      TeacherCard     `json:"teacher"`
-		Python       PythonInfo      `json:"python"`
-		Sources      []SourceCount   `json:"sources,omitempty"`
-		Stats        Stats           `json:"stats"`
-		Funnel       json.RawMessage `json:"funnel,omitempty"`
-		Tasks        *TasksCard      `json:"tasks,omitempty"`
+		Rows         int64                  `json:"rows"`
+		Format       string                 `json:"format"`
+		ConfigHash   string                 `json:"config_hash,omitempty"`
+		SynthVersion string                 `json:"synth_version,omitempty"`
+		Created      time.Time              `json:"created"`
+		Teacher      TeacherCard            `json:"teacher"`
+		Python       PythonInfo             `json:"python"`
+		Sources      []SourceCount          `json:"sources,omitempty"`
+		Stats        Stats                  `json:"stats"`
+		Funnel       json.RawMessage        `json:"funnel,omitempty"`
+		Tasks        *TasksCard             `json:"tasks,omitempty"`
+		Hygiene      *schemas.HygieneReport `json:"hygiene,omitempty"`
 	}{
 		Rows: info.Rows, Format: info.Config.Format, ConfigHash: info.ConfigHash, SynthVersion: info.SynthVersion,
 		Created: info.Created, Teacher: info.Teacher, Python: info.Python, Sources: info.Sources, Stats: info.Stats,
-		Tasks: info.Tasks,
+		Tasks: info.Tasks, Hygiene: info.Hygiene,
 	}
 	if info.Funnel != nil {
 		f, err := info.Funnel.MarshalJSON()

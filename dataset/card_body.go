@@ -34,6 +34,7 @@ func writeCardBody(w *bytes.Buffer, info CardInfo) error {
 		}
 		w.WriteString("\n")
 	}
+	writeHygiene(w, info.Hygiene)
 	writeTeacher(w, info.Teacher)
 	writePython(w, info.Python)
 	writeSources(w, info.Sources)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+
+	"synth/schemas"
 )
 
 // WriteComparison writes one row per report: the PyBench paper's data
@@ -67,6 +69,7 @@ func WriteText(w io.Writer, r *Report) error {
 			return err
 		}
 	}
+	writeHygieneText(w, r.Hygiene)
 	if err := writeStageTimes(w, r.StageTimes); err != nil {
 		return err
 	}
@@ -93,4 +96,17 @@ func writeTurnProfile(w io.Writer, name string, t *Tally) error {
 	q := PyInstructTurnProfile
 	fmt.Fprintf(tw, "PyInstruct\t%.0f%%\t%.0f%%\t%.0f%%\t%.0f%%\t\n", 100*q[0], 100*q[1], 100*q[2], 100*q[3])
 	return tw.Flush()
+}
+
+// writeHygieneText writes what the hygiene gate measured, when the
+// dataset's stats.json says.
+func writeHygieneText(w io.Writer, h *schemas.HygieneReport) {
+	if h == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nhygiene (of %d verified trajectories):\n", h.Checked)
+	fmt.Fprintf(w, "  repeated cells (%d+ in a row)  %d (%.1f%%)\n", h.RepeatedCellsAt, h.RepeatedCells, 100*h.Rate(h.RepeatedCells))
+	fmt.Fprintf(w, "  error loops (%d+ times)        %d (%.1f%%)\n", h.ErrorLoopAt, h.ErrorLoops, 100*h.Rate(h.ErrorLoops))
+	fmt.Fprintf(w, "  repeated turns (%d+ times)     %d (%.1f%%)\n", h.RepeatedTurnsAt, h.RepeatedTurns, 100*h.Rate(h.RepeatedTurns))
+	fmt.Fprintf(w, "  top opening share             %.1f%% of %d rows: %q\n", 100*h.TopOpeningShare(), h.Kept, h.TopOpening)
 }

@@ -33,6 +33,9 @@ type Report struct {
 	// StageTimes come from the run.json of the run the dataset belongs to:
 	// what each stage of its last build cost.
 	StageTimes []schemas.StageTime `json:"stage_times,omitempty"`
+	// Hygiene comes from a synth dataset's stats.json: what the hygiene
+	// gate measured.
+	Hygiene *schemas.HygieneReport `json:"hygiene,omitempty"`
 	// Grader comes from stats.json: how each generator's checks fared
 	// against the battery of wrong solutions (GraderRow).
 	Grader []GraderRow `json:"grader,omitempty"`
@@ -175,14 +178,15 @@ func (r *Report) addFunnel(path string) error {
 		Funnel struct {
 			Stages []FunnelStage `json:"stages"`
 		} `json:"funnel"`
-		Tasks struct {
+		Hygiene *schemas.HygieneReport `json:"hygiene"`
+		Tasks   struct {
 			Grader []GraderRow `json:"grader"`
 		} `json:"tasks"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	r.Funnel = v.Funnel.Stages
+	r.Funnel, r.Hygiene = v.Funnel.Stages, v.Hygiene
 	r.Grader = v.Tasks.Grader
 	for _, s := range r.Funnel {
 		if s.Name != "verify" {

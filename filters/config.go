@@ -14,6 +14,9 @@ type Config struct {
 	Dedup DedupConfig `yaml:"dedup" json:"dedup"`
 	Decon DeconConfig `yaml:"decontamination" json:"decontamination"`
 	Gate  GateConfig  `yaml:"quality" json:"quality"`
+	// Hygiene is the gate on habits a model would learn from a row:
+	// repeated cells, error loops, repeated turns, templated openings.
+	Hygiene HygieneConfig `yaml:"hygiene" json:"hygiene,omitempty"`
 }
 
 // DedupConfig configures query and trajectory dedup.
@@ -163,5 +166,5 @@ func (c Config) Validate() error {
 	if c.Gate.MaxTokens > 0 && c.Gate.MaxTokens < c.Gate.MinTokens {
 		return fmt.Errorf("filters.quality: max_tokens %d is below min_tokens %d", c.Gate.MaxTokens, c.Gate.MinTokens)
 	}
-	return nil
+	return c.Hygiene.validate()
 }

@@ -48,7 +48,8 @@ type Endpoint struct {
 	// BaseURL is the API root, e.g. https://api.openai.com/v1 or
 	// http://127.0.0.1:8000/v1; empty: $OPENAI_BASE_URL, else OpenAI's.
 	BaseURL string `yaml:"base_url" json:"base_url"`
-	Model   string `yaml:"model" json:"model"`
+	// Model is the model name sent in every request; required.
+	Model string `yaml:"model" json:"model"`
 	// KeyEnv names the environment variable that holds the API key
 	// (default OPENAI_API_KEY; unset or empty: no key, for local servers).
 	// The key itself is never written to any file synth writes.
@@ -67,9 +68,9 @@ type Endpoint struct {
 
 // Price is what a model costs, in US dollars per million tokens.
 type Price struct {
-	Input       float64 `yaml:"input" json:"input"`
+	Input       float64 `yaml:"input" json:"input"`               // dollars per million input tokens
 	CachedInput float64 `yaml:"cached_input" json:"cached_input"` // default: Input
-	Output      float64 `yaml:"output" json:"output"`
+	Output      float64 `yaml:"output" json:"output"`             // dollars per million output tokens
 }
 
 // DefaultBaseURL is the base URL of an endpoint that names none, as the

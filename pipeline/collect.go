@@ -38,9 +38,11 @@ func (r *builder) collect(ctx context.Context) (*fileSet, error) {
 		return nil, fmt.Errorf("collect: %w", err)
 	}
 	defer j.Close()
+	var collected []runinfo.Collected
 	for i, src := range srcs {
 		spec := r.cfg.Sources.Specs[i]
 		st, err := sources.Collect(ctx, src, store, sources.LimitsFrom(r.cfg.Sources), logger(r.log), func(f schemas.File) error {
+			collected = appendCollected(collected, f)
 			return fs.record(j, f, store.Path(f))
 		})
 		if err != nil {
@@ -51,11 +53,31 @@ func (r *builder) collect(ctx context.Context) (*fileSet, error) {
 	if err := j.Sync(); err != nil {
 		return nil, err
 	}
+	if len(r.opts.Expect) > 0 {
+		if err := runinfo.CheckCollected(r.opts.Expect, collected); err != nil {
+			return nil, fmt.Errorf("collect: %w", err)
+		}
+		r.logf("collect: every pinned file came again with its recorded bytes (%d files)", len(r.opts.Expect))
+	}
+	r.info.Collected = collected
 	if err := r.info.MarkDone(r.dir, runinfo.StageCollect); err != nil {
 		return nil, err
 	}
 	r.sum.add("collect", 0, len(fs.order), "files (%s)", typeCounts(fs))
 	return fs, nil
+}
+
+// appendCollected notes a file of a network source for run.json: its
+// provenance's ref and version and its bytes' sha256.
+func appendCollected(c []runinfo.Collected, f schemas.File) []runinfo.Collected {
+	if f.Source.Kind != sources.KindKaggle && f.Source.Kind != sources.KindArxiv {
+		return c
+	}
+	sum := f.ID
+	if f.DuplicateOf != "" {
+		sum = f.DuplicateOf
+	}
+	return append(c, runinfo.Collected{Kind: f.Source.Kind, Ref: f.Source.Ref, Version: f.Source.Version, SHA256: sum})
 }
 
 // knownFiles opens the run's file store and reads back the files

@@ -34,7 +34,7 @@ func newFunnel(dir string) (*funnel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("filters: %w", err)
 	}
-	fn := filters.NewFunnel(stageFiles, stageBenchValidate, filters.StageDedup, filters.StageDecon, filters.StageRollout, filters.StageVerify, filters.StageQuality, stageTrajDedup)
+	fn := filters.NewFunnel(stageFiles, stageBenchValidate, filters.StageDedup, filters.StageDecon, filters.StageRollout, filters.StageVerify, filters.StageQuality, filters.StageHygiene, stageTrajDedup)
 	fn.LogTo(f)
 	return &funnel{Funnel: fn, log: f}, nil
 }
@@ -123,11 +123,13 @@ func taskDrops(cfg filters.Config, tasks *taskStore, train []slimTask, benchTask
 }
 
 // filterTrajectories keeps the rollouts that finished without an
-// infrastructure failure, passed their checks and the quality gates, and
-// are not duplicates. It reads them back from their journals one at a
+// infrastructure failure, passed their checks, the quality gates and the
+// hygiene gate, and are not duplicates; what the hygiene gate measured goes
+// into run.json (and from there the card). It reads them back from their journals one at a
 // time, and returns the kept in trajs' own array, which it overwrites.
 func (r *builder) filterTrajectories(fn *funnel, trajs []trajRef) ([]trajRef, error) {
 	dedup := filters.NewDedup(r.cfg.Filters)
+	hygiene := filters.NewHygiene(r.cfg.Filters)
 	n := len(trajs)
 	kept := trajs[:0] // in trajs' own array: kept never runs ahead of the loop
 	// Every trajectory dedup keeps is kept: the n-th is kept[n], whose id
@@ -160,17 +162,25 @@ func (r *builder) filterTrajectories(fn *funnel, trajs []trajRef) ([]trajRef, er
 			continue
 		}
 		fn.Pass(filters.StageQuality)
+		if ok, reason, detail := hygiene.Check(t); !ok {
+			fn.Drop(filters.StageHygiene, t.ID, reason, detail)
+			continue
+		}
+		fn.Pass(filters.StageHygiene)
 		if ok, reason, matched := dedup.KeepTrajectory(t); !ok {
 			fn.Drop(stageTrajDedup, t.ID, reason, matched)
 			continue
 		}
 		fn.Pass(stageTrajDedup)
+		hygiene.Keep(t)
 		kept = append(kept, ref)
 	}
+	h := hygiene.Report()
+	r.info.Hygiene = &h
 	if err := dedup.Err(); err != nil {
 		return nil, fmt.Errorf("filter: %w", err)
 	}
-	r.sum.add("filter", n, len(kept), "trajectories after verification, quality gates and dedup")
+	r.sum.add("filter", n, len(kept), "trajectories after verification, quality and hygiene gates and dedup")
 	return kept, nil
 }
 

@@ -18,7 +18,9 @@ import (
 // cells print PIL images with their addresses, and replays every row: all
 // observations come out byte-identical, and run.json records what that
 // depends on. Then one recorded observation is changed in the journal: the
-// replay finds that row, and the dataset card names it.
+// replay finds that row, and the dataset card names it; so it finds a row
+// whose recorded cell kept its output but changed its status, and one whose
+// journal lost its last cell.
 func TestReplayReproducesAndFlags(t *testing.T) {
 	needPython(t)
 	dir := filepath.Join(t.TempDir(), "out")
@@ -80,13 +82,25 @@ func TestReplayReproducesAndFlags(t *testing.T) {
 	}
 	before := rep
 
-	// Change one recorded observation: replay must find it.
-	victim := ""
+	// Change one recorded observation, another's status, and cut a third
+	// row's last cell: replay must find each.
+	victim, restatused, cut := "", "", ""
 	var lines []string
 	for _, tr := range trajs {
-		if victim == "" && tr.Verdict != nil && tr.Verdict.Passed && len(tr.Steps) > 0 && !strings.Contains(tr.Steps[0].Observation, " at 0x") {
+		plain := tr.Verdict != nil && tr.Verdict.Passed && len(tr.Steps) > 0 && !strings.Contains(tr.Steps[0].Observation, " at 0x")
+		switch {
+		case plain && victim == "":
 			victim = tr.ID
 			tr.Steps[0].Observation += " "
+		case plain && restatused == "":
+			restatused = tr.ID
+			tr.Steps[0].Status = map[string]string{schemas.StatusOK: schemas.StatusError}[tr.Steps[0].Status]
+			if tr.Steps[0].Status == "" {
+				tr.Steps[0].Status = schemas.StatusOK
+			}
+		case plain && cut == "":
+			cut = tr.ID
+			tr.Steps = tr.Steps[:len(tr.Steps)-1]
 		}
 		b, _ := json.Marshal(tr)
 		lines = append(lines, string(b))
@@ -98,9 +112,18 @@ func TestReplayReproducesAndFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Contains(rep.Differ, victim) || rep.Observations-rep.Identical-rep.AddressesOnly != 1 {
-		t.Fatalf("after changing %s (a trailing space): rows that differ %v, %d of %d identical, %d differ in addresses only (before: %d)",
-			victim, rep.Differ, rep.Identical, rep.Observations, rep.AddressesOnly, before.AddressesOnly)
+	if cut == "" {
+		t.Fatalf("fewer than three passed rows without an address in their first cell: %d rows", len(trajs))
+	}
+	for _, id := range []string{victim, restatused, cut} {
+		if !slices.Contains(rep.Differ, id) {
+			t.Errorf("replay does not find %s (changed: %s a trailing space, %s a status, %s its last cell cut): rows that differ %v",
+				id, victim, restatused, cut, rep.Differ)
+		}
+	}
+	if rep.Observations-rep.Identical-rep.AddressesOnly != 2 {
+		t.Fatalf("after changing %s's output and %s's status: %d of %d identical, %d differ in addresses only (before: %d)",
+			victim, restatused, rep.Identical, rep.Observations, rep.AddressesOnly, before.AddressesOnly)
 	}
 	card, _ = os.ReadFile(filepath.Join(dir, rundir.DatasetDir, rundir.DatasetCard))
 	if !strings.Contains(string(card), "`"+victim+"`") || strings.Count(string(card), "## Reproduction") != 1 {

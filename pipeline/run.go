@@ -28,6 +28,11 @@ type Options struct {
 	// Grace is how long rollouts in flight may run on after an interrupt
 	// before they are abandoned (and redone by the next run); default 30s.
 	Grace time.Duration
+	// Expect is what an earlier run's Kaggle and arXiv sources collected
+	// (its run.json's collected): the collection must bring each of those
+	// files again with the same bytes, or the build stops naming what
+	// changed (synth build --pinned).
+	Expect []runinfo.Collected
 }
 
 // Summary is what a build did, stage by stage.

@@ -423,6 +423,7 @@ func (r *builder) emit(_ context.Context, fn *funnel, tasks []slimTask, kept []t
 		Python: dataset.PythonInfo{Version: r.info.Python.Version, Packages: r.info.Python.Packages,
 			Lock: r.info.Python.Lock, Fingerprint: r.info.Python.Fingerprint},
 		ConfigHash: r.cfg.Hash(), SynthVersion: r.opts.Version, Sources: dataset.SourceCounts(files),
+		Hygiene: r.info.Hygiene,
 	})
 	if err != nil {
 		return fmt.Errorf("emit: %w", err)

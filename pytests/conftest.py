@@ -1,5 +1,6 @@
 """Fixtures of the Python-side tests: synth's own output, built once per
-session with bin/synth, and the Python snippets README.md gives users.
+session with bin/synth, and the Python snippets README.md and the manual
+(docs/) give users.
 
 Run them with scripts/pytest.sh (make pytest), which builds the locked
 environment (pyenv/pytest.lock) and bin/synth first."""
@@ -82,12 +83,14 @@ def workdir(runs, fmt, tmp_path, monkeypatch) -> Path:
 
 
 def readme_snippet(name: str) -> str:
-    """The python block README.md marks with <!-- pytests:NAME -->."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    m = re.search(r"<!-- pytests:" + re.escape(name) + r" -->\s*```python\n(.*?)```", text, re.S)
-    if not m:
-        pytest.fail(f"README.md has no python block marked <!-- pytests:{name} -->")
-    return m.group(1)
+    """The python block README.md or a page of the manual (docs/*.md) marks
+    with <!-- pytests:NAME -->."""
+    for page in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        m = re.search(r"<!-- pytests:" + re.escape(name) + r" -->\s*```python\n(.*?)```", text, re.S)
+        if m:
+            return m.group(1)
+    pytest.fail(f"neither README.md nor docs/*.md has a python block marked <!-- pytests:{name} -->")
 
 
 def run_snippet(name: str, ns: dict | None = None) -> dict:

@@ -8,12 +8,12 @@ those rollouts in the sandbox and grades them with the real checks."""
 
 import json
 import os
-import shutil
+import subprocess
 
 import pytest
 
 import another_method
-from conftest import SYNTH, synth
+from conftest import REPO, SYNTH, synth
 
 # The templates whose tasks the other method answers; the benchmark is
 # built from these alone, so every task is proven and held out.
@@ -26,7 +26,11 @@ MIN_TEMPLATES = 22
 
 
 def sandbox_python() -> str:
-    py = os.environ.get("SANDBOX_PYTHON") or shutil.which("python3")
+    # The locked sandbox environment, never whichever python3 is first on
+    # PATH: that one need not have the readers the other method uses.
+    py = os.environ.get("SANDBOX_PYTHON") or subprocess.run(
+        [str(REPO / "scripts" / "pyenv.sh"), "--python", "sandbox"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     missing = [m for m in ("pymupdf", "lxml", "mutagen", "openpyxl") if not another_method.has_module(py, m)]
     if missing:
         msg = "the sandbox's interpreter %s lacks %s: run scripts/pytest.sh (it sets SANDBOX_PYTHON)" % (py, ", ".join(missing))

@@ -48,6 +48,12 @@ type RunInfo struct {
 	// Reproduction is what the rows depend on to come out byte for byte
 	// the same in another build.
 	Reproduction *Reproduction `json:"reproduction,omitempty"`
+	// Collected is every file the Kaggle and arXiv sources collected, at
+	// the exact version of its dataset or paper, with its sha256.
+	Collected []Collected `json:"collected,omitempty"`
+	// Hygiene is what the hygiene gate measured over the last filter of the
+	// trajectories.
+	Hygiene *schemas.HygieneReport `json:"hygiene,omitempty"`
 }
 
 // Read reads dir's run.json; nil when there is none.

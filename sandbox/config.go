@@ -2,7 +2,8 @@ package sandbox
 
 // Config is the sandbox section of synth.yaml.
 type Config struct {
-	// Python is the interpreter to run; default /usr/bin/python3.
+	// Python is the interpreter to run; empty: the locked environment
+	// (pyenv.Sandbox), which New requires to be built.
 	Python string `yaml:"python" json:"python"`
 	// Isolation: auto (use every layer available), strict (refuse to run
 	// without them), off (a plain process; for debugging only).
@@ -39,7 +40,7 @@ type LimitsYAML struct {
 	CPUTime     string `yaml:"cpu_time" json:"cpu_time"`
 	Memory      string `yaml:"memory" json:"memory"`
 	FileSize    string `yaml:"file_size" json:"file_size"`
-	OpenFiles   int    `yaml:"open_files" json:"open_files"`
+	OpenFiles   int    `yaml:"open_files" json:"open_files"` // open file descriptors of one process (RLIMIT_NOFILE)
 	Processes   int    `yaml:"processes" json:"processes"`
 	Output      string `yaml:"output" json:"output"`
 	Workspace   string `yaml:"workspace" json:"workspace"`

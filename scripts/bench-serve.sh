@@ -5,6 +5,14 @@
 #
 #   scripts/bench-serve.sh              (make bench calls it)
 #   BENCH_N=30 scripts/bench-serve.sh   (fewer iterations, for a quick look)
+#   BENCH_CAPACITY_ONLY=1 BENCH_CLIENTS=1,4,16 BENCH_LIVE=64,256 BENCH_EPISODES=60 scripts/bench-serve.sh
+#                                       (only the capacity sweep, at the levels given)
+#
+# The capacity sweep (BenchmarkCapacity, BenchmarkLive in
+# serve/capacity_bench_test.go) prints a second table: at each number of
+# clients, episodes per second, reset / step overhead / verdict p50 and p99,
+# the success rate and the load average; at each number of live episodes,
+# PSS per live session and a step's overhead with all of them live.
 #
 # Needs Go and the locked sandbox environment; the Jupyter side needs the
 # parity environment (PYENVS=parity scripts/deps.sh, which make bench runs).
@@ -14,6 +22,34 @@ N=${BENCH_N:-200}
 PY=${PYTHON:-$(scripts/pyenv.sh --python parity)}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+
+capacity() {
+	E=${BENCH_EPISODES:-100}
+	echo "serve: capacity sweep (clients ${BENCH_CLIENTS:-1,4,16,64}, $E episodes each; live ${BENCH_LIVE:-64,256}) ..." >&2
+	go test -run '^$' -bench 'BenchmarkCapacity' -benchtime "${E}x" -timeout 60m ./serve/ >"$out/cap.txt"
+	go test -run '^$' -bench 'BenchmarkLive' -benchtime 1x -timeout 60m ./serve/ >>"$out/cap.txt"
+	# field NAME UNIT: the value line NAME reported in UNIT.
+	field() { awk -v b="$1" -v u="$2" '$1 ~ "^"b"(-[0-9]+)?$" { for (i = 3; i < NF; i++) if ($(i+1) == u) print $i }' "$out/cap.txt"; }
+	echo "Capacity sweep: $(date -u +%F) on $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2/1048576 }' /proc/meminfo); $E whole episodes per level (reset, one cell, the answer, verification), --max-episodes = clients."
+	echo
+	echo "| clients | episodes/s | reset p50 / p99 | step overhead p50 / p99 | verdict p50 / p99 | success | load average |"
+	echo "|---:|---:|---:|---:|---:|---:|---:|"
+	for c in $(echo "${BENCH_CLIENTS:-1,4,16,64}" | tr , ' '); do
+		b=BenchmarkCapacity/c=$c
+		echo "| $c | $(field "$b" episodes/s) | $(field "$b" reset-p50-ms) / $(field "$b" reset-p99-ms) ms | $(field "$b" overhead-p50-ms) / $(field "$b" overhead-p99-ms) ms | $(field "$b" verdict-p50-ms) / $(field "$b" verdict-p99-ms) ms | $(field "$b" success-%)% | $(field "$b" load1) |"
+	done
+	echo
+	echo "| live episodes | opened (success) | PSS per live session | reset p50 / p99 (16 clients) | step overhead p50 / p99 with all live | load average |"
+	echo "|---:|---:|---:|---:|---:|---:|"
+	for n in $(echo "${BENCH_LIVE:-64,256}" | tr , ' '); do
+		b=BenchmarkLive/live=$n
+		echo "| $n | $(field "$b" live) ($(field "$b" success-%)%) | $(field "$b" pss-MiB/session) MiB | $(field "$b" reset-p50-ms) / $(field "$b" reset-p99-ms) ms | $(field "$b" overhead-all-live-p50-ms) / $(field "$b" overhead-all-live-p99-ms) ms | $(field "$b" load1) |"
+	done
+}
+if [ -n "${BENCH_CAPACITY_ONLY:-}" ]; then
+	capacity
+	exit 0
+fi
 
 echo "serve: go test -bench (N=$N) ..." >&2
 go test -run '^$' -bench 'Benchmark(Reset|Step|Verify)$' -benchtime "${N}x" ./serve/ >"$out/go.txt"
@@ -50,3 +86,5 @@ echo "| episodes per second, 1 client | $e1 | | $(ratio "$e1") |"
 echo "| episodes per second, 16 clients | $e16 | | $(ratio "$e16") |"
 echo "| episodes per second, 64 clients | $e64 | | $(ratio "$e64") |"
 echo "| a Jupyter kernel per episode, episodes per second, 1 at a time (no verification) | $jupyter | | |"
+echo
+capacity

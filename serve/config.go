@@ -52,6 +52,14 @@ type Config struct {
 	// MaxMessageBytes caps one request body or WebSocket message
 	// (default 1 MiB).
 	MaxMessageBytes int64
+	// ReadTimeout is how long a request's header and body may take to
+	// arrive over HTTP; a WebSocket session has IdleTimeout per message
+	// instead (default 30s).
+	ReadTimeout time.Duration
+	// MaxSessions bounds the WebSocket sessions open at once; one past it is
+	// refused before the upgrade with 503 (default 4 × MaxEpisodes, at least
+	// 64).
+	MaxSessions int
 	// Token, when set, is the bearer token every request but /health must
 	// carry (Authorization: Bearer TOKEN).
 	Token string
@@ -71,6 +79,7 @@ const (
 	DefaultMaxEpisodes     = 16
 	DefaultIdleTimeout     = 5 * time.Minute
 	DefaultMaxMessageBytes = 1 << 20
+	DefaultReadTimeout     = 30 * time.Second
 )
 
 func (c Config) withDefaults() Config {
@@ -91,6 +100,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxMessageBytes <= 0 {
 		c.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if c.ReadTimeout <= 0 {
+		c.ReadTimeout = DefaultReadTimeout
+	}
+	if c.MaxSessions <= 0 {
+		c.MaxSessions = max(4*c.MaxEpisodes, 64)
 	}
 	return c
 }

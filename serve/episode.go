@@ -122,11 +122,11 @@ func (e *episode) state() State {
 // step plays one assistant message. Called with e.mu held.
 func (s *Server) step(ctx context.Context, e *episode, msg schemas.Message) (Result, error) {
 	if e.ep.Done() {
-		return Result{}, errorf(409, codeSession, "episode %s has ended (%s): reset for a new one", e.id, e.ep.Trajectory().StopReason)
+		return Result{}, errorf(409, codeSession, "episode %q has ended (%s): reset for a new one", e.id, e.ep.Trajectory().StopReason)
 	}
 	res, err := e.ep.Step(ctx, agent.Reply{Message: msg})
 	if err != nil {
-		return Result{}, errorf(499, codeExecution, "episode %s: %v", e.id, err)
+		return Result{}, errorf(499, codeExecution, "episode %q: %v", e.id, err)
 	}
 	e.steps++
 	s.metrics.count(func(c *Counts) { c.Steps++ })
@@ -157,9 +157,13 @@ func (s *Server) step(ctx context.Context, e *episode, msg schemas.Message) (Res
 func (s *Server) finish(e *episode) {
 	start := time.Now()
 	t := e.ep.Trajectory()
-	store, cleanup := s.store(e)
+	store, cleanup, err := s.store()
 	defer cleanup()
-	filters.Collect(e.sb, t, store, s.cfg.Collect)
+	if err != nil {
+		filters.Unverified(t, err)
+	} else {
+		filters.Collect(e.sb, t, store, s.cfg.Collect)
+	}
 	e.sb.Close()
 	e.sb = nil
 	if t.Verdict == nil {
@@ -184,21 +188,22 @@ func (s *Server) finish(e *episode) {
 		s.recordMu.Unlock()
 		if err != nil {
 			t.Error = fmt.Sprintf("%s; record: %v", t.Error, err)
-			s.logf("serve: episode %s: record: %v", e.id, err)
+			s.logf("serve: episode %q: record: %v", e.id, err)
 		}
 	}
 }
 
 // store is the artifact store an episode collects into: the recorder's, or
-// a folder of its own that cleanup removes once the verdict is in.
-func (s *Server) store(e *episode) (dir string, cleanup func()) {
+// a fresh folder of its own under TempDir that cleanup removes once the
+// verdict is in. Its name is the server's own: no path is ever made of
+// anything a client sent.
+func (s *Server) store() (dir string, cleanup func(), err error) {
 	if s.cfg.Recorder != nil {
-		return s.cfg.Recorder.Store(), func() {}
+		return s.cfg.Recorder.Store(), func() {}, nil
 	}
-	dir, err := os.MkdirTemp(s.cfg.TempDir, "synth-serve-"+e.id+"-")
+	dir, err = os.MkdirTemp(s.cfg.TempDir, "synth-serve-")
 	if err != nil {
-		// Collection will fail with this path and say so in the verdict.
-		return fmt.Sprintf("%s/synth-serve-unmade-%s", s.cfg.TempDir, e.id), func() {}
+		return "", func() {}, fmt.Errorf("artifact store: %w", err)
 	}
-	return dir, func() { os.RemoveAll(dir) }
+	return dir, func() { os.RemoveAll(dir) }, nil
 }

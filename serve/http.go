@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"golang.org/x/net/websocket"
 
@@ -37,21 +38,58 @@ func (s *Server) Handler() http.Handler { return api{s}.routes() }
 // requests, calls the Server and writes its replies and errors as JSON.
 type api struct{ *Server }
 
+// route is one endpoint: its pattern (method and path) and its handler.
+// Every route but GET /health goes through auth.
+type route struct {
+	pattern string
+	handler http.HandlerFunc
+}
+
+// publicRoute is the one pattern served without the token.
+const publicRoute = "GET /health"
+
+func (s api) routeTable() []route {
+	ws := websocket.Server{Handler: s.session, Handshake: func(*websocket.Config, *http.Request) error { return nil }}
+	return []route{
+		{publicRoute, func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, 200, map[string]string{"status": "healthy"})
+		}},
+		{"GET /metadata", s.handleMetadata},
+		{"GET /schema", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, schemaDoc) }},
+		{"GET /tasks", s.handleTasks},
+		{"POST /reset", s.handleReset},
+		{"POST /step", s.handleStep},
+		{"GET /state", s.handleState},
+		{"GET /metrics", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, s.Metrics()) }},
+		{"GET /ws", s.sessions(ws)},
+	}
+}
+
 func (s api) routes() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, 200, map[string]string{"status": "healthy"})
-	})
-	mux.Handle("GET /metadata", s.auth(s.handleMetadata))
-	mux.Handle("GET /schema", s.auth(func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, schemaDoc) }))
-	mux.Handle("GET /tasks", s.auth(s.handleTasks))
-	mux.Handle("POST /reset", s.auth(s.handleReset))
-	mux.Handle("POST /step", s.auth(s.handleStep))
-	mux.Handle("GET /state", s.auth(s.handleState))
-	mux.Handle("GET /metrics", s.auth(func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, s.Metrics()) }))
-	ws := websocket.Server{Handler: s.session, Handshake: func(*websocket.Config, *http.Request) error { return nil }}
-	mux.Handle("GET /ws", s.auth(ws.ServeHTTP))
+	for _, rt := range s.routeTable() {
+		if rt.pattern == publicRoute {
+			mux.Handle(rt.pattern, rt.handler)
+			continue
+		}
+		mux.Handle(rt.pattern, s.auth(rt.handler))
+	}
 	return mux
+}
+
+// sessions upgrades a request to a WebSocket session, or refuses it with
+// 503 before the upgrade when MaxSessions are open.
+func (s api) sessions(ws websocket.Server) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if n := s.wsOpen.Add(1); n > int64(s.cfg.MaxSessions) {
+			s.wsOpen.Add(-1)
+			s.fail(w, &Error{Status: 503, Code: codeCapacity, Busy: true,
+				Message: fmt.Sprintf("busy: all %d WebSocket sessions are open (--max-sessions %d); close one, or retry shortly", s.cfg.MaxSessions, s.cfg.MaxSessions)})
+			return
+		}
+		defer s.wsOpen.Add(-1)
+		ws.ServeHTTP(w, r)
+	}
 }
 
 // auth refuses a request without the bearer token, when the server has one.
@@ -218,7 +256,14 @@ func (s api) fail(w http.ResponseWriter, err error) {
 	writeJSON(w, status, map[string]any{"detail": e.Message, "code": e.Code, "busy": e.Busy})
 }
 
+// replyTimeout is how long a client may take to read a reply (a client
+// that never reads holds no goroutine for longer).
+const replyTimeout = 30 * time.Second
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
+	// Not every ResponseWriter has deadlines (httptest's recorder): then
+	// there is none to set.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(replyTimeout))
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(v)

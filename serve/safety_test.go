@@ -24,7 +24,38 @@ type leftovers struct{ procs, cgroups, workspaces int }
 
 func countLeftovers(t testing.TB) leftovers {
 	t.Helper()
-	var l leftovers
+	l := leftovers{procs: len(sandboxPIDs())}
+	own, _ := os.ReadFile("/proc/self/cgroup")
+	pid := strconv.Itoa(os.Getpid())
+	for _, line := range strings.Split(strings.TrimSpace(string(own)), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		for _, ctl := range strings.Split(parts[1], ",") {
+			if ctl == "" {
+				ctl = "unified"
+			}
+			dirs, _ := filepath.Glob(filepath.Join("/sys/fs/cgroup", ctl, parts[2], "synth-"+pid+"-*", "*"))
+			for _, d := range dirs {
+				if st, err := os.Stat(d); err == nil && st.IsDir() {
+					l.cgroups++
+				}
+			}
+		}
+	}
+	// The backend writes its pid in 7 digits (sandbox/quota.go).
+	for _, pat := range []string{fmt.Sprintf("synth-ws-%07d-*", os.Getpid()), "synth-serve-*"} {
+		ws, _ := filepath.Glob(filepath.Join(os.TempDir(), pat))
+		l.workspaces += len(ws)
+	}
+	return l
+}
+
+// sandboxPIDs are the processes descending from this one that run as a
+// sandbox's own uid (the backend gives each open sandbox one from 1000000
+// up; other processes on the host may use that range too).
+func sandboxPIDs() []int {
 	type proc struct{ ppid, uid int }
 	procs := map[int]proc{}
 	ents, _ := os.ReadDir("/proc")
@@ -51,42 +82,19 @@ func countLeftovers(t testing.TB) leftovers {
 		procs[pid] = p
 	}
 	self := os.Getpid()
+	var out []int
 	for pid, p := range procs {
 		if p.uid < 1000000 || p.uid >= 1000000+1<<20 {
 			continue
 		}
 		for q, n := pid, 0; q > 1 && n < 64; q, n = procs[q].ppid, n+1 {
 			if q == self {
-				l.procs++
+				out = append(out, pid)
 				break
 			}
 		}
 	}
-	own, _ := os.ReadFile("/proc/self/cgroup")
-	pid := strconv.Itoa(os.Getpid())
-	for _, line := range strings.Split(strings.TrimSpace(string(own)), "\n") {
-		parts := strings.SplitN(line, ":", 3)
-		if len(parts) != 3 {
-			continue
-		}
-		for _, ctl := range strings.Split(parts[1], ",") {
-			if ctl == "" {
-				ctl = "unified"
-			}
-			dirs, _ := filepath.Glob(filepath.Join("/sys/fs/cgroup", ctl, parts[2], "synth-"+pid+"-*", "*"))
-			for _, d := range dirs {
-				if st, err := os.Stat(d); err == nil && st.IsDir() {
-					l.cgroups++
-				}
-			}
-		}
-	}
-	// The backend writes its pid in 7 digits (sandbox/quota.go).
-	for _, pat := range []string{fmt.Sprintf("synth-ws-%07d-*", os.Getpid()), "synth-serve-*"} {
-		ws, _ := filepath.Glob(filepath.Join(os.TempDir(), pat))
-		l.workspaces += len(ws)
-	}
-	return l
+	return out
 }
 
 // TestAbandonedEpisodes: 200 episodes are reset and never finished, in

@@ -41,6 +41,9 @@ type Server struct {
 	reaper   chan struct{} // closed to stop the reaper
 	reaped   sync.WaitGroup
 	conns    map[io.Closer]bool // WebSocket sessions, closed by Close
+	wsOpen   atomic.Int64       // WebSocket sessions open or upgrading
+
+	closeOnce sync.Once
 }
 
 // New returns a server of src's tasks, running sandboxes on b (which the
@@ -72,7 +75,13 @@ func New(src Source, b sandbox.Backend, cfg Config, log io.Writer) (*Server, err
 	return s, nil
 }
 
-func (s *Server) logf(format string, a ...any) { fmt.Fprintf(s.log, format+"\n", a...) }
+// logf writes one line to the server's log. Strings a client sent are
+// formatted with %q by the callers; whatever control character still
+// reaches the line is escaped here, so that no client can end a line or
+// send a terminal escape through the log.
+func (s *Server) logf(format string, a ...any) {
+	fmt.Fprintln(s.log, oneLine(fmt.Sprintf(format, a...)))
+}
 
 // ResetRequest is OpenEnv's reset request with synth's fields: the task
 // (its id or benchmark index; empty: the next task in turn) and the prompt
@@ -102,8 +111,8 @@ func (s *Server) Reset(ctx context.Context, req ResetRequest) (*episode, Result,
 	id := req.EpisodeID
 	if id == "" {
 		id = newID()
-	} else if len(id) > 255 {
-		return nil, Result{}, errorf(400, codeValidation, "reset: episode_id is %d bytes long (at most 255)", len(id))
+	} else if err := checkID(id); err != nil {
+		return nil, Result{}, err
 	}
 	release, err := s.take()
 	if err != nil {
@@ -130,7 +139,7 @@ func (s *Server) Reset(ctx context.Context, req ResetRequest) (*episode, Result,
 		s.mu.Unlock()
 		e.end()
 		if dup {
-			return nil, Result{}, errorf(409, codeValidation, "reset: episode %s exists already: give another episode_id, or none", id)
+			return nil, Result{}, errorf(409, codeValidation, "reset: episode %q exists already: give another episode_id, or none", id)
 		}
 		return nil, Result{}, errorf(503, codeCapacity, "the server is shutting down")
 	}
@@ -187,7 +196,7 @@ func (s *Server) Step(ctx context.Context, id string, msg schemas.Message) (Resu
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.ep == nil || (e.sb == nil && !e.ep.Done()) {
-		return Result{}, errorf(410, codeSession, "episode %s was ended (reaped, closed or shut down) before it finished", id)
+		return Result{}, errorf(410, codeSession, "episode %q was ended (reaped, closed or shut down) before it finished", id)
 	}
 	e.touch()
 	r, err := s.step(ctx, e, msg)
@@ -217,7 +226,7 @@ func (s *Server) lookup(id string) (*episode, error) {
 	e := s.episodes[id]
 	s.mu.Unlock()
 	if e == nil {
-		return nil, errorf(404, codeSession, "episode %s is not open: it never was, or it was reaped after %s idle, or the server restarted; reset for a new one", id, s.cfg.IdleTimeout)
+		return nil, errorf(404, codeSession, "episode %q is not open: it never was, or it was reaped after %s idle, or the server restarted; reset for a new one", id, s.cfg.IdleTimeout)
 	}
 	return e, nil
 }
@@ -269,7 +278,7 @@ func (s *Server) reapIdle(now time.Time) {
 	for _, e := range idle {
 		if e.sb != nil {
 			s.metrics.count(func(c *Counts) { c.Reaped++ })
-			s.logf("serve: episode %s (task %s) reaped after %s idle", e.id, e.task.ID, s.cfg.IdleTimeout)
+			s.logf("serve: episode %q (task %q) reaped after %s idle", e.id, e.task.ID, s.cfg.IdleTimeout)
 		}
 		e.end()
 		e.mu.Unlock()
@@ -292,10 +301,15 @@ func (s *Server) Drain() {
 
 // Close drains the server, waits until ctx is done or no episode is in a
 // request, then ends every open episode (their sandboxes torn down, no
-// verdict), cancels verifications in flight, and stops the reaper. Close
-// is called once.
+// verdict), cancels verifications in flight, and stops the reaper. A
+// second Close waits for nothing and does nothing.
 func (s *Server) Close(ctx context.Context) error {
 	s.Drain()
+	first := false
+	s.closeOnce.Do(func() { first = true })
+	if !first {
+		return nil
+	}
 	for s.busy() && ctx.Err() == nil {
 		select {
 		case <-ctx.Done():

@@ -104,7 +104,7 @@ func (s api) session(c *websocket.Conn) {
 			s.wsError(c, err)
 			continue
 		}
-		if websocket.JSON.Send(c, reply) != nil {
+		if send(c, reply) != nil {
 			return
 		}
 	}
@@ -116,7 +116,14 @@ func (s api) wsError(c *websocket.Conn, err error) {
 	if !errors.As(err, &e) {
 		e = &Error{Code: codeExecution, Message: err.Error()}
 	}
-	websocket.JSON.Send(c, wsMessage{Type: "error", Data: mustJSON(map[string]any{"message": e.Message, "code": e.Code})})
+	send(c, wsMessage{Type: "error", Data: mustJSON(map[string]any{"message": e.Message, "code": e.Code})})
+}
+
+// send writes v to c, or fails when the client has not taken it within
+// replyTimeout.
+func send(c *websocket.Conn, v any) error {
+	c.SetWriteDeadline(time.Now().Add(replyTimeout))
+	return websocket.JSON.Send(c, v)
 }
 
 func mustJSON(v any) json.RawMessage {

@@ -16,11 +16,16 @@ type Limits struct {
 	MaxFiles int      // stop the source after this many stored files (0: no limit)
 	Licenses []string // allow-list; empty allows all
 	Types    []string // keep only these detected types; empty keeps all
+	// Archive bounds what a compressed file (.gz, .bz2, .xz, .zst) unpacks to.
+	Archive ArchiveLimits
 }
 
-// LimitsFrom reads the collection rules of a Config.
+// LimitsFrom reads the collection rules of a Config. An archive section
+// that does not parse leaves the archive defaults (opening the sources
+// reports it).
 func LimitsFrom(c Config) Limits {
-	return Limits{MaxFiles: c.MaxFiles, Licenses: c.Licenses, Types: c.Types}
+	arch, _ := ArchiveLimitsFrom(c.Archive)
+	return Limits{MaxFiles: c.MaxFiles, Licenses: c.Licenses, Types: c.Types, Archive: arch}
 }
 
 // StoreOptionsFrom reads the store options of a Config.
@@ -48,7 +53,9 @@ func (s *Stats) skip(reason string) {
 
 var errEnough = errors.New("enough files")
 
-// Collect runs src, streaming each item into st as it arrives, and calls
+// Collect runs src, streaming each item into st as it arrives (a file
+// compressed as one gzip, bzip2, xz or zstd stream is unpacked first, within
+// lim.Archive: see EachDecompressed), and calls
 // emit with each stored file's record (see Store.Put: new content and
 // duplicates alike; File.DuplicateOf tells a new provenance of content
 // stored before, and a record without it may be one the store knew). It applies lim: an item under a license
@@ -62,7 +69,7 @@ func Collect(ctx context.Context, src Source, st *Store, lim Limits, log *slog.L
 	}
 	var stats Stats
 	seen := map[string]bool{}
-	err := src.Collect(ctx, func(it Item) error {
+	take := func(it Item) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -109,6 +116,27 @@ func Collect(ctx context.Context, src Source, st *Store, lim Limits, log *slog.L
 		}
 		if lim.MaxFiles > 0 && stats.Stored >= lim.MaxFiles {
 			return errEnough
+		}
+		return nil
+	}
+	err := src.Collect(ctx, func(it Item) error {
+		var taken error
+		rest, handled, skipped, err := EachDecompressed(it, lim.Archive, func(inner Item) error {
+			taken = take(inner)
+			return taken
+		})
+		for _, sk := range skipped {
+			log.Warn("skip archive entry", "source", src.Kind(), "file", it.Name, "entry", sk.Path, "reason", sk.Reason)
+			stats.skip("archive_entry")
+		}
+		switch {
+		case !handled && err == nil:
+			return take(rest)
+		case taken != nil:
+			return taken
+		case err != nil:
+			log.Warn("skip compressed file", "source", src.Kind(), "file", it.Name, "err", err)
+			stats.skip("unreadable")
 		}
 		return nil
 	})

@@ -47,7 +47,7 @@ type ArchiveConfig struct {
 // LocalConfig is the local:PATH source's options.
 type LocalConfig struct {
 	Include []string `yaml:"include" json:"include"` // globs; "**" spans folders; bare patterns match base names
-	Exclude []string `yaml:"exclude" json:"exclude"`
+	Exclude []string `yaml:"exclude" json:"exclude"` // globs of files to leave out; they win over include
 	License string   `yaml:"license" json:"license"` // recorded for every file of the folder
 	Hidden  bool     `yaml:"hidden" json:"hidden"`   // also take dot files
 }
@@ -64,11 +64,16 @@ type KaggleConfig struct {
 	License     string   `yaml:"license" json:"license"`                 // Kaggle's license group: all, cc, gpl, odb, other
 	Sort        string   `yaml:"sort" json:"sort"`                       // hottest, votes, updated, active
 	User        string   `yaml:"user" json:"user"`                       // only this owner's datasets
-	MinSize     string   `yaml:"min_size" json:"min_size"`               // dataset size bounds ("10MB")
-	MaxSize     string   `yaml:"max_size" json:"max_size"`
-	MaxDatasets int      `yaml:"max_datasets" json:"max_datasets"` // 0: 10
-	MaxPages    int      `yaml:"max_pages" json:"max_pages"`       // search pages to read; 0: 5
-	Datasets    []string `yaml:"datasets" json:"datasets"`         // owner/slug refs to take besides the search
+	MinSize     string   `yaml:"min_size" json:"min_size"`               // the smallest dataset a search takes ("10MB"); empty: no bound
+	MaxSize     string   `yaml:"max_size" json:"max_size"`               // the largest dataset a search takes ("2GB"); empty: no bound
+	MaxDatasets int      `yaml:"max_datasets" json:"max_datasets"`       // 0: 10
+	MaxPages    int      `yaml:"max_pages" json:"max_pages"`             // search pages to read; 0: 5
+	Datasets    []string `yaml:"datasets" json:"datasets"`               // owner/slug refs (owner/slug@N pins version N) to take besides the search
+	// Files, if set, downloads only the dataset files whose path matches
+	// one of these globs (as local.include matches), one file at a time,
+	// instead of each dataset's whole archive. Competitions are always
+	// downloaded whole.
+	Files []string `yaml:"files" json:"files,omitempty"`
 	// RequestsPerMinute bounds API calls (0: 30). Retries is how often a
 	// 429, 5xx or transport error is retried (0: 4; <0: none).
 	RequestsPerMinute int `yaml:"requests_per_minute" json:"requests_per_minute"`
@@ -92,6 +97,23 @@ type ArxivConfig struct {
 	// hosts (a mirror or a local server takes the value as set).
 	DelaySeconds float64 `yaml:"delay_seconds" json:"delay_seconds"`
 	Retries      int     `yaml:"retries" json:"retries"` // 0: 3; <0: none
+	// IDs are papers to take by identifier (2101.00001, 2101.00001v2 pins
+	// that version, hep-ex/0307015), besides the query; an arxiv: spec of
+	// identifiers alone (arxiv:2101.00001v2,2102.00002) does the same.
+	IDs []string `yaml:"ids" json:"ids,omitempty"`
+	// Abstracts also keeps each paper's title and abstract as a text file
+	// (<id><version>.abstract.txt).
+	Abstracts bool `yaml:"abstracts" json:"abstracts,omitempty"`
+	// From and Until (YYYY-MM-DD), when From is set, list papers by
+	// harvesting OAI-PMH (ListRecords, arXivRaw metadata with licenses and
+	// versions, a page per request, paced as delay_seconds says) for that
+	// range of datestamps instead of searching; Set narrows the harvest to
+	// an OAI set (cs, math, physics:hep-ex, …). The query's words, if any,
+	// must then all appear in a paper's title or abstract, and categories
+	// in its categories.
+	From  string `yaml:"from" json:"from,omitempty"`
+	Until string `yaml:"until" json:"until,omitempty"`
+	Set   string `yaml:"set" json:"set,omitempty"`
 }
 
 // ParseIdleTimeout reads sources.idle_timeout: a Go duration ("90s",

@@ -202,18 +202,21 @@ func isMP3Frame(b []byte) bool {
 	return ok
 }
 
+// zipKind tells an Office file from a zip by its entry names, however a
+// writer spelled them (a leading slash, backslashes, capitals) and whatever
+// optional parts (docProps) it left out: the folder of the main part, or,
+// in a package that keeps its parts elsewhere, their file names.
 func zipKind(names []string) string {
 	kind := "zip"
 	for _, n := range names {
+		n = strings.ToLower(strings.TrimPrefix(strings.ReplaceAll(n, "\\", "/"), "/"))
 		switch {
-		case strings.HasPrefix(n, "xl/"):
+		case strings.HasPrefix(n, "xl/"), path.Base(n) == "workbook.xml":
 			return "xlsx"
-		case strings.HasPrefix(n, "word/"):
+		case strings.HasPrefix(n, "word/"), path.Base(n) == "document.xml" && !strings.Contains(n, "/"):
 			return "docx"
-		case strings.HasPrefix(n, "ppt/"):
+		case strings.HasPrefix(n, "ppt/"), path.Base(n) == "presentation.xml":
 			return "pptx"
-		case n == "mimetype":
-			kind = "zip" // odt/epub: keep as zip
 		}
 	}
 	return kind

@@ -1,11 +1,11 @@
 package sources
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"io"
 	"regexp"
 	"strings"
+	"synth/sources/tableread"
 )
 
 // detectText classifies a head that has no known magic number.
@@ -34,8 +34,8 @@ func detectText(head []byte) string {
 	case strings.HasPrefix(lower, "<?xml"):
 		return "xml"
 	}
-	if d := sniffDelimiter(s); d != 0 {
-		if d == '\t' {
+	if tb, ok := tableread.SniffDelimited(head); ok {
+		if tb.Layout.Sep == "\t" {
 			return "tsv"
 		}
 		return "csv"
@@ -86,25 +86,6 @@ func isJSONLines(s string) bool {
 	return n >= 2
 }
 
-// sniffDelimiter returns the delimiter of a delimited table: the one of
-// comma, tab, semicolon and pipe that splits the first lines (up to 50,
-// quotes respected) into the same number of fields, more than one. It
-// returns 0 for text that is not a table.
-func sniffDelimiter(s string) rune {
-	lines := completeLines(s, 50)
-	if len(lines) < 2 {
-		return 0
-	}
-	best, bestFields := rune(0), 1
-	for _, d := range []rune{'\t', ',', ';', '|'} {
-		n := consistentFields(lines, d)
-		if n > bestFields {
-			best, bestFields = d, n
-		}
-	}
-	return best
-}
-
 // completeLines returns up to n non-empty lines of s, leaving out a last
 // line that is not terminated (it may be cut) when there are others.
 func completeLines(s string, n int) []string {
@@ -123,48 +104,6 @@ func completeLines(s string, n int) []string {
 		}
 	}
 	return out
-}
-
-// consistentFields parses lines as records with delimiter d and returns the
-// common field count, or 0 if the records disagree (or the text does not
-// parse as CSV).
-func consistentFields(lines []string, d rune) int {
-	r := csv.NewReader(strings.NewReader(strings.Join(lines, "\n") + "\n"))
-	r.Comma = d
-	r.FieldsPerRecord = -1
-	r.LazyQuotes = true
-	want, rows := 0, 0
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return 0
-		}
-		if rows == 0 {
-			want = len(rec)
-		} else if len(rec) != want {
-			return 0
-		}
-		rows++
-	}
-	if rows < 2 || want < 2 {
-		return 0
-	}
-	// Prose with commas has many words per field; a table's header fields are short.
-	if d == ',' || d == ';' || d == '|' {
-		long := 0
-		for _, f := range strings.Split(lines[0], string(d)) {
-			if len(strings.Fields(f)) > 6 {
-				long++
-			}
-		}
-		if long*2 > want {
-			return 0
-		}
-	}
-	return want
 }
 
 var mdPatterns = []*regexp.Regexp{

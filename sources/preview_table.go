@@ -14,6 +14,8 @@ import (
 
 	"golang.org/x/text/transform"
 
+	"synth/sources/tableread"
+
 	"synth/schemas"
 )
 
@@ -23,8 +25,10 @@ const (
 	maxCellChars = 40   // cell width in Preview.Head
 )
 
-// previewTable previews a csv or tsv file in any encoding sniffEncoding
-// knows, within the preview budgets (rows, bytes, time).
+// previewTable previews a csv or tsv file as package tableread finds its
+// table in the head (encoding, separator, the lines above the header, row
+// names, comments, decimal commas), counting its rows over the whole file
+// within the preview budgets (rows, bytes, time).
 func previewTable(path string) (*schemas.Preview, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -37,30 +41,31 @@ func previewTable(path string) (*schemas.Preview, error) {
 	if !ok {
 		return nil, errors.New("not text")
 	}
-	text := decodeHead(head, enc)
-	delim := sniffDelimiter(text)
-	if delim == 0 {
-		delim = ','
+	l := tableread.Layout{Format: "delimited", Encoding: enc, Sep: ","}
+	if tb, ok := tableread.SniffDelimited(head); ok {
+		l = tb.Layout
 	}
 	var r io.Reader = br
 	if enc != EncUTF8 {
 		r = transform.NewReader(br, decoder(enc))
 	}
 	cr := csv.NewReader(r)
-	cr.Comma = delim
+	cr.Comma = []rune(l.Sep)[0]
+	if l.Comment != "" {
+		cr.Comment = '#'
+	}
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true
 	cr.ReuseRecord = true
-	header, err := cr.Read()
+	header, err := tableHeader(cr, l)
 	if err != nil {
-		return nil, fmt.Errorf("header: %w", err)
+		return nil, err
 	}
-	header = slices.Clone(header)
-	p := &schemas.Preview{Encoding: enc, Delimiter: string(delim)}
+	p := &schemas.Preview{Encoding: enc, Delimiter: l.Sep, Read: strings.Join(l.Args(), ", ")}
 	infer := make([]dtypeGuess, len(header))
 	var first [][]string
 	budget := newTableBudget()
-	for {
+	for l.NRows == 0 || p.Rows < l.NRows {
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break
@@ -75,6 +80,12 @@ func previewTable(path string) (*schemas.Preview, error) {
 		if err := budget.row(); err != nil {
 			return nil, err
 		}
+		if l.IndexCol && len(rec) > 0 {
+			rec = rec[1:]
+		}
+		if l.Decimal != "" {
+			rec = pointDecimals(rec)
+		}
 		if p.Rows < headRows {
 			first = append(first, slices.Clone(rec))
 		}
@@ -86,10 +97,42 @@ func previewTable(path string) (*schemas.Preview, error) {
 		p.Rows++
 	}
 	for i, name := range header {
-		p.Columns = append(p.Columns, schemas.Column{Name: strings.TrimPrefix(name, "\ufeff"), DType: infer[i].dtype()})
+		p.Columns = append(p.Columns, schemas.Column{Name: name, DType: infer[i].dtype()})
 	}
 	p.Head = FormatHead(header, first)
 	return p, nil
+}
+
+// tableHeader reads the records above the header (l.SkipRows lines) and
+// the header, named as pandas names it.
+func tableHeader(cr *csv.Reader, l tableread.Layout) ([]string, error) {
+	for {
+		rec, err := cr.Read()
+		if err != nil {
+			return nil, fmt.Errorf("header: %w", err)
+		}
+		if line, _ := cr.FieldPos(0); line-1 < l.SkipRows {
+			continue
+		}
+		rec[0] = strings.TrimPrefix(rec[0], "\ufeff")
+		return tableread.Names(rec), nil
+	}
+}
+
+// pointDecimals writes numbers with a decimal comma with a point.
+func pointDecimals(rec []string) []string {
+	out := slices.Clone(rec)
+	for i, v := range out {
+		if d := strings.Replace(strings.TrimSpace(v), ",", ".", 1); d != v && isFloat(d) {
+			out[i] = d
+		}
+	}
+	return out
+}
+
+func isFloat(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
 }
 
 // FormatHead renders a header and rows as aligned text, pandas-like.

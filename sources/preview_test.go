@@ -27,12 +27,12 @@ func TestPreview(t *testing.T) {
 		want      schemas.Preview
 		text      string // Text or Head must contain this
 	}{
-		{"scores.csv", "csv", schemas.Preview{Columns: scores, Rows: 4, Encoding: "utf-8", Delimiter: ","}, "Bob"},
-		{"scores.tsv", "tsv", schemas.Preview{Columns: scores, Rows: 4, Encoding: "utf-8", Delimiter: "\t"}, "Ann"},
-		{"semicolon.csv", "csv", schemas.Preview{Columns: scores, Rows: 4, Encoding: "utf-8", Delimiter: ";"}, "Ann"},
-		{"gbk.csv", "csv", schemas.Preview{Columns: cols("城市", "string", "人口", "int", "面积", "int"), Rows: 3, Encoding: "gbk", Delimiter: ","}, "北京"},
-		{"utf16.csv", "csv", schemas.Preview{Columns: cols("name", "string", "value", "int"), Rows: 2, Encoding: "utf-16", Delimiter: ","}, "café"},
-		{"sales.xlsx", "xlsx", schemas.Preview{Columns: cols("region", "string", "units", "int", "price", "float"), Rows: 7, Sheets: []string{"Sales", "Notes"}}, "north"},
+		{"scores.csv", "csv", schemas.Preview{Columns: scores, Rows: 4, Encoding: "utf-8", Delimiter: ",", Read: `encoding="utf-8", sep=","`}, "Bob"},
+		{"scores.tsv", "tsv", schemas.Preview{Columns: scores, Rows: 4, Encoding: "utf-8", Delimiter: "\t", Read: `encoding="utf-8", sep="\t"`}, "Ann"},
+		{"semicolon.csv", "csv", schemas.Preview{Columns: scores, Rows: 4, Encoding: "utf-8", Delimiter: ";", Read: `encoding="utf-8", sep=";"`}, "Ann"},
+		{"gbk.csv", "csv", schemas.Preview{Columns: cols("城市", "string", "人口", "int", "面积", "int"), Rows: 3, Encoding: "gbk", Delimiter: ",", Read: `encoding="gbk", sep=","`}, "北京"},
+		{"utf16.csv", "csv", schemas.Preview{Columns: cols("name", "string", "value", "int"), Rows: 2, Encoding: "utf-16", Delimiter: ",", Read: `encoding="utf-16", sep=","`}, "café"},
+		{"sales.xlsx", "xlsx", schemas.Preview{Columns: cols("region", "string", "units", "int", "price", "float"), Rows: 7, Sheets: []string{"Sales", "Notes"}, Read: `sheet_name="Sales"`}, "north"},
 		{"red.png", "png", schemas.Preview{Width: 40, Height: 30, Mode: "RGB"}, ""},
 		{"alpha.png", "png", schemas.Preview{Width: 8, Height: 6, Mode: "RGBA"}, ""},
 		{"gray.jpg", "jpeg", schemas.Preview{Width: 20, Height: 10, Mode: "L"}, ""},

@@ -1,69 +1,56 @@
 package sources
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/xuri/excelize/v2"
 
 	"synth/schemas"
+	"synth/sources/tableread"
 )
 
-// previewXLSX lists a workbook's sheets and previews the first as a table.
+// previewXLSX lists a workbook's sheets and previews the table package
+// tableread finds on the first (none when its layout is ambiguous).
 // It stays within the preview budgets: parts that unpack past
 // PreviewMaxBytes or PreviewMaxRatio are refused before they are unpacked.
 func previewXLSX(path string) (*schemas.Preview, error) {
 	if err := checkXLSXParts(path); err != nil {
 		return nil, err
 	}
-	wb, err := excelize.OpenFile(path, excelize.Options{UnzipSizeLimit: PreviewMaxBytes, UnzipXMLSizeLimit: 64 << 20})
+	opts := excelize.Options{UnzipSizeLimit: PreviewMaxBytes, UnzipXMLSizeLimit: 64 << 20}
+	wb, err := excelize.OpenFile(path, opts)
 	if err != nil {
 		return nil, err
 	}
-	defer wb.Close()
 	p := &schemas.Preview{Sheets: wb.GetSheetList()}
+	wb.Close()
 	if len(p.Sheets) == 0 {
 		return p, nil
 	}
-	rows, err := wb.Rows(p.Sheets[0])
+	tb, err := tableread.ReadXLSX(path, opts)
 	if err != nil {
-		return nil, fmt.Errorf("sheet %s: %w", p.Sheets[0], err)
+		var amb *tableread.Ambiguous
+		if errors.As(err, &amb) {
+			return p, nil // sheets listed; the table is not told
+		}
+		return nil, err
 	}
-	defer rows.Close()
-	var header []string
-	var first [][]string
-	var infer []dtypeGuess
-	budget := newTableBudget()
-	for rows.Next() {
-		rec, err := rows.Columns()
-		if err != nil {
-			return nil, fmt.Errorf("sheet %s: %w", p.Sheets[0], err)
-		}
-		if header == nil {
-			if len(rec) == 0 {
-				continue
-			}
-			header = rec
-			infer = make([]dtypeGuess, len(header))
-			continue
-		}
-		if err := budget.row(); err != nil {
-			return nil, fmt.Errorf("sheet %s: %w", p.Sheets[0], err)
-		}
-		if p.Rows < headRows {
-			first = append(first, rec)
-		}
-		if p.Rows < dtypeRows {
-			for i := range min(len(rec), len(infer)) {
-				infer[i].add(rec[i])
-			}
-		}
-		p.Rows++
+	if len(tb.Rows) > PreviewMaxRows {
+		return nil, fmt.Errorf("%w: more than %d rows", ErrPreviewBudget, PreviewMaxRows)
 	}
-	for i, name := range header {
+	infer := make([]dtypeGuess, len(tb.Header))
+	for _, rec := range tb.Rows[:min(len(tb.Rows), dtypeRows)] {
+		for i := range min(len(rec), len(infer)) {
+			infer[i].add(rec[i])
+		}
+	}
+	for i, name := range tb.Header {
 		p.Columns = append(p.Columns, schemas.Column{Name: name, DType: infer[i].dtype()})
 	}
-	if header != nil {
-		p.Head = FormatHead(header, first)
-	}
+	p.Rows = len(tb.Rows)
+	p.Read = strings.Join(tb.Layout.Args(), ", ")
+	p.Head = FormatHead(tb.Header, tb.Rows[:min(len(tb.Rows), headRows)])
 	return p, nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -14,6 +15,7 @@ import (
 	"synth/llm"
 	"synth/pipeline"
 	"synth/rundir"
+	"synth/runinfo"
 )
 
 func init() { register(newBuildCmd) }
@@ -43,24 +45,29 @@ type buildFlags struct {
 	replay        string
 	noCache       bool
 	python        string
+	pinned        string
 }
 
 func newBuildCmd() *cobra.Command {
 	var f buildFlags
 	cmd := &cobra.Command{
-		Use:   "build",
-		Short: "Run the whole pipeline: collect, generate tasks, roll out, verify, filter, emit",
-		Long: `build runs every stage of synth into one run directory:
+		Use:   "build [-o DIR] [-c FILE]",
+		Short: "Run every stage: collect, generate, split, filter, validate, rollout, filter, emit, bench",
+		Long: `build runs every stage of synth into one run directory, in this order, under
+the names its funnel prints when it ends:
 
   collect    files from the sources into a content-addressed store (files.jsonl)
   generate   tasks per file type, each with unit-test checks (tasks.jsonl, tasks.report.md)
   split      hold out a benchmark, disjoint from training by input file
+  filter     dedup and decontaminate the training tasks
   validate   prove each benchmark task: its reference passes; an empty rollout, a
              near-miss mutant and every adversary (shotgun answer, copied input,
              random bytes, blank image, shadow modules, forged code) fail
-  rollout    a teacher solves each training task in ReAct turns in a sandbox
-  verify     each rollout's checks run in the sandbox (trajectories.jsonl)
-  emit       passing trajectories as Parquet (dataset/) and the benchmark (bench/)
+  rollout    a teacher solves each training task in ReAct turns in a sandbox, and
+             each rollout's checks run in a sandbox of their own (trajectories.jsonl)
+  filter     keep the verified trajectories past the quality gates and dedup (filtered.jsonl)
+  emit       the kept trajectories as Parquet, with the dataset card (dataset/)
+  bench      the benchmark in PyBench's layout (bench/)
 
 With no config and no flags it is the offline quickstart: the built-in corpus,
 template tasks and the reference teacher, which plays each task's known solution.
@@ -99,7 +106,7 @@ func addBuildFlags(cmd *cobra.Command, f *buildFlags) {
 	fl.Float64Var(&f.temperature, "temperature", 0, "sampling temperature of the teacher; default 0.7 (config: teacher.temperature)")
 	fl.Float64Var(&f.maxCost, "max-cost-usd", 0, "stop cleanly once this much is spent; resumable (config: llm.max_cost_usd)")
 	fl.Int64Var(&f.maxTokens, "max-tokens", 0, "stop cleanly once this many tokens are used; resumable (config: llm.max_tokens)")
-	fl.StringVar(&f.writer, "query-writer", "", "who writes the tasks: template, or llm (the model writes each task with a reference solution, and the task is proven in the sandbox before it counts; see README) (config: tasks.writer)")
+	fl.StringVar(&f.writer, "query-writer", "", "who writes the tasks: template, or llm (the model writes each task with a reference solution, and the task is proven in the sandbox before it counts; see docs/BUILD.md) (config: tasks.writer)")
 	fl.StringVar(&f.replay, "replay", "", "trajectory file for --teacher replay: synth's "+rundir.Trajectories+" or PyBench's (config: teacher.replay)")
 	fl.BoolVar(&f.noCache, "no-cache", false, "ask the endpoint again even for requests already answered (config: llm.no_cache)")
 	fl.IntVar(&f.samples, "samples", 0, "rollouts per task (config: teacher.samples)")
@@ -118,7 +125,8 @@ func addSourceFlags(cmd *cobra.Command, f *buildFlags) {
 	fl.StringVarP(&f.out, "out", "o", "out", "run directory to write (and resume)")
 	fl.StringVarP(&f.config, "config", "c", "", "config file (synth.yaml); flags override it")
 	fl.Int64Var(&f.seed, "seed", 0, "seed of the corpus, task parameters and split (config: seed)")
-	fl.StringArrayVar(&f.sources, "source", nil, "where files come from, repeatable: sample, local:PATH, kaggle:QUERY, kaggle:OWNER/DATASET, kaggle:competition/SLUG, arxiv:QUERY (config: sources.specs)")
+	fl.StringArrayVar(&f.sources, "source", nil, "where files come from, repeatable: sample, local:PATH, kaggle:QUERY, kaggle:OWNER/DATASET[@N], kaggle:competition/SLUG, arxiv:QUERY, arxiv:ID[vN],… (config: sources.specs)")
+	fl.StringVar(&f.pinned, "pinned", "", "collect again exactly the Kaggle datasets and arXiv papers an earlier run `RUN` (its folder or run.json) collected, at their recorded versions, and stop naming any file whose bytes changed; replaces the sources")
 	fl.StringSliceVar(&f.licenses, "license", nil, "keep only files under these licenses, e.g. CC0-1.0,CC-BY-4.0,MIT (config: sources.licenses)")
 }
 
@@ -138,6 +146,20 @@ func resolveConfig(cmd *cobra.Command, f buildFlags) (config.Config, error) {
 	}
 	if set("source") {
 		cfg.Sources.Specs = f.sources
+	}
+	if f.pinned != "" {
+		if set("source") {
+			return cfg, usagef("--pinned %s collects what that run collected: drop --source", f.pinned)
+		}
+		want, err := pinnedFiles(f.pinned)
+		if err != nil {
+			return cfg, err
+		}
+		specs, unpinned := runinfo.PinnedSpecs(want)
+		if len(unpinned) > 0 {
+			return cfg, fmt.Errorf("--pinned %s: these have no version to pin (a competition's data, or a file recorded without one): %s", f.pinned, strings.Join(unpinned, ", "))
+		}
+		cfg.Sources.Specs = specs
 	}
 	if set("license") {
 		cfg.Sources.Licenses = f.licenses
@@ -226,8 +248,12 @@ func runBuild(cmd *cobra.Command, f buildFlags) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
+	expect, err := expectedFiles(f)
+	if err != nil {
+		return err
+	}
 	sum, err := pipeline.Build(cmd.Context(), cfg, pipeline.Options{
-		Out: f.out, Version: version, Log: stderr, Terminal: isTerminal(stderr),
+		Out: f.out, Version: version, Log: stderr, Terminal: isTerminal(stderr), Expect: expect,
 	})
 	if errors.Is(err, pipeline.ErrConfigChanged) {
 		return usageError{err}
@@ -240,6 +266,34 @@ func runBuild(cmd *cobra.Command, f buildFlags) error {
 		return err
 	}
 	return lostRollouts(sum)
+}
+
+// pinnedFiles reads the files an earlier run's network sources collected,
+// from its folder or its run.json.
+func pinnedFiles(run string) ([]runinfo.Collected, error) {
+	dir := run
+	if filepath.Base(run) == rundir.RunInfo {
+		dir = filepath.Dir(run)
+	}
+	ri, err := runinfo.Read(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--pinned %s: %w", run, err)
+	}
+	if ri == nil {
+		return nil, usagef("--pinned %s: no %s there: give a run directory that synth build or synth collect wrote", run, rundir.RunInfo)
+	}
+	if len(ri.Collected) == 0 {
+		return nil, usagef("--pinned %s: its %s records no Kaggle or arXiv file to collect again (runs before this synth did not record them)", run, rundir.RunInfo)
+	}
+	return ri.Collected, nil
+}
+
+// expectedFiles is what --pinned expects the collection to bring again.
+func expectedFiles(f buildFlags) ([]runinfo.Collected, error) {
+	if f.pinned == "" {
+		return nil, nil
+	}
+	return pinnedFiles(f.pinned)
 }
 
 // lostRollouts is the error of a run that lost rollouts to infrastructure

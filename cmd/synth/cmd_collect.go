@@ -12,7 +12,7 @@ func newCollectCmd() *cobra.Command {
 	var f buildFlags
 	var dryRun bool
 	cmd := &cobra.Command{
-		Use:   "collect",
+		Use:   "collect [-o DIR] [-c FILE]",
 		Short: "Collect files from sources into a run directory, or list what would be collected",
 		Long: `collect runs only the first stage of synth build: it fetches files from each
 source into the run directory's content-addressed store and its manifest
@@ -51,7 +51,11 @@ nothing before it is resumed; 60s), sources.contact, and the servers
 			if dryRun {
 				return pipeline.ListSources(cmd.Context(), cfg, cmd.OutOrStdout())
 			}
-			sum, err := pipeline.Collect(cmd.Context(), cfg, pipeline.Options{Out: f.out, Version: version, Log: cmd.ErrOrStderr()})
+			expect, err := expectedFiles(f)
+			if err != nil {
+				return err
+			}
+			sum, err := pipeline.Collect(cmd.Context(), cfg, pipeline.Options{Out: f.out, Version: version, Log: cmd.ErrOrStderr(), Expect: expect})
 			if err != nil {
 				return err
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -24,7 +25,7 @@ func init() { register(newDoctorCmd) }
 func newDoctorCmd() *cobra.Command {
 	var configPath string
 	cmd := &cobra.Command{
-		Use:   "doctor",
+		Use:   "doctor [-c FILE]",
 		Short: "Say what this machine can run: Python, packages, sandbox isolation, templates",
 		Long: `doctor checks what synth needs on this machine and says how to fix what is
 missing: the Python interpreter and its packages, each isolation layer of the
@@ -72,7 +73,9 @@ func doctor(cmd *cobra.Command, cfg config.Config) error {
 	tw.Flush()
 
 	fmt.Fprintln(w, "\nKaggle credentials")
-	if c, err := kaggle.LoadCredentials(cfg.Sources.Kaggle.Credentials, nil); err != nil {
+	if c, err := kaggle.LoadCredentials(cfg.Sources.Kaggle.Credentials, nil); errors.Is(err, kaggle.ErrNoCredentials) {
+		fmt.Fprintf(w, "  no credentials (anonymous: public datasets only)\n  %v\n", err)
+	} else if err != nil {
 		fmt.Fprintf(w, "  none: %v\n", err)
 	} else {
 		fmt.Fprintf(w, "  %s\n", c.Describe())
@@ -141,10 +144,27 @@ func printTemplates(ctx context.Context, w io.Writer, python string) error {
 	if err != nil {
 		return err
 	}
+	if lack := missingCore(have); len(lack) > 0 {
+		fmt.Fprintf(w, "  PROBLEM: %s lacks %s, which every template's reference solution uses: a build under it fails its rollouts.\n", python, strings.Join(lack, ", "))
+		fmt.Fprintf(w, "  fix: delete sandbox.python from the config (and --python from the command) to use the locked environment (make deps builds it), or install them into %s\n", python)
+		return nil
+	}
 	ok, skipped := template.Available(have)
 	fmt.Fprintf(w, "  %d of %d templates can run here\n", len(ok), len(ok)+len(skipped))
 	for _, s := range skipped {
 		fmt.Fprintf(w, "  - %s\n", s)
 	}
 	return nil
+}
+
+// missingCore lists the modules every template assumes (template.CoreModules)
+// that an interpreter cannot import.
+func missingCore(have map[string]bool) []string {
+	var lack []string
+	for _, m := range template.CoreModules {
+		if !have[m] {
+			lack = append(lack, m)
+		}
+	}
+	return lack
 }

@@ -24,7 +24,7 @@ type exportFlags struct {
 func newExportCmd() *cobra.Command {
 	var f exportFlags
 	cmd := &cobra.Command{
-		Use:   "export PATH",
+		Use:   "export PATH --format arrow|jsonl|harbor [-o DIR]",
 		Short: "Convert a dataset to another layout (arrow, jsonl), or a benchmark to Harbor tasks",
 		Long: `export reads the Parquet shards of a synth dataset (train-*-of-*.parquet) and
 writes them in another layout. PATH is the dataset directory (out/dataset), its
@@ -38,7 +38,8 @@ Formats:
           features) and state.json. Open it with datasets.load_from_disk(DIR).
           Default DIR: PATH's dataset/arrow.
   jsonl   one JSON row per line, one file per shard, train-0000i-of-0000N.jsonl.
-          Default DIR: beside the shards.
+          Default DIR: PATH's dataset/jsonl, beside data/ (never in it,
+          where readers of the Parquet shards glob).
   harbor  one Harbor task folder per benchmark task, task-<index>/ (Default
           DIR: the benchmark's folder name with -harbor, beside it):
             instruction.md   the query, then where the inputs (/app/data), the
@@ -113,7 +114,9 @@ func runExport(cmd *cobra.Command, path string, f exportFlags) error {
 	case "jsonl":
 		dst := f.out
 		if dst == "" {
-			dst = data
+			// Not beside the shards: readers glob data/ for Parquet
+			// (pandas.read_parquet("out/dataset/data")).
+			dst = filepath.Join(filepath.Dir(data), "jsonl")
 		}
 		files, err := dataset.ExportJSONL(dst, shards)
 		if err != nil {

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"synth/dataset"
+	"synth/pyenv/pyenvtest"
 	"synth/schemas"
 )
 
@@ -59,6 +61,29 @@ func TestExportJSONLTo(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(dst, "train-00001-of-00002.jsonl"))
 	if err != nil || strings.Count(string(b), "\n") != 1 {
 		t.Errorf("second shard: %v %q", err, b)
+	}
+}
+
+// TestExportJSONLLeavesShardsReadable: by default the JSONL goes to
+// dataset/jsonl, not into data/, so pandas still reads data/ as Parquet.
+func TestExportJSONLLeavesShardsReadable(t *testing.T) {
+	py := pyenvtest.Python(t)
+	root := writeTestDataset(t, 4)
+	out, err := execute(t, "export", root, "--format", "jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(root, "dataset", "jsonl")
+	if !strings.Contains(out, "to "+want) {
+		t.Errorf("export says %q, want it to name %s", out, want)
+	}
+	if _, err := os.Stat(filepath.Join(want, "train-00000-of-00002.jsonl")); err != nil {
+		t.Error(err)
+	}
+	data := filepath.Join(root, "dataset", "data")
+	b, err := exec.Command(py, "-c", "import pandas, sys; print(len(pandas.read_parquet(sys.argv[1])))", data).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(b)) != "4" {
+		t.Errorf("pandas.read_parquet(%q) after the export: %v\n%s", data, err, b)
 	}
 }
 

@@ -16,7 +16,7 @@ func newGenerateCmd() *cobra.Command {
 	var f buildFlags
 	var validate bool
 	cmd := &cobra.Command{
-		Use:   "generate",
+		Use:   "generate [-o DIR] [-c FILE]",
 		Short: "Collect files and write tasks (with --validate, prove every task in the sandbox)",
 		Long: `generate runs the first two stages of synth build: collect, then a task per file
 and template, each with its checks and a reference solution (tasks.jsonl), and a

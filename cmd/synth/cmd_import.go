@@ -13,7 +13,7 @@ func init() { register(newImportCmd) }
 
 func newImportCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "import",
+		Use:   "import pybench",
 		Short: "Import a benchmark from another format",
 	}
 	cmd.AddCommand(newImportPyBenchCmd())
@@ -23,7 +23,7 @@ func newImportCmd() *cobra.Command {
 func newImportPyBenchCmd() *cobra.Command {
 	var out string
 	cmd := &cobra.Command{
-		Use:   "pybench PATH",
+		Use:   "pybench PATH [-o DIR]",
 		Short: "Turn a PyBench checkout into a synth benchmark that synth eval can run",
 		Long: `import pybench reads a PyBench checkout (data/meta/task.json, data/ and
 data/unit_test/tests.py) and writes a synth benchmark folder: every task keeps

@@ -16,7 +16,7 @@ func init() { register(newLaunchCmd) }
 
 func newLaunchCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "launch",
+		Use:   "launch slurm|k8s",
 		Short: "Run a build on Slurm or Kubernetes: plan, N rollout shards, merge",
 		Long: `launch writes (and for Slurm submits) the jobs that run a build on a cluster:
 synth plan, then N synth rollout shards in parallel, then synth merge, over a
@@ -37,7 +37,7 @@ func newLaunchSlurmCmd() *cobra.Command {
 		sbatch string
 	)
 	cmd := &cobra.Command{
-		Use:   "slurm",
+		Use:   "slurm -o DIR --shards N",
 		Short: "Write and submit sbatch jobs: plan, an array of N rollouts, merge, chained with afterok",
 		Long: `launch slurm writes three sbatch scripts into RUN/slurm/ and submits them:
 
@@ -189,7 +189,7 @@ func newLaunchK8sCmd() *cobra.Command {
 		k launch.K8s
 	)
 	cmd := &cobra.Command{
-		Use:   "k8s",
+		Use:   "k8s -o DIR --shards N",
 		Short: "Write Kubernetes Jobs: plan, an Indexed Job of N rollouts, merge, over a shared volume",
 		Long: `launch k8s writes into the -o folder:
 

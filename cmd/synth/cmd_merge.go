@@ -16,7 +16,7 @@ func newMergeCmd() *cobra.Command {
 		shards int
 	)
 	cmd := &cobra.Command{
-		Use:   "merge",
+		Use:   "merge [-o DIR]",
 		Short: "Gather every shard's rollouts and emit the dataset and benchmark",
 		Long: `merge is the last step of a build split over machines (synth plan, then
 synth rollout for each shard): it gathers the rollouts of every shard under

@@ -16,7 +16,7 @@ func init() { register(newPlanCmd) }
 func newPlanCmd() *cobra.Command {
 	var f buildFlags
 	cmd := &cobra.Command{
-		Use:   "plan",
+		Use:   "plan [-o DIR] [-c FILE]",
 		Short: "Run every stage before the rollouts and write the plan that shards share out",
 		Long: `plan is the first step of a build split over machines: it runs every stage of
 synth build except the rollouts (collect, generate, split, filter tasks, validate

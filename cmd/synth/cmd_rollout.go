@@ -18,7 +18,7 @@ func newRolloutCmd() *cobra.Command {
 		so         pipeline.ShardOptions
 	)
 	cmd := &cobra.Command{
-		Use:   "rollout",
+		Use:   "rollout --shard I/N [-o DIR]",
 		Short: "Roll out one shard of a plan (after synth plan; before synth merge)",
 		Long: `rollout runs the rollouts of one shard of the plan synth plan wrote in the run
 directory, with the plan's config. Training tasks are dealt to N shards by a

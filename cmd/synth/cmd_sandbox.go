@@ -92,7 +92,7 @@ func (f *sandboxFlags) open(ctx context.Context) (sandbox.Backend, sandbox.Sandb
 func newSandboxCmd() *cobra.Command {
 	var f sandboxFlags
 	cmd := &cobra.Command{
-		Use:   "sandbox",
+		Use:   "sandbox [-c FILE]",
 		Short: "Run Python in a sandbox interactively, or a file cell by cell",
 		Long: `sandbox opens the same isolated, stateful Python interpreter that rollouts use,
 to debug a task by hand: variables persist between cells, the value of a cell's

@@ -23,6 +23,8 @@ type serveFlags struct {
 	maxTurns    int
 	maxContext  int
 	maxEpisodes int
+	maxSessions int
+	readTimeout time.Duration
 	idle        time.Duration
 	maxBytes    int64
 	tokenEnv    string
@@ -65,9 +67,13 @@ percentiles).
 
 Safety: at most --max-episodes episodes hold a sandbox at once; a reset past it
 is answered at once with HTTP 503 (Retry-After: 1) or the WebSocket error code
-CAPACITY_REACHED, never left waiting. Every episode has its own sandbox and
+CAPACITY_REACHED, never left waiting; a WebSocket session past --max-sessions is
+refused with HTTP 503 before the upgrade. Every episode has its own sandbox and
 limits (turns, observation size, request size, the sandbox's per-cell limits);
-an episode no request touched for --idle-timeout is torn down. With
+an episode no request touched for --idle-timeout is torn down. An HTTP request's
+header and body must arrive within --read-timeout. A client's episode_id must be
+1 to 128 letters, digits or ._:- (else 400); no path is made of it, and every
+client string is quoted in the log. With
 --token-env, every request but /health needs "Authorization: Bearer TOKEN"
 (openenv-core 0.3.0's client sends no headers on its WebSocket: with a token,
 use the HTTP endpoints or a WebSocket client that sets the header).
@@ -99,6 +105,8 @@ DIR2 shows it, and on exit DIR2/summary.json and report.md score it.`,
 	fl.IntVar(&f.maxTurns, "max-turns", 10, "assistant turns per episode at most")
 	fl.IntVar(&f.maxContext, "max-context", 0, "end an episode with context_length once its conversation passes this many tokens (0: no cap)")
 	fl.IntVar(&f.maxEpisodes, "max-episodes", serve.DefaultMaxEpisodes, "episodes open at once at most; more resets are answered busy (HTTP 503)")
+	fl.IntVar(&f.maxSessions, "max-sessions", 0, "WebSocket sessions open at once at most; more are refused with HTTP 503 (0: 4 × --max-episodes, at least 64)")
+	fl.DurationVar(&f.readTimeout, "read-timeout", serve.DefaultReadTimeout, "how long an HTTP request's header and body may take to arrive")
 	fl.DurationVar(&f.idle, "idle-timeout", serve.DefaultIdleTimeout, "tear down an episode no request touched for this long")
 	fl.Int64Var(&f.maxBytes, "max-message-bytes", serve.DefaultMaxMessageBytes, "largest request body or WebSocket message")
 	fl.StringVar(&f.tokenEnv, "token-env", "", "require the bearer token held in environment variable `NAME` on every request but /health")
@@ -132,7 +140,8 @@ func runServe(cmd *cobra.Command, dir string, f serveFlags) error {
 		return err
 	}
 	cfg := serve.Config{Format: format, MaxTurns: f.maxTurns, MaxContext: f.maxContext, MaxEpisodes: f.maxEpisodes,
-		IdleTimeout: f.idle, MaxMessageBytes: f.maxBytes, Token: token, Version: version}
+		IdleTimeout: f.idle, MaxMessageBytes: f.maxBytes, ReadTimeout: f.readTimeout, MaxSessions: f.maxSessions,
+		Token: token, Version: version}
 	var rec *eval.ServeRecord
 	if f.record != "" {
 		if rec, err = eval.OpenServeRecord(f.record, dir, src.Tasks, version); err != nil {

@@ -55,7 +55,12 @@ Input files and artifacts are linked from PATH by relative paths, so keep the
 site beside the run or use --copy (copies them into SITE/media). Pages and
 the index load their data in small files, so a run of 100,000 trajectories
 opens at once; the search covers the first 1,000 characters of each query.
-SITE must be new, empty, or a site synth view wrote (it is replaced).`,
+SITE must be new, empty, or a site synth view wrote (it is replaced).
+
+Fonts: the site brings none. Chinese queries need a CJK font where the site is
+read: it asks for Noto Sans CJK SC, Source Han Sans SC, PingFang SC, Hiragino
+Sans GB, Microsoft YaHei or WenQuanYi Micro Hei, in that order (Debian and
+Ubuntu: apt-get install fonts-noto-cjk). Without one they show as boxes.`,
 		Example: `  synth view out -o site                       # a run; open site/index.html
   synth view out/dataset -o site               # its dataset rows
   synth view results -o site --serve :8080     # eval results, served on a local port

@@ -53,10 +53,74 @@ type cliKaggle struct {
 	mu    sync.Mutex
 	calls []string
 	tries map[string]int // storage requests per object
+	// rainVersion is the newest version of pub/rain, the public dataset
+	// anyone may download without credentials (publish raises it).
+	rainVersion int
+	// tampered: every version of pub/rain now holds other bytes, as a
+	// mirror that rewrote its files would serve them.
+	tampered bool
+}
+
+// publicRain is the fake's public dataset: it answers GetDataset,
+// ListDatasetFiles, DownloadDataset and DownloadDatasetFile without
+// credentials, each version with bytes of its own.
+const publicRain = "pub/rain"
+
+// publish makes a new version of pub/rain, as its owner would; tamper
+// instead rewrites the bytes of every version.
+func (k *cliKaggle) publish(tamper bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if tamper {
+		k.tampered = true
+		return
+	}
+	k.rainVersion++
+}
+
+func (k *cliKaggle) tamperMark() string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.tampered {
+		return "t"
+	}
+	return ""
+}
+
+// rain answers the public dataset's calls; ok is false for other calls.
+func (k *cliKaggle) rain(w http.ResponseWriter, r *http.Request, method string, req map[string]any) bool {
+	str := func(key string) string { s, _ := req[key].(string); return s }
+	if str("ownerSlug")+"/"+str("datasetSlug") != publicRain {
+		return false
+	}
+	k.mu.Lock()
+	newest := k.rainVersion
+	k.mu.Unlock()
+	version := newest
+	if v, ok := req["datasetVersionNumber"].(float64); ok {
+		version = int(v)
+	}
+	if version < 1 || version > newest {
+		k.answer(w, http.StatusNotFound, `{"code":404,"message":"Dataset version not found"}`)
+		return true
+	}
+	switch method {
+	case "datasets.DatasetApiService/GetDataset":
+		json.NewEncoder(w).Encode(map[string]any{"ref": publicRain, "title": "Rain", "licenseName": "CC0: Public Domain", "currentVersionNumber": newest})
+	case "datasets.DatasetApiService/ListDatasetFiles":
+		fmt.Fprint(w, `{"datasetFiles":[{"name":"rain.csv","totalBytes":60},{"name":"stations.csv","totalBytes":40}]}`)
+	case "datasets.DatasetApiService/DownloadDataset":
+		k.redirect(w, r, fmt.Sprintf("%s/v%d%s", publicRain, version, k.tamperMark()))
+	case "datasets.DatasetApiService/DownloadDatasetFile":
+		k.redirect(w, r, fmt.Sprintf("%s/v%d%s/%s", publicRain, version, k.tamperMark(), path.Base(str("fileName"))))
+	default:
+		return false
+	}
+	return true
 }
 
 func newCLIKaggle(ts *testscript.TestScript, gen string, modes []string) *cliKaggle {
-	k := &cliKaggle{ts: ts, gen: gen, tries: map[string]int{}}
+	k := &cliKaggle{ts: ts, gen: gen, tries: map[string]int{}, rainVersion: 1}
 	for _, m := range modes {
 		switch m {
 		case "stall-cut":
@@ -123,6 +187,12 @@ func (k *cliKaggle) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if rpc, ok := strings.CutPrefix(r.URL.Path, "/v1/"); ok {
+		if k.gen == "current" && auth != "wrong" && r.Method == http.MethodPost {
+			var req map[string]any
+			if json.Unmarshal(body, &req) == nil && k.rain(w, r, rpc, req) {
+				return
+			}
+		}
 		if k.gen != "current" || auth != "Bearer" {
 			k.answer(w, http.StatusUnauthorized, `{"code":401,"message":"Unauthenticated"}`)
 			return
@@ -281,6 +351,24 @@ func archiveOf(obj string) []byte {
 	add := func(name, body string) {
 		w, _ := zw.Create(name)
 		w.Write([]byte(body))
+	}
+	if rest, ok := strings.CutPrefix(obj, publicRain+"/v"); ok {
+		v, file, _ := strings.Cut(rest, "/")
+		rain := fmt.Sprintf("day,mm\n1,%s\n2,%s\n3,7\n", v, v)
+		if t, ok := strings.CutSuffix(v, "t"); ok {
+			rain = fmt.Sprintf("day,mm\n1,%s\n2,%s\n3,8\n", t, t)
+		}
+		stations := "id,city\n1,Oslo\n2,Bergen\n"
+		switch file {
+		case "rain.csv":
+			return []byte(rain) // a single file is served as it is
+		case "stations.csv":
+			return []byte(stations)
+		}
+		add("rain.csv", rain)
+		add("stations.csv", stations)
+		zw.Close()
+		return buf.Bytes()
 	}
 	switch obj {
 	case "competition/titanic-comp":

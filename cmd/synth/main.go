@@ -56,15 +56,64 @@ Start with:
                               (synth plan, rollout and merge run its parts anywhere)
   synth init                  write a commented synth.yaml to edit
   synth doctor                what this machine can run
-  synth eval --bench out/bench --model M --base-url URL   score a model on the benchmark`,
+  synth eval --bench out/bench --model M --base-url URL   score a model on the benchmark
+
+The stages of a build, in the order its funnel prints them: collect, generate,
+split, filter, validate, rollout, filter, emit, bench (synth build --help).
+
+Exit codes:
+  0    ok
+  1    error: the work failed (a build with no dataset row, an eval that
+       scored no task, an endpoint that refused, a file that cannot be read)
+  2    usage: an unknown command or flag, a bad flag value, a missing or
+       mistyped config file or key; nothing was run
+  130  interrupted: Ctrl-C or SIGTERM; the work in flight finished and
+       was journaled, and the same command resumes (Ctrl-C twice stops at once)`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	for _, newCmd := range commands {
-		root.AddCommand(newCmd())
+	for _, g := range groups {
+		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})
 	}
+	cobra.EnableCommandSorting = false // commandOrder's order
+	byName := map[string]*cobra.Command{}
+	for _, newCmd := range commands {
+		c := newCmd()
+		byName[c.Name()] = c
+	}
+	for _, o := range commandOrder {
+		if c := byName[o.name]; c != nil {
+			c.GroupID = o.group
+			root.AddCommand(c)
+			delete(byName, o.name)
+		}
+	}
+	for _, c := range byName { // not in commandOrder: TestHelpGroups fails
+		root.AddCommand(c)
+	}
+	root.SetHelpCommandGroupID("operate")
+	root.SetCompletionCommandGroupID("operate")
 	return root
+}
+
+// groups are the headings of synth --help, in order; commandOrder puts
+// each command under one (TestHelpGroups fails for a command left out).
+var groups = []struct{ id, title string }{
+	{"build", "Build stages (synth build runs them all; plan, rollout and merge split it across machines):"},
+	{"evaluate", "Evaluate:"},
+	{"look", "Serve and view:"},
+	{"operate", "Operate:"},
+}
+
+// commandOrder is the order of the commands under their headings: a
+// build's stages in the order they run, then the rest.
+var commandOrder = []struct{ name, group string }{
+	{"build", "build"}, {"collect", "build"}, {"generate", "build"}, {"plan", "build"},
+	{"rollout", "build"}, {"merge", "build"}, {"launch", "build"},
+	{"eval", "evaluate"}, {"import", "evaluate"}, {"replay", "evaluate"},
+	{"view", "look"}, {"serve", "look"}, {"stats", "look"}, {"export", "look"},
+	{"init", "operate"}, {"doctor", "operate"}, {"sandbox", "operate"}, {"version", "operate"},
 }
 
 func main() {

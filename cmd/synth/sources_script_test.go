@@ -35,6 +35,9 @@ func TestArxivScripts(t *testing.T) {
 //	calls kaggle|arxiv
 //	                 print the requests the fake received since the last
 //	                 calls, one a line, for stdout to match
+//	publish kaggle [tamper]
+//	                 make a new version of the fake's public dataset pub/rain,
+//	                 or rewrite the bytes of every version
 func sourceScripts(dir string) testscript.Params {
 	return testscript.Params{
 		Dir: dir,
@@ -48,6 +51,13 @@ func sourceScripts(dir string) testscript.Params {
 			"serve":  cmdServe,
 			"expand": cmdExpand,
 			"calls":  cmdCalls,
+			"publish": func(ts *testscript.TestScript, neg bool, args []string) {
+				k, ok := ts.Value(fakesKey{}).(map[string]fake)["kaggle"].(*cliKaggle)
+				if neg || len(args) < 1 || args[0] != "kaggle" || !ok || len(args) > 2 || len(args) == 2 && args[1] != "tamper" {
+					ts.Fatalf("usage: publish kaggle [tamper] (after serve kaggle)")
+				}
+				k.publish(len(args) == 2)
+			},
 		},
 	}
 }

@@ -543,3 +543,44 @@ func TestBlankNameNotRequired(t *testing.T) {
 		t.Error("no table.convert task")
 	}
 }
+
+// TestCodesWithLeadingZerosAreNotMeasures: a column of digit codes with a
+// leading zero ("04217": a station, a postcode) whose name says nothing is
+// an identifier, and no task sums, averages or plots it as a measure.
+func TestCodesWithLeadingZerosAreNotMeasures(t *testing.T) {
+	dir := t.TempDir()
+	body := genRows("Temperature,Station,Rainfall", 60, func(i int) string {
+		return fmt.Sprintf("%.1f,0%d,%.1f", 5+float64((i*13)%200)/10, 4100+(i%9)*37, float64((i*7)%90)/3)
+	})
+	p := filepath.Join(dir, "stations.csv")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := readTable(p, "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range tab.columns() {
+		if c.name == "Station" && c.role != roleID {
+			t.Errorf("Station (codes such as 04137) is %s, want %s", c.role, roleID)
+		}
+	}
+	in := []generators.Input{{File: schemas.File{ID: "stations.csv", Name: "stations.csv", Type: "csv"}, Path: p}}
+	truth := map[string]role{"Station": roleID}
+	n := 0
+	for seed := int64(1); seed <= 3; seed++ {
+		tasks, err := New(Options{Seed: seed, Langs: []string{"en"}}).Generate(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range tasks {
+			n++
+			for _, m := range misuse(&tasks[i], truth, nil) {
+				t.Errorf("%s: %s\n  query: %s", tasks[i].ID, m, tasks[i].Query)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no task on the stations table: the test proves nothing")
+	}
+}

@@ -2,20 +2,17 @@ package template
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/xuri/excelize/v2"
-
 	"synth/generators"
+	"synth/sources/tableread"
 )
 
 // bctx is what a builder sees: its files, parsed on demand, and a random
@@ -92,20 +89,24 @@ func (c *bctx) loadCode(i int, v string) string {
 	return code
 }
 
-// readCode is the pandas line that reads table i into v.
+// readCode is the pandas line that reads table i into v, every fact of
+// its layout stated (encoding, separator, rows above and below, sheet).
 func (c *bctx) readCode(i int, v string) string {
-	p := py(c.dpath(i))
+	return v + " = " + c.readExpr(i, c.dpath(i))
+}
+
+// readExpr is the pandas expression that reads table i from path.
+func (c *bctx) readExpr(i int, path string) string {
+	p := py(path)
 	switch c.typ(i) {
-	case "xlsx", "xls":
-		return fmt.Sprintf("%s = pd.read_excel(%s)", v, p)
-	case "tsv":
-		return fmt.Sprintf("%s = pd.read_csv(%s, sep='\\t')", v, p)
+	case "csv", "tsv", "xlsx":
+		return c.rawTable(i).layout.Call(path)
 	case "json":
-		return fmt.Sprintf("%s = pd.read_json(%s)", v, p)
+		return fmt.Sprintf("pd.read_json(%s)", p)
 	case "parquet":
-		return fmt.Sprintf("%s = pd.read_parquet(%s)", v, p)
+		return fmt.Sprintf("pd.read_parquet(%s)", p)
 	}
-	return fmt.Sprintf("%s = pd.read_csv(%s)", v, p)
+	return fmt.Sprintf("pd.read_csv(%s)", p)
 }
 
 // py quotes s as a Python string literal.
@@ -118,9 +119,12 @@ type table struct {
 	cols   []column // columns(), computed once
 	// delimited is true for csv and tsv, whose first line may be data.
 	delimited bool
-	noHeader  int              // headerless(), computed once: 1 yes, -1 no
-	aggRows   map[int][]string // aggregateRows(), computed once
-	nobody    *table           // withoutAggregates(), computed once
+	// layout is how pandas reads a csv, tsv or xlsx table as its owner
+	// meant (nil for json and parquet).
+	layout   *tableread.Layout
+	noHeader int              // headerless(), computed once: 1 yes, -1 no
+	aggRows  map[int][]string // aggregateRows(), computed once
+	nobody   *table           // withoutAggregates(), computed once
 }
 
 // naValues are the cells pandas reads as missing by default.
@@ -135,43 +139,25 @@ var naValues = map[string]bool{"": true, "#N/A": true, "#N/A N/A": true, "#NA": 
 var excelErrors = map[string]bool{"#DIV/0!": true, "#N/A": true, "#NAME?": true, "#NULL!": true, "#NUM!": true,
 	"#REF!": true, "#VALUE!": true, "#GETTING_DATA": true}
 
+// readTable reads a table file: csv, tsv (and tables typed so whatever
+// their name) and xlsx through package tableread, which finds the table
+// its owner meant and how pandas reads it; json and parquet here.
 func readTable(path, typ string) (*table, error) {
-	var header []string
-	var rows [][]string
+	var tb *tableread.Table
 	switch typ {
 	case "csv", "tsv":
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}
-		r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))))
-		r.FieldsPerRecord = -1
-		r.LazyQuotes = true
-		if typ == "tsv" {
-			r.Comma = '\t'
-		}
-		all, err := r.ReadAll()
-		if err != nil {
+		if tb, err = tableread.ReadDelimited(b); err != nil {
 			return nil, err
 		}
-		if len(all) < 2 {
-			return nil, fmt.Errorf("fewer than two lines")
-		}
-		header, rows = all[0], all[1:]
 	case "xlsx":
-		f, err := excelize.OpenFile(path)
-		if err != nil {
+		var err error
+		if tb, err = tableread.ReadXLSX(path); err != nil {
 			return nil, err
 		}
-		defer f.Close()
-		all, err := f.GetRows(f.GetSheetList()[0])
-		if err != nil {
-			return nil, err
-		}
-		if len(all) < 2 {
-			return nil, fmt.Errorf("fewer than two rows")
-		}
-		header, rows = all[0], all[1:]
 	case "json":
 		return readJSONTable(path)
 	case "parquet":
@@ -179,20 +165,8 @@ func readTable(path, typ string) (*table, error) {
 	default:
 		return nil, fmt.Errorf("type %s is not a table", typ)
 	}
-	if typ == "xlsx" {
-		// A sheet's header row may stop before its data does; pandas reads
-		// every column the rows fill, with a blank name.
-		for _, r := range rows {
-			for len(header) < len(r) {
-				header = append(header, "")
-			}
-		}
-	}
-	header = pandasNames(header)
-	t := &table{header: header, delimited: typ == "csv" || typ == "tsv"}
-	for _, r := range rows {
-		row := make([]string, len(header))
-		copy(row, r)
+	t := &table{header: tb.Header, delimited: typ == "csv" || typ == "tsv", layout: &tb.Layout}
+	for _, row := range tb.Rows {
 		for i, v := range row {
 			if naValues[v] || typ == "xlsx" && excelErrors[v] {
 				row[i] = ""
@@ -241,18 +215,8 @@ func recordKeys(b []byte) ([]string, error) {
 	return header, nil
 }
 
-// pandasNames names the columns as pandas does when it reads a header
-// row: a blank name is "Unnamed: i" (i counting from 0), so that a query,
-// an answer and the solver's DataFrame call a column the same.
-func pandasNames(header []string) []string {
-	out := slices.Clone(header)
-	for i, h := range out {
-		if h == "" {
-			out[i] = fmt.Sprintf("Unnamed: %d", i)
-		}
-	}
-	return out
-}
+// pandasNames names the columns as pandas does when it reads a header row.
+func pandasNames(header []string) []string { return tableread.Names(header) }
 
 // readJSONTable reads a JSON array of flat objects, keeping the key order
 // of the first object as the column order (as pandas does).

@@ -92,14 +92,15 @@ print('accuracy', round(acc, 3))`, pyList(fn), py(target.name), py(target.name))
 			{Kind: schemas.CheckPickle, Path: "{out}.pkl", HasMethod: "predict"},
 			pyCheck(`
 import pickle
-df = read_table(%[1]q) if not %[1]q.endswith('.xlsx') else __import__('pandas').read_excel(%[1]q)
+import pandas as pd
+df = %[1]s
 feats = %[2]s
 data = df.dropna(subset=feats + [%[3]q])
 model = pickle.load(open('{out}.pkl', 'rb'))
 pred = [str(p) for p in model.predict(data[feats])]
 acc = sum(p == str(t) for p, t in zip(pred, data[%[3]q])) / len(data)
 assert acc >= 0.6, 'the model in {out}.pkl gets only %%.0f%%%% of %[3]s right on the data' %% (acc * 100)
-`, "data/"+c.name(0), pyList(fn), target.name),
+`, c.readExpr(0, "data/"+c.name(0)), pyList(fn), target.name),
 		},
 		outputs: []string{"{out}.pkl"},
 	}}, nil
@@ -250,7 +251,8 @@ print('R2', round(r2, 4))`, pyList(fn), py(target.name), py(target.name), py(tar
 			pyCheck(`
 import pickle
 import numpy as np
-df = read_table(%[1]q)
+import pandas as pd
+df = %[1]s
 feats = %[2]s
 data = df.dropna(subset=feats + [%[3]q])
 model = pickle.load(open('{out}.pkl', 'rb'))
@@ -258,7 +260,7 @@ p = np.asarray(model.predict(data[feats]), dtype=float).ravel()
 y = data[%[3]q].to_numpy(dtype=float)
 r2 = 1 - ((y - p) ** 2).sum() / ((y - y.mean()) ** 2).sum()
 assert r2 >= %[4]v, 'the model in {out}.pkl reaches R2 = %%.3f on the data, expected about %[5]s' %% r2
-`, "data/"+c.name(0), pyList(fn), target.name, round(r2-0.05, 4), fmt.Sprintf("%.3f", r2)),
+`, c.readExpr(0, "data/"+c.name(0)), pyList(fn), target.name, round(r2-0.05, 4), fmt.Sprintf("%.3f", r2)),
 			{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(r2, 6), AbsTol: 0.01}},
 		},
 		outputs: []string{"{out}.pkl"},

@@ -142,7 +142,7 @@ func buildJoin(c *bctx) ([]spec, error) {
 					n++
 				}
 			}
-			if n == 0 {
+			if !joinable(a, b, ca, cb) {
 				continue
 			}
 			var extra string
@@ -241,9 +241,9 @@ assert number_close(float(s.min()), %[4]v, 1e-6, 1e-6), 'the smallest kept %[1]s
 
 func buildAddCol(c *bctx) ([]spec, error) {
 	t := c.table(0)
-	a, b, ok := twoMeasures(c, t)
+	a, b, ok := productPair(c, t)
 	if !ok {
-		return nil, nil
+		return nil, nil // no two measures whose product means something
 	}
 	name := a.name + "_x_" + b.name
 	var prods []float64
@@ -304,6 +304,8 @@ func buildTableConvert(c *bctx) ([]spec, error) {
 		checks: []schemas.Check{
 			fileCheck("{out}."+to, to, 10),
 			{Kind: schemas.CheckTable, Path: "{out}." + to, Rows: ip(len(t.rows)), ColumnsInclude: named(headCols(t, 8))},
+			// Every named column's values, in the input's row order.
+			sameTableCheck(c, "{out}."+to, "df = df[[x for x in df.columns if not str(x).startswith('Unnamed:')]]", true),
 		},
 		outputs: []string{"{out}." + to},
 	}}, nil

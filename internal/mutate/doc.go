@@ -29,4 +29,12 @@
 //	run: TestScore
 //	sample: true
 //	equivalent: why no test can tell the mutant from the original
+//	downstream: ./pipeline/ TestValidateDropsWhatAnAdversaryPasses
+//
+// downstream (repeatable) names another package and its tests that must
+// notice the same change, for a guard several packages rely on (the
+// verifier's in build, eval and serve): the mutant is killed only when
+// every package's tests fail, and a survivor names the first that passed.
+// List a change once, with downstream, rather than as one entry per
+// package.
 package main

@@ -163,23 +163,26 @@ type mutator struct {
 // baseline runs each distinct set of tests the mutants name on the
 // unmutated copy: a test that fails there would kill every mutant.
 func (m mutator) baseline(ms []mutant) error {
-	done := map[[2]string]bool{}
+	done := map[target]bool{}
 	for _, mu := range ms {
-		k := [2]string{mu.Pkg, mu.Run}
-		if done[k] {
-			continue
+		for _, tg := range mu.targets() {
+			if done[tg] {
+				continue
+			}
+			done[tg] = true
+			start := time.Now()
+			if out, err := m.goTest(tg); err != nil {
+				return fmt.Errorf("unmutated, go test -run '%s' %s fails: %v\n%s", tg.Run, tg.Pkg, err, tail(out, 2000))
+			}
+			fmt.Fprintf(m.out, "baseline   %-34s ok (%.1fs)\n", tg.Pkg+" "+tg.Run, time.Since(start).Seconds())
 		}
-		done[k] = true
-		start := time.Now()
-		if out, err := m.goTest(mu); err != nil {
-			return fmt.Errorf("unmutated, go test -run '%s' %s fails: %v\n%s", mu.Run, mu.Pkg, err, tail(out, 2000))
-		}
-		fmt.Fprintf(m.out, "baseline   %-34s ok (%.1fs)\n", mu.Pkg+" "+mu.Run, time.Since(start).Seconds())
 	}
 	return nil
 }
 
-// try applies mu to the copy, runs its tests and undoes it.
+// try applies mu to the copy, runs its tests and undoes it. A mutant with
+// downstream tests is killed only when the tests of every package it names
+// fail; the first package whose tests pass is named as where it survived.
 func (m mutator) try(mu mutant) (outcome, string, time.Duration) {
 	start := time.Now()
 	p := filepath.Join(m.tree, filepath.FromSlash(mu.File))
@@ -203,19 +206,30 @@ func (m mutator) try(mu mutant) (outcome, string, time.Duration) {
 			panic(fmt.Sprintf("mutate: restoring %s in the copy: %v", p, err))
 		}
 	}()
-	out, err := m.goTest(mu)
-	took := time.Since(start)
-	switch {
-	case err == nil:
-		return survived, "", took
-	case strings.Contains(out, "[build failed]") || strings.Contains(out, "[setup failed]"):
-		return broken, "does not build: " + firstLines(out, 6), took
+	var by []string
+	for _, tg := range mu.targets() {
+		out, err := m.goTest(tg)
+		switch {
+		case err == nil:
+			where := ""
+			if len(mu.Downstream) > 0 {
+				where = "survived in " + tg.Pkg + " " + tg.Run
+			}
+			return survived, where, time.Since(start)
+		case strings.Contains(out, "[build failed]") || strings.Contains(out, "[setup failed]"):
+			return broken, "does not build: " + firstLines(out, 6), time.Since(start)
+		}
+		if len(mu.Downstream) > 0 {
+			by = append(by, tg.Pkg+" "+failed(out))
+		} else {
+			by = append(by, failed(out))
+		}
 	}
-	return killed, failed(out), took
+	return killed, strings.Join(by, "; "), time.Since(start)
 }
 
-// goTest runs mu's tests in the copy.
-func (m mutator) goTest(mu mutant) (string, error) {
+// goTest runs one package's tests in the copy.
+func (m mutator) goTest(mu target) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), m.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, goTool(), "test", "-count=1", "-run", mu.Run, mu.Pkg)

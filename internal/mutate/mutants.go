@@ -17,7 +17,18 @@ type mutant struct {
 	Run        string // go test -run's pattern
 	Sample     bool   // one of the fast few make test runs
 	Equivalent string // why no test can tell it apart; "" for a mutant that must die
+	// Downstream are more packages whose tests must each notice the same
+	// change: a guard that build, eval and serve all rely on dies in each.
+	Downstream []target
 	line       int
+}
+
+// target is one package's tests: go test -run Run Pkg.
+type target struct{ Pkg, Run string }
+
+// targets are the tests a mutant runs: its own, then its downstream ones.
+func (m mutant) targets() []target {
+	return append([]target{{m.Pkg, m.Run}}, m.Downstream...)
 }
 
 // parseMutants reads a list of mutants: blocks of "key: value" lines
@@ -94,8 +105,14 @@ func parseMutants(r io.Reader, name string) ([]mutant, error) {
 			cur.Sample = b
 		case "equivalent":
 			cur.Equivalent = val
+		case "downstream":
+			pkg, run, ok := strings.Cut(val, " ")
+			if !ok || pkg == "" || strings.TrimSpace(run) == "" {
+				return nil, fmt.Errorf("%s:%d: downstream: want \"PKG RUN\", e.g. \"./eval/ TestX\", got %q", name, n, val)
+			}
+			cur.Downstream = append(cur.Downstream, target{pkg, strings.TrimSpace(run)})
 		default:
-			return nil, fmt.Errorf("%s:%d: unknown key %q (want name, file, old, new, pkg, run, sample or equivalent)", name, n, key)
+			return nil, fmt.Errorf("%s:%d: unknown key %q (want name, file, old, new, pkg, run, downstream, sample or equivalent)", name, n, key)
 		}
 	}
 	if err := sc.Err(); err != nil {

@@ -59,6 +59,7 @@ type Options struct {
 // Source is the arxiv:QUERY source.
 type Source struct {
 	query  string
+	ids    []string // papers taken by identifier (sources.arxiv.ids, or a spec of ids)
 	opts   Options
 	cfg    sources.ArxivConfig
 	delay  time.Duration // between requests; tests set it below MinDelay
@@ -68,6 +69,7 @@ type Source struct {
 	licenses     map[string]string
 	licenseTries int // lookups that reached OAI-PMH this run
 	licenseFails int
+	harvested    int // licenses a harvest added to the cache
 }
 
 // New returns the source for a search query.
@@ -108,6 +110,19 @@ func New(query string, opts Options) (*Source, error) {
 		log = slog.Default()
 	}
 	s := &Source{query: query, opts: opts, cfg: cfg, client: c, log: log}
+	for _, id := range cfg.IDs {
+		got, ok := idList(id)
+		if !ok || len(got) != 1 {
+			return nil, fmt.Errorf("sources.arxiv.ids: %q is not an arXiv identifier (want 2101.00001, 2101.00001v2 or hep-ex/0307015)", id)
+		}
+		s.ids = append(s.ids, got[0])
+	}
+	if ids, ok := idList(query); ok {
+		s.ids, s.query = append(s.ids, ids...), ""
+	}
+	if err := checkHarvest(cfg); err != nil {
+		return nil, err
+	}
 	s.setDelay(delay)
 	s.loadLicenses()
 	return s, nil
@@ -192,24 +207,62 @@ type putError struct{ err error }
 
 func (e putError) Error() string { return e.err.Error() }
 
-// papers runs the search, reads each paper's license, and keeps those the
-// allow-list admits.
+// papers takes the papers named by identifier, then runs the search (or
+// the harvest, with sources.arxiv.from), reads each paper's license, and
+// keeps those the allow-list admits.
 func (s *Source) papers(ctx context.Context) ([]Paper, error) {
+	defer s.saveLicenses()
+	var out []Paper
+	if len(s.ids) > 0 {
+		got, err := s.pages(ctx, "id_list "+strings.Join(s.ids, ","), len(s.ids), func(q url.Values) { q.Set("id_list", strings.Join(s.ids, ",")) })
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, got...)
+	}
+	switch {
+	case s.cfg.From != "":
+		got, err := s.harvest(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, got...)
+	case s.query != "" || len(s.cfg.Categories) > 0 || len(s.ids) == 0:
+		got, err := s.pages(ctx, s.query, s.cfg.MaxResults, func(q url.Values) {
+			q.Set("search_query", searchQuery(s.query, s.cfg.Categories))
+			if s.cfg.Sort != "" {
+				q.Set("sortBy", s.cfg.Sort)
+				q.Set("sortOrder", "descending")
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, got...)
+	}
+	if len(s.opts.Licenses) > 0 && s.licenseTries > 0 && s.licenseFails == s.licenseTries {
+		return nil, fmt.Errorf("arxiv: every license lookup (%d) at %s failed, so the license filter would drop every paper; check sources.arxiv.oai_url (arXiv documents %s)", s.licenseTries, s.cfg.OAIURL, DefaultOAIURL)
+	}
+	return out, nil
+}
+
+// pages reads the export API's answers page by page, up to limit papers
+// the allow-list admits; set adds the query's own parameters.
+func (s *Source) pages(ctx context.Context, what string, limit int, set func(url.Values)) ([]Paper, error) {
 	var out []Paper
 	total := -1
-	defer s.saveLicenses()
-	for start, empties := 0, 0; len(out) < s.cfg.MaxResults; {
-		n := min(pageSize, s.cfg.MaxResults-len(out))
-		f, err := s.search(ctx, start, n)
+	for start, empties := 0, 0; len(out) < limit; {
+		n := min(pageSize, limit-len(out))
+		f, err := s.search(ctx, start, n, set)
 		if err != nil {
-			return nil, fmt.Errorf("arxiv: search %q: %w", s.query, err)
+			return nil, fmt.Errorf("arxiv: search %q: %w", what, err)
 		}
 		if f.TotalResults > 0 {
 			total = f.TotalResults
 		}
 		if len(f.Entries) == 0 {
 			if start == 0 {
-				s.log.Warn("no papers found", "source", "arxiv", "query", s.query, "categories", s.cfg.Categories)
+				s.log.Warn("no papers found", "source", "arxiv", "query", what, "categories", s.cfg.Categories)
 				break
 			}
 			if start < total && empties < emptyPageRetries {
@@ -218,7 +271,7 @@ func (s *Source) papers(ctx context.Context) ([]Paper, error) {
 				continue
 			}
 			if start < total {
-				s.log.Warn("arXiv kept answering an empty page inside the results; stopping early", "source", "arxiv", "query", s.query, "start", start, "total", total, "papers", len(out))
+				s.log.Warn("arXiv kept answering an empty page inside the results; stopping early", "source", "arxiv", "query", what, "start", start, "total", total, "papers", len(out))
 			}
 			break
 		}
@@ -226,21 +279,16 @@ func (s *Source) papers(ctx context.Context) ([]Paper, error) {
 		for _, e := range f.Entries {
 			p, err := e.paper()
 			if err != nil {
-				s.log.Warn("skip malformed entry", "source", "arxiv", "query", s.query, "err", err)
+				s.log.Warn("skip malformed entry", "source", "arxiv", "query", what, "err", err)
 				continue
 			}
-			if p.License == "" {
-				p.License = s.license(ctx, p.ID)
+			if !s.admit(ctx, &p) {
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
-			}
-			p.License = sources.NormalizeLicense(p.License)
-			if !sources.LicenseAllowed(p.License, s.opts.Licenses) {
-				s.log.Info("skip paper: license not allowed", "source", "arxiv", "paper", p.ID, "license", p.License)
 				continue
 			}
-			if len(out) < s.cfg.MaxResults {
+			if len(out) < limit {
 				out = append(out, p)
 			}
 		}
@@ -249,21 +297,31 @@ func (s *Source) papers(ctx context.Context) ([]Paper, error) {
 			break
 		}
 	}
-	if len(s.opts.Licenses) > 0 && s.licenseTries > 0 && s.licenseFails == s.licenseTries {
-		return nil, fmt.Errorf("arxiv: every license lookup (%d) at %s failed, so the license filter would drop every paper; check sources.arxiv.oai_url (arXiv documents %s)", s.licenseTries, s.cfg.OAIURL, DefaultOAIURL)
-	}
 	return out, nil
 }
 
-func (s *Source) search(ctx context.Context, start, n int) (*feed, error) {
+// admit reads a paper's license when the feed has none, and reports
+// whether the allow-list admits it.
+func (s *Source) admit(ctx context.Context, p *Paper) bool {
+	if p.License == "" {
+		p.License = s.license(ctx, p.ID)
+		if ctx.Err() != nil {
+			return false
+		}
+	}
+	p.License = sources.NormalizeLicense(p.License)
+	if !sources.LicenseAllowed(p.License, s.opts.Licenses) {
+		s.log.Info("skip paper: license not allowed", "source", "arxiv", "paper", p.ID, "license", p.License)
+		return false
+	}
+	return true
+}
+
+func (s *Source) search(ctx context.Context, start, n int, set func(url.Values)) (*feed, error) {
 	q := url.Values{}
-	q.Set("search_query", searchQuery(s.query, s.cfg.Categories))
+	set(q)
 	q.Set("start", strconv.Itoa(start))
 	q.Set("max_results", strconv.Itoa(n))
-	if s.cfg.Sort != "" {
-		q.Set("sortBy", s.cfg.Sort)
-		q.Set("sortOrder", "descending")
-	}
 	resp, err := s.client.Get(ctx, s.cfg.BaseURL+"?"+q.Encode())
 	var se *fetch.StatusError
 	if errors.As(err, &se) && se.Code/100 == 4 {
@@ -363,7 +421,7 @@ func (s *Source) loadLicenses() {
 
 func (s *Source) saveLicenses() {
 	p := s.licenseCache()
-	if p == "" || s.licenseTries == 0 {
+	if p == "" || s.licenseTries == 0 && s.harvested == 0 {
 		return
 	}
 	// Keep what another run saved meanwhile, then add this run's answers.
@@ -428,6 +486,13 @@ func (s *Source) collectPaper(ctx context.Context, p Paper, put func(sources.Ite
 	resp.Body.Close()
 	if err != nil {
 		return putError{err}
+	}
+	if s.cfg.Abstracts && p.Abstract != "" {
+		name := strings.TrimSuffix(pdfName(p), ".pdf") + ".abstract.txt"
+		text := p.Title + "\n\n" + p.Abstract + "\n"
+		if err := put(sources.Item{Name: name, Body: strings.NewReader(text), Size: int64(len(text)), Source: provenance(p, p.AbsURL, name)}); err != nil {
+			return putError{err}
+		}
 	}
 	if !s.cfg.Source {
 		return nil

@@ -53,6 +53,7 @@ type Paper struct {
 	PDFURL   string
 	AbsURL   string
 	License  string // SPDX id where known; read over OAI-PMH when the feed has none
+	Abstract string // whitespace collapsed
 }
 
 // idPattern matches new-style (2101.00001v2) and old-style (hep-ex/0307015v1) ids.
@@ -82,7 +83,8 @@ func (e entry) paper() (Paper, error) {
 	if m == nil {
 		return Paper{}, fmt.Errorf("entry id %q has no arXiv identifier", raw)
 	}
-	p := Paper{ID: m[1], Version: m[2], Title: strings.Join(strings.Fields(e.Title), " "), Category: e.Primary.Term, License: e.License}
+	p := Paper{ID: m[1], Version: m[2], Title: strings.Join(strings.Fields(e.Title), " "), Category: e.Primary.Term, License: e.License,
+		Abstract: strings.Join(strings.Fields(e.Summary), " ")}
 	if p.Title == "" {
 		return Paper{}, fmt.Errorf("entry %s has no title", p.ID)
 	}

@@ -53,6 +53,9 @@ type Result struct {
 	// AlreadyComplete: the file at Path was whole before this run (the
 	// server answered 416 to a Range from its end).
 	AlreadyComplete bool
+	// Restarts counts resumes the server answered with the whole content
+	// because it changed since the partial file began (If-Range).
+	Restarts int
 }
 
 // HashMismatchError is a download whose content does not match the hash
@@ -70,11 +73,22 @@ func (e *HashMismatchError) Error() string {
 // progress (with backoff), and at most 50 times in all. A file already
 // complete is recognised (416 to a Range from its end). When storage sends
 // X-Goog-Hash, the file's MD5 (else CRC32C) is checked against it.
+//
+// Every resume sends If-Range with the validator of the answer that began
+// the file (its strong ETag, else its Last-Modified), kept beside it in
+// <Path>.validator so that a resume in a later run sends it too: when the
+// content changed meanwhile, the server sends it whole and the file starts
+// over, rather than splicing two versions. A partial file without a
+// validator (the server sent none) is resumed as it is.
 func (c *Client) Download(ctx context.Context, d Download) (Result, error) {
 	var res Result
 	var have int64
 	if st, err := os.Stat(d.Path); err == nil && d.Resume {
 		have = st.Size()
+	}
+	validator := ""
+	if have > 0 {
+		validator = readValidator(d.Path)
 	}
 	req := d.Request
 	origHost := hostOf(d.URL)
@@ -92,6 +106,9 @@ func (c *Client) Download(ctx context.Context, d Download) (Result, error) {
 				r.Header = http.Header{}
 			}
 			r.Header.Set("Range", fmt.Sprintf("bytes=%d-", have))
+			if validator != "" {
+				r.Header.Set("If-Range", validator)
+			}
 		}
 		resp, err := c.Do(ctx, r)
 		var se *StatusError
@@ -125,10 +142,15 @@ func (c *Client) Download(ctx context.Context, d Download) (Result, error) {
 				total = n
 			}
 		} else {
+			if have > 0 && validator != "" {
+				res.Restarts++ // the content changed since the part began
+			}
 			have = 0
 			if resp.ContentLength >= 0 {
 				total = resp.ContentLength
 			}
+			validator = validatorOf(resp.Header)
+			writeValidator(d.Path, validator)
 		}
 		n, err := c.copyTo(d, resp.Body, appendTo, have, total, start, &moved)
 		resp.Body.Close()
@@ -192,6 +214,7 @@ func (c *Client) copyTo(d Download, body io.Reader, appendTo bool, have, total i
 
 func (c *Client) finish(d Download, res Result, size int64, want googHash, start time.Time, moved int64) (Result, error) {
 	res.Size = size
+	os.Remove(validatorPath(d.Path))
 	if algo, sum, ok := want.pick(); ok {
 		got, err := fileHash(d.Path, algo)
 		if err != nil {
@@ -233,6 +256,38 @@ func (p *progressWriter) Write(b []byte) (int, error) {
 		p.report(p.n)
 	}
 	return n, err
+}
+
+// validatorOf is what If-Range can send back for an answer: its ETag when
+// strong (If-Range takes no weak one), else its Last-Modified; "" when it
+// has neither.
+func validatorOf(h http.Header) string {
+	if e := strings.TrimSpace(h.Get("ETag")); e != "" && !strings.HasPrefix(e, "W/") {
+		return e
+	}
+	return strings.TrimSpace(h.Get("Last-Modified"))
+}
+
+func validatorPath(path string) string { return path + ".validator" }
+
+// readValidator reads the validator kept beside a partial file; "" when
+// there is none.
+func readValidator(path string) string {
+	b, err := os.ReadFile(validatorPath(path))
+	if err != nil || len(b) > 1024 {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// writeValidator keeps v beside the partial file, or removes an old one
+// when the new answer has none. A failure costs only a safe restart later.
+func writeValidator(path, v string) {
+	if v == "" || strings.ContainsAny(v, "\r\n") {
+		os.Remove(validatorPath(path))
+		return
+	}
+	_ = os.WriteFile(validatorPath(path), []byte(v+"\n"), 0o644)
 }
 
 // googHash is the X-Goog-Hash of the whole object (Cloud Storage sends it

@@ -334,3 +334,57 @@ func TestStatusErrorShowsTheEnvelopeMessage(t *testing.T) {
 		t.Errorf("Error() = %q", got)
 	}
 }
+
+// TestResumeOfChangedContentStartsOver: a partial file begun on one version
+// of an object is resumed with If-Range; once the object changed, the
+// server sends it whole and the file holds the new version alone, never a
+// splice of the two. A leftover validator from that part is then gone.
+func TestResumeOfChangedContentStartsOver(t *testing.T) {
+	v1, v2 := randomBytes(4000), randomBytes(5000)
+	var mu sync.Mutex
+	content, etag, cut := v1, `"v1"`, true
+	var ifRanges []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		body, tag, cutNow := content, etag, cut
+		cut = false
+		ifRanges = append(ifRanges, r.Header.Get("If-Range"))
+		mu.Unlock()
+		w.Header().Set("ETag", tag)
+		if cutNow {
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			w.Write(body[:1500])
+			return
+		}
+		http.ServeContent(w, r, "obj", time.Time{}, bytes.NewReader(body))
+	}))
+	t.Cleanup(srv.Close)
+	path := filepath.Join(t.TempDir(), "obj.part")
+	c := downloadClient()
+	c.Retries = 0 // the cut ends the first run, leaving the part
+	if _, err := c.Download(context.Background(), Download{Request: Request{URL: srv.URL}, Path: path, Resume: true}); err == nil {
+		t.Fatal("a cut download succeeded")
+	}
+	if got := readValidator(path); got != `"v1"` {
+		t.Fatalf("validator kept beside the part = %q, want the first answer's ETag", got)
+	}
+	mu.Lock()
+	content, etag = v2, `"v2"`
+	mu.Unlock()
+	res, err := downloadClient().Download(context.Background(), Download{Request: Request{URL: srv.URL}, Path: path, Resume: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, v2) {
+		t.Errorf("the file is %d bytes and not the new version: a splice of two versions", len(got))
+	}
+	if res.Restarts != 1 {
+		t.Errorf("Restarts = %d, want 1", res.Restarts)
+	}
+	if ifRanges[len(ifRanges)-1] != `"v1"` {
+		t.Errorf("If-Range sent = %q, want the part's ETag", ifRanges)
+	}
+	if _, err := os.Stat(validatorPath(path)); !os.IsNotExist(err) {
+		t.Errorf("validator left after completion: %v", err)
+	}
+}

@@ -43,7 +43,7 @@ func (s *Source) do(ctx context.Context, c call) ([]byte, string, error) {
 	if !s.legacyOnly {
 		endpoint := s.base + "/" + c.service + "/" + c.method
 		raw, err := s.fetchBody(ctx, s.rpcRequest(c))
-		if err == nil || c.legacy == "" || s.creds.Bearer() || !isStatus(err, http.StatusUnauthorized) {
+		if err == nil || c.legacy == "" || s.creds.Bearer() || s.creds.Anonymous() || !isStatus(err, http.StatusUnauthorized) {
 			return raw, "POST " + endpoint, err
 		}
 		s.legacyOnly = true
@@ -83,7 +83,7 @@ func isStatus(err error, code int) bool {
 }
 
 func searchCall(query string, page int, token string, f searchFilter) call {
-	body := map[string]any{"search": query, "page": page}
+	body := map[string]any{"search": query, "page": page, "group": "DATASET_SELECTION_GROUP_PUBLIC"}
 	q := url.Values{}
 	q.Set("search", query)
 	q.Set("page", fmt.Sprint(page))
@@ -101,7 +101,11 @@ func searchCall(query string, page int, token string, f searchFilter) call {
 	enum("fileType", "filetype", "DATASET_FILE_TYPE_GROUP_", f.fileType)
 	enum("license", "license", "DATASET_LICENSE_GROUP_", f.license)
 	if f.user != "" {
+		// As the CLI: a user's datasets are the user selection group, and
+		// the user field alone selects nothing.
+		body["group"] = "DATASET_SELECTION_GROUP_USER"
 		body["user"] = f.user
+		q.Set("group", "user")
 		q.Set("user", f.user)
 	}
 	if f.tags != "" {
@@ -169,6 +173,19 @@ func downloadCall(ref string, version int) call {
 		legacy += fmt.Sprintf("?datasetVersionNumber=%d", version)
 	}
 	return call{datasetService, "DownloadDataset", body, legacy}
+}
+
+// downloadFileCall asks for one file of a dataset, as the CLI's
+// datasets download -f does.
+func downloadFileCall(ref string, version int, name string) call {
+	owner, slug, _ := strings.Cut(ref, "/")
+	body := map[string]any{"ownerSlug": owner, "datasetSlug": slug, "fileName": name}
+	legacy := "/datasets/download/" + escapeRef(ref) + "/" + url.PathEscape(name)
+	if version > 0 {
+		body["datasetVersionNumber"] = version
+		legacy += fmt.Sprintf("?datasetVersionNumber=%d", version)
+	}
+	return call{datasetService, "DownloadDatasetFile", body, legacy}
 }
 
 func competitionCall(slug string) call {

@@ -19,7 +19,13 @@ const (
 	KindToken  = "API token"         // KAGGLE_API_TOKEN or access_token: Bearer
 	KindOAuth  = "OAuth credentials" // credentials.json (kaggle auth login): Bearer, refreshed
 	KindLegacy = "legacy API key"    // kaggle.json or KAGGLE_USERNAME/KAGGLE_KEY: Basic
+	KindNone   = "no credentials"    // anonymous: public datasets only
 )
+
+// ErrNoCredentials is LoadCredentials' error when it finds none. A source
+// then goes on anonymously, as Kaggle's CLI and kagglehub do for public
+// datasets; the error's text says where to get a token.
+var ErrNoCredentials = errors.New("kaggle: no credentials")
 
 // SettingsURL is where Kaggle issues API tokens.
 const SettingsURL = "https://www.kaggle.com/settings"
@@ -39,8 +45,15 @@ type Credentials struct {
 // Bearer reports whether the credentials are sent as a bearer token.
 func (c Credentials) Bearer() bool { return c.Token != "" || c.oauth != nil }
 
-// authorize sets the Authorization header.
+// Anonymous reports that no credentials were found: requests go without
+// an Authorization header.
+func (c Credentials) Anonymous() bool { return c.Kind == KindNone }
+
+// authorize sets the Authorization header; an anonymous source sends none.
 func (c Credentials) authorize(r *http.Request) {
+	if c.Anonymous() {
+		return
+	}
 	if c.Token != "" {
 		r.Header.Set("Authorization", "Bearer "+c.Token)
 		return
@@ -50,6 +63,9 @@ func (c Credentials) authorize(r *http.Request) {
 
 // Describe says which credential was found and where, never its value.
 func (c Credentials) Describe() string {
+	if c.Anonymous() {
+		return "no credentials (anonymous: public datasets only)"
+	}
 	how := "Basic"
 	if c.Bearer() {
 		how = "Bearer"
@@ -82,17 +98,24 @@ func ConfigDir(getenv func(string) string) string {
 	return filepath.Join(xdg, "kaggle")
 }
 
-// LoadCredentials finds credentials, first found wins:
+// LoadCredentials finds credentials, first found wins, in the order of
+// Kaggle's CLI (an access token, then a legacy key; OAuth first only when
+// KAGGLE_ENABLE_OAUTH is set, as the CLI's kaggle auth login flow asks):
 //
 //  1. path, when set (sources.kaggle.credentials): a file holding an API
 //     token, an OAuth credentials.json or a kaggle.json;
 //  2. KAGGLE_API_TOKEN: the token, or the path of a file holding it;
 //  3. access_token (or access_token.txt) in the config dir;
-//  4. credentials.json in the config dir (OAuth, from kaggle auth login);
+//  4. with KAGGLE_ENABLE_OAUTH (1, true or yes): credentials.json in the
+//     config dir (OAuth, from kaggle auth login);
 //  5. KAGGLE_USERNAME and KAGGLE_KEY;
-//  6. kaggle.json in the config dir.
+//  6. kaggle.json in the config dir;
+//  7. credentials.json in the config dir, where the CLI without
+//     KAGGLE_ENABLE_OAUTH would find nothing (a deliberate difference:
+//     a login is better than none).
 //
-// The config dir is ConfigDir's. getenv is os.Getenv in production.
+// With none of them it returns an error wrapping ErrNoCredentials. The
+// config dir is ConfigDir's. getenv is os.Getenv in production.
 func LoadCredentials(path string, getenv func(string) string) (Credentials, error) {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -115,34 +138,53 @@ func LoadCredentials(path string, getenv func(string) string) (Credentials, erro
 		return Credentials{Kind: KindToken, From: "KAGGLE_API_TOKEN", Token: v}, nil
 	}
 	dir := ConfigDir(getenv)
-	for _, name := range []string{"access_token", "access_token.txt", "credentials.json"} {
+	files := []string{"access_token", "access_token.txt"}
+	if oauthEnabled(getenv) {
+		files = append(files, "credentials.json")
+	}
+	if c, ok, err := firstFile(dir, files); ok || err != nil {
+		return c, err
+	}
+	if u, k := getenv("KAGGLE_USERNAME"), getenv("KAGGLE_KEY"); u != "" && k != "" {
+		return Credentials{Kind: KindLegacy, From: "KAGGLE_USERNAME/KAGGLE_KEY", Username: u, Key: k}, nil
+	}
+	if c, ok, err := firstFile(dir, []string{"kaggle.json", "credentials.json"}); ok || err != nil {
+		return c, err
+	}
+	return Credentials{}, fmt.Errorf("%w: public datasets download without them; for the rest (search, competitions, private data) "+
+		"generate an API token at %s (API > Generate New Token) and set KAGGLE_API_TOKEN to it or save it in %s; "+
+		"a legacy kaggle.json (\"Create Legacy API Key\") in %s or KAGGLE_USERNAME and KAGGLE_KEY also work",
+		ErrNoCredentials, SettingsURL, filepath.Join(dir, "access_token"), dir)
+}
+
+// oauthEnabled reports KAGGLE_ENABLE_OAUTH set as the CLI reads it.
+func oauthEnabled(getenv func(string) string) bool {
+	switch strings.ToLower(strings.TrimSpace(getenv("KAGGLE_ENABLE_OAUTH"))) {
+	case "1", "true", "yes":
+		return true
+	}
+	return false
+}
+
+// firstFile parses the first of names in dir that exists and is not
+// empty; ok is false when there is none.
+func firstFile(dir string, names []string) (Credentials, bool, error) {
+	for _, name := range names {
 		p := filepath.Join(dir, name)
 		b, err := os.ReadFile(p)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return Credentials{}, fmt.Errorf("kaggle: credentials %s: %w", p, err)
+			return Credentials{}, false, fmt.Errorf("kaggle: credentials %s: %w", p, err)
 		}
 		if len(bytes.TrimSpace(b)) == 0 {
 			continue
 		}
-		return parseFile(p, b)
+		c, err := parseFile(p, b)
+		return c, err == nil, err
 	}
-	if u, k := getenv("KAGGLE_USERNAME"), getenv("KAGGLE_KEY"); u != "" && k != "" {
-		return Credentials{Kind: KindLegacy, From: "KAGGLE_USERNAME/KAGGLE_KEY", Username: u, Key: k}, nil
-	}
-	p := filepath.Join(dir, "kaggle.json")
-	b, err := os.ReadFile(p)
-	if errors.Is(err, os.ErrNotExist) {
-		return Credentials{}, fmt.Errorf("kaggle: no credentials: generate an API token at %s (API > Generate New Token) "+
-			"and set KAGGLE_API_TOKEN to it or save it in %s; a legacy kaggle.json (\"Create Legacy API Key\") in %s "+
-			"or KAGGLE_USERNAME and KAGGLE_KEY also work", SettingsURL, filepath.Join(dir, "access_token"), dir)
-	}
-	if err != nil {
-		return Credentials{}, fmt.Errorf("kaggle: credentials %s: %w", p, err)
-	}
-	return parseFile(p, b)
+	return Credentials{}, false, nil
 }
 
 // parseFile reads any of the three file forms: a kaggle.json, an OAuth

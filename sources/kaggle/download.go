@@ -3,20 +3,31 @@ package kaggle
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
+	"synth/sources"
 	"synth/sources/fetch"
 )
 
-// download fetches a set's archive to a file and returns its path. With a
-// cache dir, a finished archive is reused, and a cut one (<final>.part)
-// is resumed, in this run and the next. Within a run fetch.Download
-// resumes a cut or stalled body and checks the hash storage sends.
-func (s *Source) download(ctx context.Context, d set) (string, func(), error) {
+// errUnsafeName is a dataset or file name from Kaggle's answers that would
+// lead out of the cache.
+var errUnsafeName = errors.New("not a name synth keeps in its cache (an absolute path or one with ..)")
+
+// download fetches what c asks for (a set's archive, or one of its files)
+// to a file and returns its path. With a cache dir it is kept as
+// <dir>/kaggle/<ref>/<name> (a competition's archive as data.zip): a
+// finished download of a known version is reused, and a cut one
+// (<final>.part) is resumed, in this run and the next. Within a run
+// fetch.Download resumes a cut or stalled body and checks the hash storage
+// sends.
+func (s *Source) download(ctx context.Context, d set, c call, name string) (string, func(), error) {
 	noop := func() {}
-	c := downloadCall(d.ref, d.version)
 	if d.competition != "" {
 		c = competitionDownloadCall(d.competition)
 	}
@@ -37,15 +48,32 @@ func (s *Source) download(ctx context.Context, d set) (string, func(), error) {
 		}
 		return tmp.Name(), remove, nil
 	}
-	name := fmt.Sprintf("v%d.zip", d.version)
 	if d.competition != "" {
 		name = "data.zip"
 	}
-	final := filepath.Join(s.opts.CacheDir, "kaggle", filepath.FromSlash(d.ref), name)
+	// The ref and a file's name come from Kaggle's answers: never a path out
+	// of the cache.
+	rel, ok := sources.SafeEntryPath(d.ref + "/" + name)
+	if !ok || strings.Count(d.ref, "/") != 1 && d.competition == "" {
+		return "", noop, fmt.Errorf("download %s: %q: %w", d.ref, d.ref+"/"+name, errUnsafeName)
+	}
+	final := filepath.Join(s.opts.CacheDir, "kaggle", filepath.FromSlash(rel))
 	resumable := d.version > 0 || d.competition != ""
 	if resumable {
-		if _, err := os.Stat(final); err == nil {
-			return final, noop, nil
+		if st, err := os.Stat(final); err == nil {
+			// A dataset's version never changes; a competition's data may.
+			if d.competition == "" {
+				return final, noop, nil
+			}
+			fresh, err := s.cachedFresh(ctx, c, st.ModTime())
+			if err != nil {
+				return "", noop, fmt.Errorf("download %s: %w", d.ref, err)
+			}
+			if fresh {
+				return final, noop, nil
+			}
+			s.log.Info("competition data changed since it was cached, or storage does not say when it changed; downloading again", "source", "kaggle", "competition", d.competition, "cached", final)
+			os.Remove(final)
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
@@ -59,6 +87,23 @@ func (s *Source) download(ctx context.Context, d set) (string, func(), error) {
 		return "", noop, err
 	}
 	return final, noop, nil
+}
+
+// cachedFresh asks for the download and reads only its Last-Modified, as
+// kagglehub does for competitions: the cached copy (written at cached) is
+// fresh when the data was last modified before it. An answer without
+// Last-Modified is never fresh.
+func (s *Source) cachedFresh(ctx context.Context, c call, cached time.Time) (bool, error) {
+	resp, err := s.client.Do(ctx, s.downloadRequest(c))
+	if err != nil {
+		return false, err
+	}
+	resp.Body.Close()
+	lm, err := http.ParseTime(resp.Header.Get("Last-Modified"))
+	if err != nil {
+		return false, nil
+	}
+	return lm.Before(cached), nil
 }
 
 func (s *Source) fetch(ctx context.Context, d set, dl fetch.Download) error {

@@ -49,7 +49,7 @@ type Options struct {
 type Source struct {
 	query       string
 	competition string // the slug, for kaggle:competition/SLUG
-	dataset     string // owner/slug, for kaggle:OWNER/DATASET
+	dataset     string // owner/slug[@N], for kaggle:OWNER/DATASET
 	opts        Options
 	cfg         sources.KaggleConfig
 	base        string
@@ -63,13 +63,18 @@ type Source struct {
 
 // New returns the source for a search query, for one dataset when query
 // is OWNER/DATASET (the name in https://www.kaggle.com/datasets/OWNER/DATASET),
-// or for a competition's data when query is competition/SLUG. It fails,
-// naming where it looked and where Kaggle issues tokens, when there are no
-// credentials.
+// or for a competition's data when query is competition/SLUG. Without
+// credentials it goes on anonymously, as Kaggle's CLI and kagglehub do:
+// public datasets download; what Kaggle refuses without them (search,
+// competitions, private data) stops with a message naming where Kaggle
+// issues tokens.
 func New(query string, opts Options) (*Source, error) {
 	cfg := opts.Config
 	creds, err := LoadCredentials(cfg.Credentials, opts.Getenv)
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrNoCredentials):
+		creds = Credentials{Kind: KindNone, From: err.Error()}
+	case err != nil:
 		return nil, err
 	}
 	if cfg.BaseURL == "" {
@@ -113,18 +118,25 @@ func New(query string, opts Options) (*Source, error) {
 			return nil, fmt.Errorf("kaggle:competition/%s: want kaggle:competition/SLUG, the name in https://www.kaggle.com/competitions/SLUG", slug)
 		}
 		s.competition = slug
-	} else if isDatasetRef(query) {
-		s.dataset, s.query = query, "" // one dataset; nothing is searched
+	} else if d, ok, err := parseDatasetRef(query); err != nil {
+		return nil, err
+	} else if ok {
+		s.dataset, s.query = d.String(), "" // one dataset; nothing is searched
+	}
+	for _, ref := range cfg.Datasets {
+		if _, ok, err := parseDatasetRef(ref); err != nil || !ok {
+			return nil, fmt.Errorf("sources.kaggle.datasets: %q: want OWNER/DATASET, OWNER/DATASET@N or OWNER/DATASET/versions/N%s", ref, errSuffix(err))
+		}
 	}
 	c.Authorize = func(r *http.Request) { s.creds.authorize(r) }
 	return s, nil
 }
 
-// isDatasetRef reports whether query names one dataset, OWNER/DATASET,
-// rather than search words: one slash, no space.
-func isDatasetRef(query string) bool {
-	owner, slug, ok := strings.Cut(query, "/")
-	return ok && owner != "" && slug != "" && !strings.ContainsAny(slug, "/") && !strings.ContainsAny(query, " \t\"'")
+func errSuffix(err error) string {
+	if err == nil {
+		return ""
+	}
+	return " (" + err.Error() + ")"
 }
 
 // Credentials returns the credentials the source uses.
@@ -200,7 +212,7 @@ func (s *Source) Plan(ctx context.Context) ([]sources.Planned, error) {
 			continue
 		}
 		for _, f := range files {
-			if s.opts.MaxFileBytes > 0 && f.TotalBytes > s.opts.MaxFileBytes {
+			if s.opts.MaxFileBytes > 0 && f.TotalBytes > s.opts.MaxFileBytes || len(s.cfg.Files) > 0 && d.competition == "" && !s.wanted(f.Name) {
 				continue
 			}
 			out = append(out, sources.Planned{Name: path.Base(f.Name), Size: f.TotalBytes, Source: s.provenance(d, f.Name)})
@@ -260,6 +272,8 @@ func (s *Source) explain(d set, err error) error {
 	case code == 403 && d.competition != "":
 		return fmt.Errorf("kaggle: competition %s: %w\n  accept the competition's rules at https://www.kaggle.com/competitions/%s/rules (as the account of the %s), then run again",
 			d.competition, err, d.competition, s.creds.Describe())
+	case (code == 401 || code == 403) && s.creds.Anonymous():
+		return fmt.Errorf("kaggle: %w\n  Kaggle refused an anonymous request: only public datasets download without credentials (%s)", err, s.creds.From)
 	case code == 401 || code == 403:
 		return fmt.Errorf("kaggle: %w\n  the %s was refused; a new API token comes from %s (API > Generate New Token)", err, s.creds.Describe(), SettingsURL)
 	case code == 404 && d.competition == "" && d.ref != "":
@@ -294,11 +308,16 @@ func (s *Source) sets(ctx context.Context) ([]set, error) {
 	if s.dataset != "" {
 		refs = []string{s.dataset}
 	}
-	for _, ref := range refs {
+	for _, spec := range refs {
+		pin, _, _ := parseDatasetRef(spec) // checked by New
+		ref := pin.ref
 		raw, endpoint, err := s.do(ctx, viewCall(ref))
 		var d Dataset
 		if err == nil {
 			d, err = decodeDataset(endpoint, raw)
+		}
+		if err == nil && pin.version > 0 {
+			d, err = pinVersion(d, pin)
 		}
 		if err != nil {
 			if s.stops(err) || s.single() {
@@ -307,7 +326,7 @@ func (s *Source) sets(ctx context.Context) ([]set, error) {
 			s.log.Warn("skip dataset", "source", "kaggle", "dataset", ref, "err", err)
 			continue
 		}
-		if d.Ref == "" {
+		if d.Ref == "" || pin.version > 0 {
 			d.Ref = ref
 		}
 		if s.dataset != "" && !sources.LicenseAllowed(d.LicenseName, s.opts.Licenses) {
@@ -357,6 +376,17 @@ func (s *Source) sets(ctx context.Context) ([]set, error) {
 		s.log.Warn("no datasets found", "source", "kaggle", "query", s.query)
 	}
 	return out, nil
+}
+
+// pinVersion takes the pinned version in place of the current one. A
+// version newer than the current one does not exist yet: an error naming
+// both.
+func pinVersion(d Dataset, pin datasetRef) (Dataset, error) {
+	if d.CurrentVersionNumber > 0 && pin.version > d.CurrentVersionNumber {
+		return d, fmt.Errorf("version %d of %s does not exist: its newest is %d", pin.version, pin.ref, d.CurrentVersionNumber)
+	}
+	d.CurrentVersionNumber = pin.version
+	return d, nil
 }
 
 func (s *Source) filter() searchFilter {
@@ -440,14 +470,82 @@ func (s *Source) provenance(d set, file string) schemas.Source {
 }
 
 // collectSet downloads an archive (or reuses the cached one) and puts its
-// files.
+// files; with sources.kaggle.files set, it downloads only the dataset's
+// files that match, one at a time.
 func (s *Source) collectSet(ctx context.Context, d set, put func(sources.Item) error) error {
-	zipPath, cleanup, err := s.download(ctx, d)
+	if len(s.cfg.Files) > 0 && d.competition == "" {
+		return s.collectFiles(ctx, d, put)
+	}
+	zipPath, cleanup, err := s.download(ctx, d, downloadCall(d.ref, d.version), fmt.Sprintf("v%d.zip", d.version))
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	f, err := os.Open(zipPath)
+	// A dataset of one file may be served as it is, not zipped: its name
+	// is then the listing's.
+	name := func() string {
+		if files, err := s.files(ctx, d); err == nil && len(files) == 1 {
+			return files[0].Name
+		}
+		return path.Base(d.ref)
+	}
+	return s.putDownload(ctx, d, zipPath, name, put)
+}
+
+// collectFiles downloads the files of d whose path matches
+// sources.kaggle.files. None matching is the source's error when it names
+// one dataset, and a skip otherwise.
+func (s *Source) collectFiles(ctx context.Context, d set, put func(sources.Item) error) error {
+	files, err := s.files(ctx, d)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, f := range files {
+		if !s.wanted(f.Name) {
+			continue
+		}
+		n++
+		if s.opts.MaxFileBytes > 0 && f.TotalBytes > s.opts.MaxFileBytes {
+			s.log.Info("skip file: larger than max_file_bytes", "source", "kaggle", "dataset", d.ref, "file", f.Name, "bytes", f.TotalBytes)
+			continue
+		}
+		cached := path.Join(fmt.Sprintf("v%d", d.version), "files", f.Name)
+		p, cleanup, err := s.download(ctx, d, downloadFileCall(d.ref, d.version, f.Name), cached)
+		if errors.Is(err, errUnsafeName) {
+			s.log.Warn("skip file: its name leads out of the cache", "source", "kaggle", "dataset", d.ref, "file", f.Name)
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("file %s: %w", f.Name, err)
+		}
+		err = s.putDownload(ctx, d, p, func() string { return f.Name }, put)
+		cleanup()
+		if err != nil {
+			return err
+		}
+	}
+	if n == 0 {
+		return fmt.Errorf("no file of %s matches sources.kaggle.files %q (it has %d files)", d.ref, s.cfg.Files, len(files))
+	}
+	return nil
+}
+
+// wanted reports whether a dataset file's path matches sources.kaggle.files.
+func (s *Source) wanted(name string) bool {
+	for _, g := range s.cfg.Files {
+		if sources.MatchGlob(g, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// putDownload puts a downloaded file: each safe entry of a zip, or the
+// file itself under name() when it is not a zip (Kaggle serves small files
+// as they are and zips large ones).
+func (s *Source) putDownload(ctx context.Context, d set, file string, name func() string, put func(sources.Item) error) error {
+	f, err := os.Open(file)
 	if err != nil {
 		return err
 	}
@@ -458,16 +556,11 @@ func (s *Source) collectSet(ctx context.Context, d set, put func(sources.Item) e
 	}
 	head := make([]byte, 4)
 	if _, err := f.ReadAt(head, 0); err != nil || string(head) != "PK\x03\x04" && string(head) != "PK\x05\x06" {
-		// A single file served as is.
-		files, lerr := s.files(ctx, d)
-		name := path.Base(d.ref)
-		if lerr == nil && len(files) == 1 {
-			name = files[0].Name
-		}
+		n := name()
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := put(sources.Item{Name: path.Base(name), Body: io.NewSectionReader(f, 0, st.Size()), Size: st.Size(), Source: s.provenance(d, name)}); err != nil {
+		if err := put(sources.Item{Name: path.Base(n), Body: io.NewSectionReader(f, 0, st.Size()), Size: st.Size(), Source: s.provenance(d, n)}); err != nil {
 			return putError{err}
 		}
 		return nil

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"synth/internal/testenv"
+	"synth/pyenv/pyenvtest"
 	"synth/schemas"
 	"synth/sources"
 	"synth/sources/sourcetest"
@@ -17,6 +18,8 @@ import (
 
 const fixture = "testdata/checkout"
 
+// needPython stops a test without Debian's Python, which Load runs for the
+// extraction (extract.py needs the standard library only).
 func needPython(t *testing.T) {
 	t.Helper()
 	if _, err := os.Stat("/usr/bin/python3"); err != nil {
@@ -110,9 +113,12 @@ func TestLoad(t *testing.T) {
 }
 
 // TestChecksRun runs the extracted checks with real Python in a workspace
-// where a correct rollout left its outputs, and in an empty one.
+// where a correct rollout left its outputs, and in an empty one. The checks
+// import pandas, PIL and cv2, so they run in the locked sandbox environment,
+// as synth runs them; Debian's /usr/bin/python3 has none of those packages.
 func TestChecksRun(t *testing.T) {
 	needPython(t)
+	python := pyenvtest.Python(t)
 	c, err := Load(fixture)
 	if err != nil {
 		t.Fatal(err)
@@ -131,30 +137,32 @@ func TestChecksRun(t *testing.T) {
 			continue
 		}
 		code := task.Checks[0].Code
-		if err := runCheck(t, good, code, answer); err != nil {
+		if err := runCheck(t, python, good, code, answer); err != nil {
 			t.Errorf("task %s: check fails on a good rollout: %v", idx, err)
 		}
 		if idx == "8" {
 			continue // answer-only
 		}
-		if runCheck(t, empty, code, "I could not do it") == nil {
+		if runCheck(t, python, empty, code, "I could not do it") == nil {
 			t.Errorf("task %s: check passes on an empty rollout", idx)
 		}
 	}
 	for _, task := range c.Tasks {
 		if strings.HasPrefix(task.ID, "pybench-5-") {
-			if runCheck(t, good, task.Checks[0].Code, "the") == nil {
+			if runCheck(t, python, good, task.Checks[0].Code, "the") == nil {
 				t.Error("task 5's broken check passed")
 			}
 		}
 	}
 }
 
-func runCheck(t *testing.T, dir, code, answer string) error {
+// runCheck runs one check's code with python in dir, the rollout's answer as
+// the last message.
+func runCheck(t *testing.T, python, dir, code, answer string) error {
 	t.Helper()
 	messages, _ := json.Marshal([]map[string]string{{"role": "user", "content": "q"}, {"role": "assistant", "content": answer}})
 	prelude := "import json, sys\nmessages = json.loads(sys.argv[1])\nanswer = messages[-1]['content']\n"
-	cmd := exec.Command("/usr/bin/python3", "-c", prelude+code, string(messages))
+	cmd := exec.Command(python, "-c", prelude+code, string(messages))
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -1,0 +1,264 @@
+package template
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"synth/checks"
+	"synth/checks/checkstest"
+	"synth/generators"
+	"synth/proof"
+	"synth/pyenv/pyenvtest"
+	"synth/schemas"
+)
+
+// solution is a way to answer a task other than its reference: the
+// reference's code with edits (a hurried analyst's slip), then steps that
+// rewrite what it wrote (OUT names the task's first output), or steps of
+// its own.
+type solution struct {
+	name    string
+	replace []string // old, new pairs applied to the reference's code
+	steps   []string // run after the reference's steps (or alone with own)
+	own     bool     // steps replace the reference's
+	answer  string   // the final answer; the reference's when empty
+}
+
+// plays reports whether sol passes every check of task, and the checks'
+// messages; it fails the test when sol's code does not run.
+func plays(t *testing.T, b proof.Backend, task *schemas.Task, paths map[string]string, sol solution) (bool, string) {
+	t.Helper()
+	ref := &schemas.Reference{Answer: task.Reference.Answer}
+	if sol.answer != "" {
+		ref.Answer = sol.answer
+	}
+	if !sol.own {
+		for _, st := range task.Reference.Steps {
+			code := st.Code
+			for i := 0; i+1 < len(sol.replace); i += 2 {
+				if !strings.Contains(code, sol.replace[i]) {
+					continue
+				}
+				code = strings.ReplaceAll(code, sol.replace[i], sol.replace[i+1])
+			}
+			ref.Steps = append(ref.Steps, schemas.RefStep{Code: code})
+		}
+	}
+	out := ""
+	if len(task.Outputs) > 0 {
+		out = task.Outputs[0]
+	}
+	var all []string
+	for _, st := range task.Reference.Steps {
+		all = append(all, st.Code)
+	}
+	for _, s := range sol.steps {
+		s = strings.ReplaceAll(s, "TASK_CODE", py(strings.Join(all, "\n")))
+		ref.Steps = append(ref.Steps, schemas.RefStep{Code: "OUT = " + py(out) + "\n" + s})
+	}
+	var inputs []proof.Input
+	for _, f := range task.Files {
+		inputs = append(inputs, proof.Input{Name: f.Name, Path: paths[f.ID]})
+	}
+	p, err := proof.Play(context.Background(), b, task, ref, inputs, filepath.Join(t.TempDir(), "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Failed != "" {
+		t.Fatalf("%s: %s", sol.name, p.Failed)
+	}
+	rs, err := checks.Verify(context.Background(), b, []checks.Case{p.Case})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := true
+	var msgs []string
+	for _, r := range rs[0] {
+		ok = ok && r.OK
+		if !r.OK {
+			msgs = append(msgs, r.Message)
+		}
+	}
+	return ok, strings.Join(msgs, "; ")
+}
+
+// judge generates the tasks of tmpl over ins, proves them, and plays each
+// wrong solution (which must fail a check) and each right one by another
+// method (which must pass) on the first task.
+func judge(t *testing.T, ins []generators.Input, tmpl string, wrong, right []solution) *schemas.Task {
+	t.Helper()
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{tmpl}}).Generate(context.Background(), ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) == 0 {
+		t.Fatalf("no %s task", tmpl)
+	}
+	task := &tasks[0]
+	paths := inputPaths(ins)
+	if v := validateAll(t, tasks[:1], paths); len(v.Kept) != 1 {
+		t.Fatalf("%s: the task does not prove", tmpl)
+	}
+	b := checkstest.Backend(t, 0)
+	for _, s := range wrong {
+		if ok, _ := plays(t, b, task, paths, s); ok {
+			t.Errorf("%s: wrong solution %q passes", tmpl, s.name)
+		}
+	}
+	for _, s := range right {
+		if ok, why := plays(t, b, task, paths, s); !ok {
+			t.Errorf("%s: right solution %q fails: %s", tmpl, s.name, why)
+		}
+	}
+	return task
+}
+
+// Steps that rewrite a csv output: right shape, wrong values.
+const (
+	zeroNumbers = "import pandas as pd\nd = pd.read_csv(OUT)\nfor c in d.select_dtypes('number').columns:\n    d[c] = 0\nd.to_csv(OUT, index=False)"
+	emptyCells  = "import pandas as pd\nd = pd.read_csv(OUT)\nfor c in d.columns[1:]:\n    d[c] = None\nd.to_csv(OUT, index=False)"
+	shuffleRows = "import pandas as pd\nd = pd.read_csv(OUT)\nd = d.sample(frac=1, random_state=3)\nd.to_csv(OUT, index=False)"
+	// shuffleValues shuffles the values of the last numeric column alone.
+	shuffleValues = "import pandas as pd\nd = pd.read_csv(OUT)\nc = d.select_dtypes('number').columns[-1]\nd[c] = d[c].sample(frac=1, random_state=3).values\nif (d[c] == pd.read_csv(OUT)[c]).all():\n    d[c] = d[c][::-1].values\nd.to_csv(OUT, index=False)"
+	roundTwo      = "import pandas as pd\nd = pd.read_csv(OUT)\nd.round(2).to_csv(OUT, index=False)"
+)
+
+func retailInput(t *testing.T) []generators.Input {
+	return []generators.Input{writeFile(t, t.TempDir(), "retail.csv", "csv", []byte(retailCSV()))}
+}
+
+// TestPivotChecksEveryCell: a pivot is judged cell by cell against
+// pandas' pivot of the real input; mean for sum, zeros, empty cells and
+// one column's values shuffled fail; rows in another order, rounded to
+// cents, or a pivot made with the csv module pass.
+func TestPivotChecksEveryCell(t *testing.T) {
+	pyenvtest.Python(t)
+	judge(t, retailInput(t), "table.pivot",
+		[]solution{
+			{name: "mean for sum", replace: []string{"aggfunc='sum'", "aggfunc='mean'"}},
+			{name: "count for sum", replace: []string{"aggfunc='sum'", "aggfunc='count'"}},
+			{name: "all zeros", steps: []string{zeroNumbers}},
+			{name: "empty cells", steps: []string{emptyCells}},
+			{name: "one column shuffled", steps: []string{shuffleValues}},
+		},
+		[]solution{
+			{name: "rows in another order", steps: []string{shuffleRows}},
+			{name: "rounded to cents", steps: []string{roundTwo}},
+			{name: "the csv module", own: true, steps: []string{pivotByHand}},
+		})
+}
+
+// pivotByHand pivots the task's input with the csv module, reading the
+// row, column and value names from the reference's pivot_table call.
+const pivotByHand = `import csv, os, re, glob
+src = glob.glob('data/*.csv')[0]
+rows = list(csv.DictReader(open(src)))
+code = TASK_CODE
+r, c, v = re.search(r"index=\"([^\"]+)\", columns=\"([^\"]+)\", values=\"([^\"]+)\"", code).groups()
+cols = sorted({x[c] for x in rows})
+cells = {}
+for x in rows:
+    key = (x[r], x[c])
+    cells[key] = cells.get(key, 0.0) + float(x[v])
+os.makedirs(os.path.dirname(OUT), exist_ok=True)
+with open(OUT, 'w', newline='') as f:
+    w = csv.writer(f)
+    w.writerow([r] + cols)
+    for k in sorted({x[r] for x in rows}):
+        w.writerow([k] + [round(cells.get((k, cc), 0.0), 6) for cc in cols])
+`
+
+// TestDescribeChecksEveryCell: a describe table is judged cell by cell
+// against pandas' describe() of the real input.
+func TestDescribeChecksEveryCell(t *testing.T) {
+	pyenvtest.Python(t)
+	judge(t, retailInput(t), "table.describe",
+		[]solution{
+			{name: "population std", steps: []string{describeEdit + "d.loc[d[k] == 'std', cols] = src[cols].std(ddof=0).values\nd.to_csv(OUT, index=False)"}},
+			{name: "min and max swapped", steps: []string{describeEdit + "lo, hi = d[d[k] == 'min'].index[0], d[d[k] == 'max'].index[0]\nd.loc[[lo, hi], cols] = d.loc[[hi, lo], cols].values\nd.to_csv(OUT, index=False)"}},
+			{name: "median for mean", steps: []string{describeEdit + "d.loc[d[k] == 'mean', cols] = src[cols].median().values\nd.to_csv(OUT, index=False)"}},
+			{name: "one column right, the last all zeros", steps: []string{describeEdit + "d[cols[-1]] = 0\nd.to_csv(OUT, index=False)"}},
+			{name: "empty cells", steps: []string{emptyCells}},
+		},
+		[]solution{
+			{name: "the statistics module, other labels", own: true, steps: []string{describeByHand}},
+			{name: "rounded to cents", steps: []string{roundTwo}},
+		})
+}
+
+// describeEdit reads the describe table (d, its label column k, its
+// statistic columns cols) and the input (src).
+const describeEdit = "import pandas as pd, glob\nd = pd.read_csv(OUT)\nk = d.columns[0]\ncols = list(d.columns[1:])\nsrc = pd.read_csv(glob.glob('data/*.csv')[0])\n"
+
+// describeByHand computes the statistics with the statistics module and
+// labels the quartiles q1, median and q3.
+const describeByHand = `import csv, os, re, glob, statistics
+rows = list(csv.DictReader(open(glob.glob('data/*.csv')[0])))
+cols = re.findall(r'"([^"]+)"', re.search(r"df\[(\[[^\]]*\])\]\.describe", TASK_CODE).group(1))
+def quart(xs, q):
+    xs = sorted(xs)
+    pos = (len(xs) - 1) * q
+    lo = int(pos)
+    return xs[lo] + (xs[min(lo + 1, len(xs) - 1)] - xs[lo]) * (pos - lo)
+stats = {}
+for c in cols:
+    xs = [float(x[c]) for x in rows if x[c] != '']
+    stats[c] = [len(xs), statistics.mean(xs), statistics.stdev(xs), min(xs), quart(xs, .25), statistics.median(xs), quart(xs, .75), max(xs)]
+os.makedirs(os.path.dirname(OUT), exist_ok=True)
+with open(OUT, 'w', newline='') as f:
+    w = csv.writer(f)
+    w.writerow(['statistic'] + cols)
+    for i, name in enumerate(['count', 'mean', 'std', 'min', 'q1', 'median', 'q3', 'max']):
+        w.writerow([name] + [stats[c][i] for c in cols])
+`
+
+// TestConvertKeepsValues: a converted table holds the input's values in
+// its order; the right type, header and row count with zeros, or the rows
+// shuffled, fail.
+func TestConvertKeepsValues(t *testing.T) {
+	pyenvtest.Python(t)
+	task := judge(t, retailInput(t), "table.convert",
+		[]solution{
+			{name: "all zeros", steps: []string{convertEdit + "for c in d.select_dtypes('number').columns:\n    d[c] = 0\n" + convertSave}},
+			{name: "rows shuffled", steps: []string{convertEdit + "d = d.sample(frac=1, random_state=3)\n" + convertSave}},
+			{name: "a column's values shuffled", steps: []string{convertEdit + "c = d.select_dtypes('number').columns[-1]\nd[c] = d[c].sample(frac=1, random_state=3).values\n" + convertSave}},
+			{name: "empty cells", steps: []string{convertEdit + "for c in d.columns[1:]:\n    d[c] = None\n" + convertSave}},
+		},
+		[]solution{
+			{name: "written again from what was written", steps: []string{convertEdit + convertSave}},
+		})
+	if !strings.HasSuffix(task.Outputs[0], ".xlsx") && !strings.HasSuffix(task.Outputs[0], ".json") {
+		t.Fatalf("convert writes %s", task.Outputs[0])
+	}
+}
+
+const (
+	convertEdit = "import pandas as pd\nd = pd.read_excel(OUT) if OUT.endswith('.xlsx') else pd.read_json(OUT)\n"
+	convertSave = "d.to_excel(OUT, index=False) if OUT.endswith('.xlsx') else d.to_json(OUT, orient='records')"
+)
+
+// contentTemplates are the templates whose checks compare content with
+// what the reference's code makes of the real input.
+var contentTemplates = []string{"table.pivot", "table.describe", "table.convert"}
+
+// TestContentChecksProveOnCorpus: on every file of the built-in corpus
+// (each of its input types), the reference passes the content checks and
+// the mutant and every adversary fail them.
+func TestContentChecksProveOnCorpus(t *testing.T) {
+	pyenvtest.Python(t)
+	ins, paths := corpus(t)
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: contentTemplates}).Generate(context.Background(), ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks = proofSample(tasks, 1)
+	t.Logf("%d tasks", len(tasks))
+	if len(tasks) < len(contentTemplates) {
+		t.Fatalf("%d tasks for %d templates", len(tasks), len(contentTemplates))
+	}
+	if v := validateAll(t, tasks, paths); len(v.Kept) != len(tasks) {
+		t.Fatalf("%d of %d tasks hold", len(v.Kept), len(tasks))
+	}
+}

@@ -1,0 +1,135 @@
+package template
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/simplifiedchinese"
+	"golang.org/x/text/encoding/unicode"
+
+	"synth/generators"
+	"synth/pyenv/pyenvtest"
+)
+
+// layoutRows is the table every messy file below holds: 8 rows, one
+// missing score.
+func layoutRows(sep, decimal string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "city%sscore%scount\n", sep, sep)
+	for i, c := range []string{"Lyon", "Nîmes", "Créteil", "Brest", "Évry", "Niort", "Sète", "Agde"} {
+		score := fmt.Sprintf("%d.%d", 10+i, i)
+		if i == 3 {
+			score = ""
+		}
+		fmt.Fprintf(&b, "%s%s%s%s%d\n", c, sep, strings.Replace(score, ".", decimal, 1), sep, i*7)
+	}
+	return b.String()
+}
+
+// layoutFiles are tables in the layouts real files come in, written here:
+// title rows and a note, ; with decimal commas, tab under # comments, |
+// saved as .txt, an R export, cp1252, latin-1, UTF-16 and GBK text, and
+// a workbook whose table starts at B4 under a title.
+func layoutFiles(t *testing.T, dir string) []generators.Input {
+	enc := func(s string, e interface{ Bytes([]byte) ([]byte, error) }) []byte {
+		b, err := e.Bytes([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	rExport := "\"city\"\t\"score\"\t\"count\"\n"
+	for i, line := range strings.Split(strings.TrimSpace(layoutRows("\t", ".")), "\n")[1:] {
+		rExport += fmt.Sprintf("\"%d\"\t%s\n", i+1, line)
+	}
+	gbk := "城市,得分,数量\n"
+	for i, c := range []string{"北京", "上海", "广州", "深圳", "杭州", "南京"} {
+		gbk += fmt.Sprintf("%s,%d.5,%d\n", c, 60+i, i)
+	}
+	return []generators.Input{
+		writeFile(t, dir, "titled.csv", "csv", []byte("Scores by city\nPrepared in March\n\n"+layoutRows(",", ".")+"\nSource: the survey office\n")),
+		writeFile(t, dir, "semicolon.csv", "csv", []byte(layoutRows(";", ","))),
+		writeFile(t, dir, "comments.tsv", "tsv", []byte("# exported by a logger\n# units: points\n"+layoutRows("\t", "."))),
+		writeFile(t, dir, "pipes.txt", "csv", []byte(layoutRows("|", "."))),
+		writeFile(t, dir, "r_export.txt", "tsv", []byte(rExport)),
+		writeFile(t, dir, "cp1252.csv", "csv", enc(layoutRows(",", "."), charmap.Windows1252.NewEncoder())),
+		writeFile(t, dir, "latin1.csv", "csv", append(enc(layoutRows(",", "."), charmap.ISO8859_1.NewEncoder()), []byte("Pa\x90s,9.5,3\n")...)),
+		writeFile(t, dir, "utf16.csv", "csv", enc(layoutRows(",", "."), unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewEncoder())),
+		writeFile(t, dir, "gbk.csv", "csv", enc(gbk, simplifiedchinese.GBK.NewEncoder())),
+		writeFile(t, dir, "offset.xlsx", "xlsx", offsetXLSX(t)),
+	}
+}
+
+// offsetXLSX is a workbook whose table starts at B4, under a title and a
+// note, with a source line below it.
+func offsetXLSX(t *testing.T) []byte {
+	f := excelize.NewFile()
+	f.SetCellValue("Sheet1", "A1", "Scores by city")
+	f.SetCellValue("Sheet1", "A2", "Prepared in March")
+	for i, line := range strings.Split(strings.TrimSpace(layoutRows(",", ".")), "\n") {
+		var row []any
+		for _, v := range strings.Split(line, ",") {
+			row = append(row, v)
+		}
+		f.SetSheetRow("Sheet1", fmt.Sprintf("B%d", 4+i), &row)
+	}
+	f.SetCellValue("Sheet1", "B14", "Source: the survey office")
+	var b bytes.Buffer
+	if err := f.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestMessyLayoutsProve: the templates read each messy file as its owner
+// meant (8 rows of city, score and count; no title row or note as data),
+// their reference code states how (encoding=, sep=, skiprows= …), and
+// every task proves in the sandbox: the reference, run by pandas with
+// those arguments, prints what the task expects.
+func TestMessyLayoutsProve(t *testing.T) {
+	pyenvtest.Python(t)
+	dir := t.TempDir()
+	ins := layoutFiles(t, dir)
+	paths := inputPaths(ins)
+	tasks, err := New(Options{Seed: 2, Langs: []string{"en"}, Include: []string{"table.shape", "table.missing"}}).Generate(context.Background(), ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantArgs := map[string]string{
+		"titled.csv": "skiprows=3, nrows=8", "semicolon.csv": `sep=";", decimal=","`, "comments.tsv": "skiprows=2",
+		"pipes.txt": `sep="|"`, "r_export.txt": "index_col=0", "cp1252.csv": `encoding="cp1252"`, "latin1.csv": `encoding="latin-1"`,
+		"utf16.csv": `encoding="utf-16"`, "gbk.csv": `encoding="gbk"`, "offset.xlsx": `skiprows=3, usecols="B:D", nrows=8`,
+	}
+	shaped := map[string]bool{}
+	for _, task := range tasks {
+		name := task.Files[0].Name
+		code := task.Reference.Steps[0].Code
+		if !strings.Contains(code, wantArgs[name]) {
+			t.Errorf("%s: the reference reads it without %s:\n%s", name, wantArgs[name], code)
+		}
+		if strings.Contains(task.Generator, "table.shape") {
+			shaped[name] = true
+			rows := "8 rows"
+			switch name {
+			case "latin1.csv":
+				rows = "9 rows"
+			case "gbk.csv":
+				rows = "6 rows"
+			}
+			if !strings.Contains(task.Reference.Answer, rows) {
+				t.Errorf("%s: answer %q, want %s", name, task.Reference.Answer, rows)
+			}
+		}
+	}
+	for name := range wantArgs {
+		if !shaped[name] {
+			t.Errorf("%s: no table.shape task", name)
+		}
+	}
+	validateAll(t, tasks, paths)
+}

@@ -1,0 +1,164 @@
+package manual
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"synth/rundir"
+	"synth/schemas"
+)
+
+// Demo is what a make demo run recorded in its run.json: each stage's
+// counts and CPU time.
+type Demo struct {
+	Stages []schemas.StageTime `json:"stage_times"`
+	Counts struct {
+		BenchTasks int `json:"bench_tasks"`
+		Rows       int `json:"rows"`
+		TrainTasks int `json:"train_tasks"`
+	} `json:"counts"`
+}
+
+// ReadDemo reads the run directory's run.json.
+func ReadDemo(dir string) (Demo, error) {
+	var d Demo
+	found, err := rundir.ReadRunInfo(dir, &d)
+	if err == nil && !found {
+		err = fmt.Errorf("%s has no run.json: run make demo first", dir)
+	}
+	if err == nil && len(d.Stages) == 0 {
+		err = fmt.Errorf("%s/run.json records no stage times: run make demo again", dir)
+	}
+	return d, err
+}
+
+// CPUSeconds is the CPU time of every stage together.
+func (d Demo) CPUSeconds() float64 {
+	var s float64
+	for _, st := range d.Stages {
+		s += st.CPUSeconds
+	}
+	return s
+}
+
+func (d Demo) stage(name string) (schemas.StageTime, bool) {
+	for _, st := range d.Stages {
+		if st.Stage == name {
+			return st, true
+		}
+	}
+	return schemas.StageTime{}, false
+}
+
+// CPUTolerance is how far a quoted "about N CPU-seconds" may be from the
+// demo's: CPU time moves with the machine's load from run to run.
+const CPUTolerance = 0.3
+
+// FiguresMarker starts a paragraph whose figures are the demo's: the
+// paragraph after it, up to the next blank line, is checked.
+const FiguresMarker = "<!-- figures: make demo -->"
+
+// Figures compares a page with the demo and returns one line per figure
+// that disagrees: the funnel block (a ``` block starting with the
+// "stage in out" header), whose stages and counts must be the demo's, and
+// each paragraph after FiguresMarker, whose "N benchmark tasks",
+// "N training rollouts", "N rows" and "N tasks" must be the demo's and
+// whose "N CPU-seconds" must be within CPUTolerance of it.
+func Figures(page, text string, d Demo) []string {
+	var bad []string
+	if funnel, ok := funnelBlock(text); ok {
+		bad = append(bad, checkFunnel(page, funnel, d)...)
+	}
+	for _, p := range markedParagraphs(text) {
+		bad = append(bad, checkParagraph(page, p, d)...)
+	}
+	return bad
+}
+
+func funnelBlock(text string) (string, bool) {
+	_, block, ok := strings.Cut(text, "```\n     stage   in  out\n")
+	if !ok {
+		return "", false
+	}
+	block, _, _ = strings.Cut(block, "```")
+	return block, true
+}
+
+var funnelLine = regexp.MustCompile(`^ *(\S+) +(-|\d+) +(\d+)  `)
+
+func checkFunnel(page, block string, d Demo) []string {
+	var bad []string
+	lines := strings.Split(strings.TrimSuffix(block, "\n"), "\n")
+	if len(lines) != len(d.Stages) {
+		bad = append(bad, fmt.Sprintf("%s: the funnel has %d stages, the demo %d", page, len(lines), len(d.Stages)))
+	}
+	for i, l := range lines {
+		m := funnelLine.FindStringSubmatch(l)
+		if m == nil {
+			bad = append(bad, fmt.Sprintf("%s: funnel line %q is not \"stage in out note\"", page, l))
+			continue
+		}
+		if i >= len(d.Stages) {
+			continue
+		}
+		st := d.Stages[i]
+		in := strconv.Itoa(st.In)
+		if st.Stage == "collect" {
+			in = "-"
+		}
+		if m[1] != st.Stage || m[2] != in || m[3] != strconv.Itoa(st.Out) {
+			bad = append(bad, fmt.Sprintf("%s: funnel line %d says %s %s %s, the demo %s %s %d", page, i+1, m[1], m[2], m[3], st.Stage, in, st.Out))
+		}
+	}
+	return bad
+}
+
+func markedParagraphs(text string) []string {
+	var ps []string
+	for _, part := range strings.Split(text, FiguresMarker)[1:] {
+		part = strings.TrimLeft(part, "\n")
+		p, _, _ := strings.Cut(part, "\n\n")
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+var (
+	countFigure = regexp.MustCompile(`([\d,]+) (benchmark tasks|training rollouts|rows|tasks)\b`)
+	cpuFigure   = regexp.MustCompile(`(\d+(?:\.\d+)?) CPU-seconds`)
+)
+
+func checkParagraph(page, p string, d Demo) []string {
+	var bad []string
+	validate, _ := d.stage("validate")
+	rollout, _ := d.stage("rollout")
+	generate, _ := d.stage("generate")
+	want := map[string]int{
+		"benchmark tasks":   validate.Out,
+		"training rollouts": rollout.In,
+		"rows":              d.Counts.Rows,
+		"tasks":             generate.Out,
+	}
+	found := 0
+	for _, m := range countFigure.FindAllStringSubmatch(p, -1) {
+		n, _ := strconv.Atoi(strings.ReplaceAll(m[1], ",", ""))
+		found++
+		if n != want[m[2]] {
+			bad = append(bad, fmt.Sprintf("%s: %q, the demo %d %s", page, m[0], want[m[2]], m[2]))
+		}
+	}
+	for _, m := range cpuFigure.FindAllStringSubmatch(p, -1) {
+		n, _ := strconv.ParseFloat(m[1], 64)
+		found++
+		if got := d.CPUSeconds(); math.Abs(n-got) > CPUTolerance*got {
+			bad = append(bad, fmt.Sprintf("%s: %q, the demo took %.1f CPU-seconds (more than %.0f%% apart)", page, m[0], got, 100*CPUTolerance))
+		}
+	}
+	if found == 0 {
+		bad = append(bad, fmt.Sprintf("%s: a paragraph marked %s quotes no figure it can check", page, FiguresMarker))
+	}
+	return bad
+}

@@ -1,0 +1,146 @@
+// Package tableread is the one reader of table files (delimited text:
+// csv, tsv, tables saved as .txt; and xlsx workbooks). It finds where the
+// table its owner meant lies in the file and records how to read it: the
+// encoding, the delimiter, comment lines, decimal commas, the rows above the
+// header (titles, notes), a row-name column, the rows below the table, the
+// sheet and its columns. Typing and previews (package sources), the
+// templates (generators/template) and the reference code they write all go
+// through it, the last by Layout.Call, which states every fact to pandas.
+//
+// It reads structure, never values a task expects: those come from running
+// Python on the file. Where the layout cannot be told for sure (merged
+// header cells, rows longer than the header), Read returns an *Ambiguous
+// error naming why, and the file gets no table task.
+//
+// It imports nothing of synth.
+package tableread
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Layout is how to read one table out of a file as its owner meant it,
+// in pandas' terms.
+type Layout struct {
+	// Format is "delimited" (read_csv) or "xlsx" (read_excel).
+	Format string
+	// Encoding is the Python codec of delimited text.
+	Encoding string
+	// Sep is delimited text's field separator: , ; tab or |.
+	Sep string
+	// Comment is "#" when lines starting with it lie among the table's rows.
+	Comment string
+	// Decimal is "," when the numbers are written with decimal commas.
+	Decimal string
+	// SkipRows counts the lines (rows of a sheet) above the header: titles,
+	// notes, comment and blank lines.
+	SkipRows int
+	// NRows is how many data rows the table has when notes or another
+	// table follow it; 0 reads to the end.
+	NRows int
+	// IndexCol is set when the first field of each row is the row's name
+	// and the header has no name for it (R's write.table).
+	IndexCol bool
+	// UseCols is a sheet's column range ("B:F") when the table does not
+	// span the sheet's used columns from A; "" reads them all.
+	UseCols string
+	// Sheet is the worksheet the table is on.
+	Sheet string
+}
+
+// Table is a table as pandas reads it with its Layout: the column names
+// pandas gives and the data rows' cells as written ("" for an empty cell;
+// numbers with a decimal comma written with a point).
+type Table struct {
+	Layout Layout
+	Header []string
+	Rows   [][]string
+	// lines counts what a head held, to judge whether it is a table at all.
+	lines struct {
+		records, table int // records parsed; the header and data rows among them
+		headerLine     string
+	}
+}
+
+// Ambiguous is the error of a file whose table cannot be told for sure.
+type Ambiguous struct{ Reason string }
+
+func (e *Ambiguous) Error() string { return "ambiguous layout: " + e.Reason }
+
+// Plain reports whether pandas reads the table with its defaults but for
+// the encoding and separator: nothing above, below or beside it.
+func (l Layout) Plain() bool {
+	return l.Comment == "" && l.Decimal == "" && l.SkipRows == 0 && l.NRows == 0 && !l.IndexCol && l.UseCols == ""
+}
+
+// Args are the keyword arguments that make pandas read the table as
+// meant, in the order Call writes them, each as "name=value" in Python.
+// The encoding and the separator of delimited text and the sheet are
+// always stated.
+func (l Layout) Args() []string {
+	var a []string
+	q := strconv.Quote
+	if l.Format == "xlsx" {
+		a = append(a, "sheet_name="+q(l.Sheet))
+	} else {
+		a = append(a, "encoding="+q(l.Encoding), "sep="+q(l.Sep))
+		if l.Comment != "" {
+			a = append(a, "comment="+q(l.Comment))
+		}
+		if l.Decimal != "" {
+			a = append(a, "decimal="+q(l.Decimal))
+		}
+	}
+	if l.SkipRows > 0 {
+		a = append(a, fmt.Sprintf("skiprows=%d", l.SkipRows))
+	}
+	if l.UseCols != "" {
+		a = append(a, "usecols="+q(l.UseCols))
+	}
+	if l.NRows > 0 {
+		a = append(a, fmt.Sprintf("nrows=%d", l.NRows))
+	}
+	if l.IndexCol {
+		a = append(a, "index_col=0")
+	}
+	return a
+}
+
+// Call is the pandas call that reads the table at path (a Python
+// expression): pd.read_csv or pd.read_excel with every fact stated.
+func (l Layout) Call(path string) string {
+	fn := "pd.read_csv"
+	if l.Format == "xlsx" {
+		fn = "pd.read_excel"
+	}
+	return fn + "(" + strings.Join(append([]string{strconv.Quote(path)}, l.Args()...), ", ") + ")"
+}
+
+// Names names the columns as pandas does when it reads a header row: a
+// blank name is "Unnamed: i" (i counting from 0) and a repeated name gets
+// ".1", ".2" …, so that a query, an answer and a solver's DataFrame call a
+// column the same.
+func Names(header []string) []string {
+	out := make([]string, len(header))
+	seen := map[string]int{}
+	for i, h := range header {
+		if h == "" {
+			h = fmt.Sprintf("Unnamed: %d", i)
+		}
+		if n, dup := seen[h]; dup {
+			name := h
+			for dup {
+				n++
+				name = fmt.Sprintf("%s.%d", h, n)
+				_, dup = seen[name]
+			}
+			seen[h] = n
+			h = name
+		}
+		seen[h] = seen[h]
+		out[i] = h
+	}
+	return out
+}
