@@ -79,7 +79,12 @@ func New(c *llm.Client, opts Options) *Generator {
 // SetProver makes the writer prove every task in the sandbox before
 // returning it; call it before Generate. Without one, tasks come back
 // unproven (Stats.Proven stays 0).
-func (g *Generator) SetProver(p *Prover) { g.prover = p }
+func (g *Generator) SetProver(p *Prover) {
+	if p != nil && g.opts.Hacker && p.Hacker == nil {
+		p.Hacker = &Hacker{Client: g.c, Model: g.model}
+	}
+	g.prover = p
+}
 
 // Grader is how the checks of the drafts proven so far fared against the
 // wrong solutions tried on them (Prover.Grader); zero without a prover.

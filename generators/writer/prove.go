@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -60,6 +61,9 @@ type Prover struct {
 	// echo_query. The one named "empty" must fail every check, not only
 	// one.
 	Adversaries []adversary.Adversary
+	// Hacker, when set, tries each draft as an LLM hacker; its exploit
+	// joins the adversaries.
+	Hacker *Hacker
 
 	mu     sync.Mutex
 	grader proof.Tally
@@ -145,7 +149,15 @@ func (p *Prover) prove(ctx context.Context, d parsed, inputs []sandbox.Input) (s
 		return t, &refutation{DropReference, "the reference did not run: " + refPlay.Failed}, "", nil
 	}
 	refCase := refPlay.Case
-	set := proof.Set{Reference: &refCase, Printed: refPlay.Printed, Adversaries: p.adversaries(), LongAnswer: longAnswer,
+	advs := p.adversaries()
+	if p.Hacker != nil {
+		a, err := p.Hacker.adversary(ctx, &t, inputs)
+		if err != nil {
+			return t, nil, "", err
+		}
+		advs = append(slices.Clone(advs), a)
+	}
+	set := proof.Set{Reference: &refCase, Printed: refPlay.Printed, Adversaries: advs, LongAnswer: longAnswer,
 		Battery: append(bat.Cases, proof.RandomAnswers(refCase, t.Query)...)}
 	wrongs := mutants(&t)
 	if d.wrong != nil {
