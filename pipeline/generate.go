@@ -203,7 +203,9 @@ func (m *taskMaker) validateTasks(ctx context.Context, tasks []schemas.Task, fs 
 	if err != nil {
 		return nil, fmt.Errorf("generate: validate: %w", err)
 	}
-	m.info.Grader = graderRows(v.Grader)
+	if m.info != nil {
+		m.info.Grader = graderRows(v.Grader)
+	}
 	m.dropped = v.Why
 	for _, id := range slices.Sorted(maps.Keys(v.Why)) {
 		m.logf("generate: dropped task %s: %s", id, v.Why[id])

@@ -159,7 +159,7 @@ func TestLLMWriterProvesTasks(t *testing.T) {
 		where[d.File] = d.Reason + ": " + d.Detail
 	}
 	for file, want := range map[string]string{
-		"badjson.csv": "unparsable: no valid JSON", "trivial.csv": "trivial_check: check 2 (python) is a constant assert",
+		"badjson.csv": "unparsable: no valid JSON", "trivial.csv": "trivial_check: check 3 (python) is a constant assert",
 		"wrongnum.csv": "reference_failed: the reference fails a check: answer", "badref.csv": "reference_failed: the reference fails a check: table",
 		"copyin.csv": "adversary_passed: the copy_input adversary", "mutant.csv": "mutant_passed: a wrong solution (wrong_solution)",
 	} {
