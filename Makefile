@@ -83,7 +83,12 @@ pytest:
 # tests run there; it prints each mutant killed or SURVIVED, the kill rate and
 # the survivors, and fails below MUTATE_MIN percent. make test runs the
 # mutants marked sample (internal/mutate's TestSampleMutantsDie).
-# MUTATE_FLAGS: e.g. -only 'verify-' or -sample.
+# MUTATE_FLAGS: e.g. -only 'verify-' or -sample. MUTATE_FLAGS=-blind makes
+# the mutants itself instead: every comparison negated and every early
+# return deleted in the guard functions of internal/mutate/guards.txt, so
+# that the rate measures the suite rather than a list written beside its
+# tests (internal/mutate/equivalents.txt marks those no test can tell
+# apart; docs/PERFORMANCE.md, "Mutants"); add -list to see them unrun.
 MUTATE_MIN ?= 95
 MUTATE_FLAGS ?=
 mutate: deps

@@ -41,6 +41,10 @@ type Info struct {
 	// Scoring is the mode synth eval scores it with by default
 	// (bench.json); empty: ScoringStrict.
 	Scoring string
+	// Avoided are the earlier benchmarks this split shares no input file
+	// and no near-duplicate query with (synth build --exclude-bench), as
+	// Earlier.Describe writes them.
+	Avoided []string
 }
 
 // Entry is a benchmark task with its input files and, when known, the
@@ -254,6 +258,9 @@ func card(tasks []schemas.Task, info Info, hash string) string {
 	}
 	if info.Validated != "" {
 		fmt.Fprintf(&b, "- validation: %s\n", info.Validated)
+	}
+	for _, a := range info.Avoided {
+		fmt.Fprintf(&b, "- a fresh split: shares no input file and no near-duplicate query with %s\n", a)
 	}
 	b.WriteString(`
 ## Layout

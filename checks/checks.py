@@ -84,7 +84,7 @@ def _spans(text):
         if tok[:1] in "+-" and start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_"):
             tok, start = tok[1:], start + 1
         before = text[start - 1] if start > 0 else " "
-        if before.isalnum() or before in "_/\\.":
+        if (before.isalnum() or before in "_/\\.") and not _DIMENSION_RE.match(text, max(0, start - 2), start):
             continue
         vals, end = numbers_in(tok), m.end()
         f = _FRACTION_RE.match(text, end)
@@ -94,6 +94,9 @@ def _spans(text):
             out.append((start, end, vals))
     return out
 
+
+# The x of a dimension (800x600 states 800 and 600).
+_DIMENSION_RE = re.compile(r"\d[x×X]")
 
 # The denominator of a fraction (3/2), not of a date (2023/10/05).
 _FRACTION_RE = re.compile(r"/(\d+)(?![\d/.])")
@@ -226,6 +229,43 @@ def numbers_asked(checks):
 
 def candidate_limit(asked):
     return max(_MIN_CANDIDATES, _CANDIDATES_PER_ASKED * asked)
+
+
+def in_order(text, values, labels=None):
+    """Whether text states values (two or more numbers: a width and a
+    height, a pair, a ranking's figures) in their order, as (ok, message).
+    A number named by a label (labels[i] is a pair of regexes: a word
+    before it, "width: 800", and a word after it, "800 pixels wide") must be
+    values[i]; when no number is labelled, every number that is values[i]
+    must come before every number that is values[i+1] ("800 x 600", not
+    "600 x 800", nor both). Numbers are the ones the text states
+    (candidates); tolerance is number_close's default."""
+    text = _normalize(final_answer_of(text))
+    spans = _spans(text)
+    hits = [[sp for sp in spans if any(number_close(x, float(v)) for x in sp[2])] for v in values]
+    for v, h in zip(values, hits):
+        if not h:
+            return False, "the answer does not state %s" % _fmt(v)
+    labelled = False
+    for k, (start, end, vals) in enumerate(spans):
+        lo = spans[k - 1][1] if k else 0
+        hi = spans[k + 1][0] if k + 1 < len(spans) else len(text)
+        before, after = text[max(lo, start - 30):start], text[end:min(hi, end + 30)]
+        for i, (b, a) in enumerate(labels or []):
+            if (b and re.search(r"(?<![A-Za-z])(?:" + b + r")\W{0,3}(?:\s*(?:is|of|are|was|为|是|约)\s*)?$", before, re.IGNORECASE)) or \
+                    (a and re.match(r"\s*(?:" + a + r")(?![A-Za-z])", after, re.IGNORECASE)):
+                labelled = True
+                if not any(number_close(x, float(values[i])) for x in vals):
+                    return False, "the answer gives %s as the value labelled %d, expected %s" % (_short(text[start:end].strip(), 20), i + 1, _fmt(values[i]))
+    if labelled:
+        return True, "labelled values ok"
+    for i in range(len(values) - 1):
+        if number_close(float(values[i]), float(values[i + 1])):
+            continue
+        if max(sp[0] for sp in hits[i]) > min(sp[0] for sp in hits[i + 1]):
+            return False, "the answer states %s and %s in the wrong order (or both orders): expected %s" % (
+                _fmt(values[i]), _fmt(values[i + 1]), ", ".join(_fmt(v) for v in values))
+    return True, "values in order"
 
 
 def _check_number(text, spec, what, single=False):
@@ -1669,7 +1709,7 @@ _CHECKS = {
 _HELPERS = {
     "os": os, "re": re, "json": json, "math": math,
     "read_table": read_table, "find_column": find_column, "iqr_bounds": iqr_bounds, "same_table": same_table,
-    "numbers_in": numbers_in, "number_close": number_close, "candidates": candidates, "read_text": read_text,
+    "numbers_in": numbers_in, "number_close": number_close, "candidates": candidates, "in_order": in_order, "read_text": read_text,
     "brightness": brightness, "contrast": contrast, "sharpness": sharpness, "similarity": similarity,
     "open_image": _open_image, "apply_transform": apply_transform, "is_gray": is_gray,
     "flatten": flatten, "has_alpha": has_alpha,

@@ -52,6 +52,11 @@ type BenchConfig struct {
 	Fraction float64 `yaml:"fraction" json:"fraction"`
 	// Seed of the split; 0: the run's seed.
 	Seed int64 `yaml:"seed" json:"seed"`
+	// Exclude are earlier benchmark folders this build's benchmark must
+	// share no input file and no near-duplicate query with (a fresh split;
+	// synth build --exclude-bench): tasks that do are left out of both
+	// sides, and the card names the benchmarks avoided.
+	Exclude []string `yaml:"exclude" json:"exclude,omitempty"`
 }
 
 // Default is the quickstart: the built-in corpus, template tasks, the

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"synth/rundir"
+	"synth/schemas"
 )
 
 func writeCardBody(w *bytes.Buffer, info CardInfo) error {
@@ -69,6 +70,7 @@ func writeColumns(w *bytes.Buffer, format string) {
 | ` + "`turns`" + ` | int32 | assistant turns |
 | ` + "`tokens`" + ` | int64 | the teacher's usage (prompt + completion, summed over turns), or an offline o200k_base count of the messages when it reported none |
 | ` + "`passed`" + ` | bool | the task's unit tests passed |
+| ` + "`verdict_class`" + ` | string | how the verdict was reached: ` + "`verified`" + ` (passed on its first verification), ` + "`retried`" + ` (passed after an infrastructure failure was retried), ` + "`judged`" + ` (an LLM judge took part; synth's own checks use none, so its builds write no such row) |
 
 `)
 	if format == FormatOpenAITools {
@@ -87,6 +89,15 @@ func writeStatsTable(w *bytes.Buffer, s *Stats) {
 	w.WriteString("## Statistics\n\nTurns are assistant turns; tokens per the `tokens` column.\n\n")
 	w.WriteString(StatsMarkdown(s))
 	w.WriteString("\n")
+	if len(s.VerdictClasses) > 0 {
+		w.WriteString("Rows by verdict class (column `verdict_class`):")
+		sep := " "
+		for _, c := range schemas.VerdictClasses {
+			fmt.Fprintf(w, "%s%s %d", sep, c, s.VerdictClasses[c])
+			sep = ", "
+		}
+		w.WriteString(".\n\n")
+	}
 }
 
 // StatsMarkdown renders stats as the PyBench paper's data table: one row per

@@ -96,7 +96,7 @@ func TestWriteCard(t *testing.T) {
 		t.Errorf("data_files %+v", p)
 	}
 	f := meta.DatasetInfo.Features
-	if len(f) != 12 || f[0].Name != "messages" || len(f[0].List) != 2 || f[7].Sequence != "string" {
+	if len(f) != 13 || f[0].Name != "messages" || len(f[0].List) != 2 || f[7].Sequence != "string" {
 		t.Errorf("features %+v", f)
 	}
 	if meta.DatasetInfo.Splits[0].NumExamples != 7 || meta.DatasetInfo.DownloadSize == 0 {

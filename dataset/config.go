@@ -3,6 +3,10 @@ package dataset
 import (
 	"fmt"
 	"runtime"
+	"slices"
+	"strings"
+
+	"synth/schemas"
 )
 
 // Config is the dataset section of synth.yaml: how the dataset is emitted.
@@ -38,6 +42,10 @@ type Config struct {
 	// License is the dataset card's license (default "other": the license of
 	// each input file is in files.jsonl).
 	License string `yaml:"license" json:"license"`
+	// VerdictClasses keeps only rows of these verdict classes (verified,
+	// retried, judged); empty keeps every class. The filter stage
+	// verdict_class drops the others, naming their class.
+	VerdictClasses []string `yaml:"verdict_classes" json:"verdict_classes,omitempty"`
 }
 
 // Formats of the rows' messages.
@@ -90,6 +98,11 @@ func (c Config) Validate() error {
 	case "", FormatPyBench, FormatOpenAITools:
 	default:
 		return fmt.Errorf("dataset.format %q: want %s or %s", c.Format, FormatPyBench, FormatOpenAITools)
+	}
+	for _, v := range c.VerdictClasses {
+		if !slices.Contains(schemas.VerdictClasses, v) {
+			return fmt.Errorf("dataset.verdict_classes: %q is not a verdict class (want %s)", v, strings.Join(schemas.VerdictClasses, ", "))
+		}
 	}
 	if c.ZstdLevel > 22 {
 		return fmt.Errorf("dataset.zstd_level %d: want 1 (fastest) to 22 (smallest)", c.ZstdLevel)

@@ -56,6 +56,7 @@ func Features(format string) []Feature {
 		{Name: "turns", Dtype: "int32"},
 		{Name: "tokens", Dtype: "int64"},
 		{Name: "passed", Dtype: "bool"},
+		{Name: "verdict_class", Dtype: "string"},
 	}
 }
 

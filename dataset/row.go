@@ -23,14 +23,15 @@ const ToolChoiceAuto = "auto"
 // (category, subcategory and file_types are then empty).
 func RowOf(task *schemas.Task, tr *schemas.Trajectory, tools *string) schemas.Row {
 	r := schemas.Row{
-		Messages:    make([]schemas.RowMessage, len(tr.Messages)),
-		Tools:       tools,
-		ToolChoices: ToolChoiceAuto,
-		ID:          tr.ID,
-		TaskID:      tr.TaskID,
-		Teacher:     teacherName(tr.Teacher),
-		FileTypes:   []string{},
-		Passed:      tr.Verdict != nil && tr.Verdict.Passed,
+		Messages:     make([]schemas.RowMessage, len(tr.Messages)),
+		Tools:        tools,
+		ToolChoices:  ToolChoiceAuto,
+		ID:           tr.ID,
+		TaskID:       tr.TaskID,
+		Teacher:      teacherName(tr.Teacher),
+		FileTypes:    []string{},
+		Passed:       tr.Verdict != nil && tr.Verdict.Passed,
+		VerdictClass: schemas.VerdictClassOf(tr),
 	}
 	for i, m := range tr.Messages {
 		r.Messages[i] = schemas.RowMessage{Role: m.Role, Content: m.Content, ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID}

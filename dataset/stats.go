@@ -19,6 +19,9 @@ type Stats struct {
 	// TokensCounted says where the token figures come from: one of the
 	// Tokens… constants, or "mixed".
 	TokensCounted string `json:"tokens_counted,omitempty"`
+	// VerdictClasses counts the rows of each verdict class, when the rows
+	// have a verdict_class column.
+	VerdictClasses map[string]int64 `json:"verdict_classes,omitempty"`
 }
 
 // Sources of token figures (Stats.TokensCounted).
@@ -97,6 +100,12 @@ func (s *Stats) Add(x Sample) {
 func (s *Stats) AddRow(r *schemas.Row) {
 	passed := r.Passed
 	s.Add(Sample{Category: r.Category, Turns: int(r.Turns), Tokens: r.Tokens, Passed: &passed})
+	if r.VerdictClass != "" {
+		if s.VerdictClasses == nil {
+			s.VerdictClasses = map[string]int64{}
+		}
+		s.VerdictClasses[r.VerdictClass]++
+	}
 }
 
 // Merge adds the counts of o to s.
@@ -110,6 +119,12 @@ func (s *Stats) Merge(o *Stats) {
 			i = slices.IndexFunc(s.Categories, func(x CategoryTally) bool { return x.Category == c.Category })
 		}
 		s.Categories[i].merge(&c.Tally)
+	}
+	for c, n := range o.VerdictClasses {
+		if s.VerdictClasses == nil {
+			s.VerdictClasses = map[string]int64{}
+		}
+		s.VerdictClasses[c] += n
 	}
 	if s.TokensCounted == "" {
 		s.TokensCounted = o.TokensCounted

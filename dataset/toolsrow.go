@@ -21,18 +21,19 @@ import (
 // arguments is the struct {code}, which DuckDB reads as a STRUCT and
 // datasets as a dict.
 type toolsRow struct {
-	Messages    []toolsMessage `parquet:"messages,list" json:"messages"`
-	Tools       []ToolDef      `parquet:"tools,list" json:"tools"`
-	ToolChoices string         `parquet:"tool_choices" json:"tool_choices"`
-	ID          string         `parquet:"id" json:"id"`
-	TaskID      string         `parquet:"task_id" json:"task_id"`
-	Category    string         `parquet:"category" json:"category"`
-	Subcategory string         `parquet:"subcategory" json:"subcategory"`
-	FileTypes   []string       `parquet:"file_types,list" json:"file_types"`
-	Teacher     string         `parquet:"teacher" json:"teacher"`
-	Turns       int32          `parquet:"turns" json:"turns"`
-	Tokens      int64          `parquet:"tokens" json:"tokens"`
-	Passed      bool           `parquet:"passed" json:"passed"`
+	Messages     []toolsMessage `parquet:"messages,list" json:"messages"`
+	Tools        []ToolDef      `parquet:"tools,list" json:"tools"`
+	ToolChoices  string         `parquet:"tool_choices" json:"tool_choices"`
+	ID           string         `parquet:"id" json:"id"`
+	TaskID       string         `parquet:"task_id" json:"task_id"`
+	Category     string         `parquet:"category" json:"category"`
+	Subcategory  string         `parquet:"subcategory" json:"subcategory"`
+	FileTypes    []string       `parquet:"file_types,list" json:"file_types"`
+	Teacher      string         `parquet:"teacher" json:"teacher"`
+	Turns        int32          `parquet:"turns" json:"turns"`
+	Tokens       int64          `parquet:"tokens" json:"tokens"`
+	Passed       bool           `parquet:"passed" json:"passed"`
+	VerdictClass string         `parquet:"verdict_class" json:"verdict_class"`
 }
 
 // toolsMessage is a message: tool_calls is empty and tool_call_id and name
@@ -118,6 +119,7 @@ func toolsRowOf(r *schemas.Row) toolsRow {
 		Messages: msgs, Tools: defs, ToolChoices: r.ToolChoices,
 		ID: r.ID, TaskID: r.TaskID, Category: r.Category, Subcategory: r.Subcategory,
 		FileTypes: r.FileTypes, Teacher: r.Teacher, Turns: r.Turns, Tokens: r.Tokens, Passed: r.Passed,
+		VerdictClass: r.VerdictClass,
 	}
 }
 
@@ -146,6 +148,7 @@ func rowOfTools(t *toolsRow) schemas.Row {
 		Messages: msgs, Tools: tools, ToolChoices: t.ToolChoices,
 		ID: t.ID, TaskID: t.TaskID, Category: t.Category, Subcategory: t.Subcategory,
 		FileTypes: t.FileTypes, Teacher: t.Teacher, Turns: t.Turns, Tokens: t.Tokens, Passed: t.Passed,
+		VerdictClass: t.VerdictClass,
 	}
 }
 

@@ -3,6 +3,7 @@ package dataset
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -113,6 +114,7 @@ func (w *Writer) Bytes() int64 { return w.bytes }
 func (w *Writer) Stats() Stats {
 	s := w.stats
 	s.Categories = slices.Clone(s.Categories)
+	s.VerdictClasses = maps.Clone(s.VerdictClasses)
 	s.TokensCounted = TokensFromColumn
 	return s
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"synth/filters"
 	"synth/rundir"
@@ -21,6 +22,10 @@ type funnel struct {
 }
 
 const stageTrajDedup = "dedup_trajectories"
+
+// stageVerdictClass, counted only when dataset.verdict_classes is set and
+// then last, drops rows of the classes it leaves out.
+const stageVerdictClass = "verdict_class"
 
 // stageBenchValidate counts the benchmark tasks proven before the
 // training funnel: its drops name the proof that failed (ambiguous_truth, reference_fails,
@@ -172,6 +177,13 @@ func (r *builder) filterTrajectories(fn *funnel, trajs []trajRef) ([]trajRef, er
 			continue
 		}
 		fn.Pass(stageTrajDedup)
+		if c := schemas.VerdictClassOf(t); len(r.cfg.Dataset.VerdictClasses) > 0 {
+			if !slices.Contains(r.cfg.Dataset.VerdictClasses, c) {
+				fn.Drop(stageVerdictClass, t.ID, "class_"+c, "dataset.verdict_classes: "+strings.Join(r.cfg.Dataset.VerdictClasses, ", "))
+				continue
+			}
+			fn.Pass(stageVerdictClass)
+		}
 		hygiene.Keep(t)
 		kept = append(kept, ref)
 	}

@@ -150,8 +150,16 @@ func (w *roller) records(ctx context.Context, jb job) ([]*schemas.Trajectory, er
 // the filters drop them.
 func (w *roller) rollout(ctx context.Context, jb job) (*schemas.Trajectory, error) {
 	inputs := w.fs.inputs(jb.task)
-	return runner.Retry(ctx, w.retry, func(int) (*schemas.Trajectory, bool, error) {
+	var earlier schemas.Usage // what the failed tries cost
+	return runner.Retry(ctx, w.retry, func(attempt int) (*schemas.Trajectory, bool, error) {
 		t, err := w.player.Play(ctx, jb.played(), inputs)
+		if err == nil && attempt > 1 {
+			e := earlier
+			t.Attempt, t.EarlierUsage = attempt, &e
+		}
+		if err == nil {
+			earlier.Add(t.Usage)
+		}
 		// An endpoint's failure was retried request by request already;
 		// playing the rollout again at once would re-send what the server
 		// may still be computing. The next run redoes it.

@@ -101,6 +101,9 @@ type builder struct {
 	// tasks is the task journal the run's tasks were read back from, slim
 	// (see taskStore); empty when they are held whole.
 	tasks taskStore
+	// avoided are the earlier benchmarks the split kept clear of
+	// (bench.exclude), for the benchmark's card.
+	avoided []string
 }
 
 func newBuilder(cfg config.Config, opts Options) *builder {

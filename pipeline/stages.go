@@ -12,6 +12,7 @@ import (
 	"synth/agent"
 	"synth/bench"
 	"synth/checks/adversary"
+	"synth/config"
 	"synth/dataset"
 	"synth/filters"
 	"synth/generators/template"
@@ -47,9 +48,19 @@ func (r *builder) split(tasks []slimTask) (benchTasks []schemas.Task, train []sl
 		}
 		return bench.TwinKey(w)
 	}
+	avoid, avoided, err := avoidEarlier(r.cfg, tasks, r.tasks.whole)
+	r.avoided = avoided
+	if err != nil {
+		return nil, nil, fmt.Errorf("split: %w", err)
+	}
 	inBench, dropped := bench.Place(len(tasks), item, r.cfg.Bench.Fraction, seed, twinKey)
 	if err != nil {
 		return nil, nil, fmt.Errorf("split: %w", err)
+	}
+	for i := range avoid {
+		if avoid[i] {
+			inBench[i], dropped[i] = false, true
+		}
 	}
 	train = tasks[:0] // each task is read before its place is written
 	for i := range tasks {
@@ -66,12 +77,59 @@ func (r *builder) split(tasks []slimTask) (benchTasks []schemas.Task, train []sl
 		}
 	}
 	clear(tasks[len(train):])
-	if dropped := len(tasks) - len(benchTasks) - len(train); dropped > 0 {
+	if n := count(avoid); n > 0 {
+		dropped := len(tasks) - len(benchTasks) - len(train)
+		r.sum.add("split", len(tasks), len(train), "training tasks; %d held out for the benchmark, %d dropped (%d sharing an input file or a near-duplicate query with an earlier benchmark; the rest another language of a benchmark task, or reading files from both sides)", len(benchTasks), dropped, n)
+	} else if dropped := len(tasks) - len(benchTasks) - len(train); dropped > 0 {
 		r.sum.add("split", len(tasks), len(train), "training tasks; %d held out for the benchmark, %d dropped (another language of a benchmark task, or reading files from both sides)", len(benchTasks), dropped)
 	} else {
 		r.sum.add("split", len(tasks), len(train), "training tasks; %d held out for the benchmark", len(benchTasks))
 	}
 	return benchTasks, train, nil
+}
+
+// avoidEarlier reads the benchmarks cfg.Bench.Exclude names and marks the
+// tasks that share an input file or a near-duplicate query with one of
+// them (decontamination's rule, even when decontamination is off): such a
+// task goes to neither side, so the new benchmark shares nothing with the
+// earlier ones and no training row leaks them. avoided describes each
+// earlier benchmark for the card.
+func avoidEarlier(cfg config.Config, tasks []slimTask, whole func(*slimTask) (*schemas.Task, error)) (avoid []bool, avoided []string, err error) {
+	if len(cfg.Bench.Exclude) == 0 {
+		return nil, nil, nil
+	}
+	var earlier []schemas.Task
+	for _, dir := range cfg.Bench.Exclude {
+		e, err := bench.LoadEarlier(dir)
+		if err != nil {
+			return nil, nil, fmt.Errorf("bench.exclude: %w", err)
+		}
+		earlier = append(earlier, e.Tasks...)
+		avoided = append(avoided, e.Describe())
+	}
+	fc := cfg.Filters
+	fc.Decon.Off = false
+	decon := filters.NewDecontaminator(fc, earlier)
+	avoid = make([]bool, len(tasks))
+	for i := range tasks {
+		w, err := whole(&tasks[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		ok, _, _ := decon.Check(w)
+		avoid[i] = !ok
+	}
+	return avoid, avoided, nil
+}
+
+func count(b []bool) int {
+	n := 0
+	for _, v := range b {
+		if v {
+			n++
+		}
+	}
+	return n
 }
 
 // validateBench proves each benchmark task: its reference solution must pass
@@ -466,6 +524,7 @@ func (r *builder) writeBench(tasks []schemas.Task, refs map[string]*schemas.Traj
 	err := bench.Write(dir, entries, bench.Info{
 		Seed: r.cfg.Seed, SourceRun: "config " + r.cfg.Hash(),
 		Validated: "each task's reference solution passes its checks and an empty rollout fails them, in the sandbox",
+		Avoided:   r.avoided,
 	})
 	if err != nil {
 		return err

@@ -16,6 +16,32 @@ type Row struct {
 	Turns       int32        `parquet:"turns" json:"turns"`
 	Tokens      int64        `parquet:"tokens" json:"tokens"`
 	Passed      bool         `parquet:"passed" json:"passed"`
+	// VerdictClass is how the row's verdict was reached: one of the
+	// Verdict… classes.
+	VerdictClass string `parquet:"verdict_class" json:"verdict_class"`
+}
+
+// Verdict classes of a row (Row.VerdictClass).
+const (
+	VerdictVerified = "verified" // passed on its first verification
+	VerdictRetried  = "retried"  // passed after an infrastructure failure was retried
+	VerdictJudged   = "judged"   // an LLM judge took part in the verdict
+)
+
+// VerdictClasses lists the verdict classes.
+var VerdictClasses = []string{VerdictVerified, VerdictRetried, VerdictJudged}
+
+// VerdictClassOf is tr's verdict class: judged when its verdict names a
+// judge, retried when the record is not its rollout's first attempt,
+// verified otherwise.
+func VerdictClassOf(tr *Trajectory) string {
+	switch {
+	case tr.Verdict != nil && tr.Verdict.Judge != "":
+		return VerdictJudged
+	case tr.Attempt > 1:
+		return VerdictRetried
+	}
+	return VerdictVerified
 }
 
 // RowMessage is a message as a dataset row stores it. ToolCalls and

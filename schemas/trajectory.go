@@ -73,6 +73,11 @@ type Trajectory struct {
 	Artifacts   []Artifact  `json:"artifacts,omitempty"`
 	Usage       Usage       `json:"usage"`
 	Verdict     *Verdict    `json:"verdict,omitempty"`
+	// Attempt is which try of the rollout this is when an infrastructure
+	// failure made it play again (absent on the first), and EarlierUsage
+	// what the earlier tries cost: a row's cost counts every attempt.
+	Attempt      int    `json:"attempt,omitempty"`
+	EarlierUsage *Usage `json:"earlier_usage,omitempty"`
 }
 
 // TeacherInfo names the model that produced a trajectory.
@@ -139,6 +144,11 @@ type Verdict struct {
 	Passed  bool          `json:"passed"`
 	Checks  []CheckResult `json:"checks"`
 	Failure string        `json:"failure,omitempty"` // a taxonomy word when not passed
+	// Judge names the LLM judge that took part in the verdict, if any. No
+	// check of synth's training verification consults a judge today, so it
+	// is empty on every verdict synth writes; rows of imported or future
+	// verdicts that set it are of class judged.
+	Judge string `json:"judge,omitempty"`
 }
 
 // CheckResult is the outcome of one check.

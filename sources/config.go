@@ -74,6 +74,10 @@ type KaggleConfig struct {
 	// instead of each dataset's whole archive. Competitions are always
 	// downloaded whole.
 	Files []string `yaml:"files" json:"files,omitempty"`
+	// KagglehubCache is kagglehub's cache folder, read before downloading
+	// a dataset version kagglehub already holds; empty: $KAGGLEHUB_CACHE,
+	// else ~/.cache/kagglehub; "off": never read.
+	KagglehubCache string `yaml:"kagglehub_cache" json:"kagglehub_cache,omitempty"`
 	// RequestsPerMinute bounds API calls (0: 30). Retries is how often a
 	// 429, 5xx or transport error is retried (0: 4; <0: none).
 	RequestsPerMinute int `yaml:"requests_per_minute" json:"requests_per_minute"`

@@ -46,6 +46,7 @@ type buildFlags struct {
 	noCache       bool
 	python        string
 	pinned        string
+	excludeBench  []string
 }
 
 func newBuildCmd() *cobra.Command {
@@ -113,6 +114,7 @@ func addBuildFlags(cmd *cobra.Command, f *buildFlags) {
 	fl.IntVar(&f.maxTurns, "max-turns", 0, "assistant turns per rollout at most (config: teacher.max_turns)")
 	fl.IntVar(&f.concurrency, "concurrency", 0, "rollouts in flight at most; default: sandbox.slots if set, else 16 for --teacher openai, else one per CPU (config: concurrency)")
 	fl.Float64Var(&f.benchFrac, "bench-fraction", 0, "share of tasks held out for the benchmark; default 0.4 (config: bench.fraction)")
+	fl.StringArrayVar(&f.excludeBench, "exclude-bench", nil, "an earlier benchmark folder `DIR` the new benchmark must share no input file and no near-duplicate query with (a fresh split), repeatable; such tasks go to neither side (config: bench.exclude)")
 	fl.StringSliceVar(&f.templates, "templates", nil, "only these templates or prefixes, e.g. table.,text.wordfreq (config: tasks.templates)")
 	fl.BoolVar(&f.fileless, "fileless", false, "also write the tasks that read no file (math, programs, web pages); without it they are written only when the built-in corpus is a source (config: tasks.fileless)")
 	fl.BoolVar(&f.validateTasks, "validate-tasks", false, "prove every task in the sandbox before rollouts, not only benchmark tasks (config: tasks.validate)")
@@ -184,6 +186,9 @@ func resolveConfig(cmd *cobra.Command, f buildFlags) (config.Config, error) {
 			return cfg, usagef("--bench-fraction %v: want a share from 0 to 1", f.benchFrac)
 		}
 		cfg.Bench.Fraction = f.benchFrac
+	}
+	if set("exclude-bench") {
+		cfg.Bench.Exclude = f.excludeBench
 	}
 	if set("templates") {
 		cfg.Tasks.Templates = f.templates

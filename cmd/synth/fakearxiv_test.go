@@ -56,6 +56,8 @@ func (a *cliArxiv) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/api/query":
 		a.search(w, r)
+	case r.URL.Path == "/oai" && q.Get("verb") == "ListRecords":
+		a.listRecords(w, r)
 	case r.URL.Path == "/oai":
 		id := strings.TrimPrefix(q.Get("identifier"), "oai:arXiv.org:")
 		a.log("GET /oai %s %s", q.Get("verb"), id)
@@ -81,8 +83,54 @@ func (a *cliArxiv) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// listRecords pages a harvest as arXiv does: two pages of three arXivRaw
+// records each, the second reached by a resumption token.
+func (a *cliArxiv) listRecords(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	a.log("GET /oai ListRecords from=%s token=%s", q.Get("from"), q.Get("resumptionToken"))
+	first := 1
+	if q.Get("resumptionToken") == "next" {
+		first = 4
+	}
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?><OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><ListRecords>`)
+	for i := first; i < first+3; i++ {
+		topic := "tables"
+		if i%2 == 0 {
+			topic = "agents"
+		}
+		fmt.Fprintf(&b, `<record><header><identifier>oai:arXiv.org:2502.%05[1]d</identifier></header><metadata><arXivRaw xmlns="http://arxiv.org/OAI/arXivRaw/"><id>2502.%05[1]d</id><version version="v1"/><version version="v2"/><title>Harvested %[1]d on %[2]s</title><authors>Ada Lovelace</authors><categories>cs.CL</categories><license>http://creativecommons.org/licenses/by/4.0/</license><abstract>About %[2]s.</abstract></arXivRaw></metadata></record>`, i, topic)
+	}
+	if first == 1 {
+		b.WriteString(`<resumptionToken cursor="0" completeListSize="6">next</resumptionToken>`)
+	}
+	b.WriteString(`</ListRecords></OAI-PMH>`)
+	io.WriteString(w, b.String())
+}
+
+// known answers id_list: each paper at the version asked, else v3.
+func (a *cliArxiv) known(w http.ResponseWriter, r *http.Request, list string) {
+	a.log("GET /api/query id_list=%s", list)
+	ids := strings.Split(list, ",")
+	fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom"><opensearch:totalResults xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">%d</opensearch:totalResults>
+`, len(ids))
+	for _, id := range ids {
+		if !strings.Contains(id, "v") {
+			id += "v3"
+		}
+		fmt.Fprintf(w, `<entry><id>http://arxiv.org/abs/%[1]s</id><title>Known %[1]s</title><summary>Abstract of %[1]s.</summary><author><name>Ada Lovelace</name></author><link title="pdf" href="%[2]s/pdf/%[1]s" rel="related" type="application/pdf"/></entry>
+`, id, a.base)
+	}
+	io.WriteString(w, "</feed>\n")
+}
+
 func (a *cliArxiv) search(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	if list := q.Get("id_list"); list != "" {
+		a.known(w, r, list)
+		return
+	}
 	query := q.Get("search_query")
 	start, _ := strconv.Atoi(q.Get("start"))
 	n, _ := strconv.Atoi(q.Get("max_results"))

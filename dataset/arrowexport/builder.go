@@ -63,6 +63,7 @@ func (rb *rowBuilder) append(r *schemas.Row) {
 	f[9].(*array.Int32Builder).Append(r.Turns)
 	f[10].(*array.Int64Builder).Append(r.Tokens)
 	f[11].(*array.BooleanBuilder).Append(r.Passed)
+	f[12].(*array.StringBuilder).Append(r.VerdictClass)
 }
 
 // appendToolCalls appends a message's calls, arguments as the struct

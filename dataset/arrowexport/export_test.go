@@ -95,7 +95,7 @@ func TestSaveToDisk(t *testing.T) {
 	if got := schema.Field(0).Type.String(); got != "list<item: struct<role: utf8 nullable, content: utf8 nullable>, nullable>" {
 		t.Errorf("messages type %s", got)
 	}
-	if names := schemaNames(schema); names[0] != "messages" || names[1] != "tools" || names[2] != "tool_choices" || len(names) != 12 {
+	if names := schemaNames(schema); names[0] != "messages" || names[1] != "tools" || names[2] != "tool_choices" || len(names) != 13 {
 		t.Errorf("columns %v", names)
 	}
 	hf, ok := schema.Metadata().GetValue("huggingface")

@@ -183,3 +183,12 @@ func correlatedMeasures(c *bctx, t *table) (a, b column, r float64, ok bool) {
 	r = pearson(t.pairs(a.idx, b.idx))
 	return a, b, r, !math.IsNaN(r)
 }
+
+// names are the columns' names, in order.
+func names(cs []column) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.name
+	}
+	return out
+}

@@ -55,3 +55,58 @@ for stat in want.index:
         assert number_close(v, w, 1e-4, 0.005), 'the %%s of %%s is %%s, expected %%.6g' %% (stat, col, v, w)
 `, pyList(cols))}
 }
+
+// dimensionLabels name a width and a height in an answer: before the
+// number ("width: 800", 宽 800) or after it ("800 pixels wide").
+var dimensionLabels = [][2]string{
+	{`width|w|宽`, `(?:px|pixels?|像素)?\s*(?:wide|across|in width|宽)`},
+	{`height|h|高`, `(?:px|pixels?|像素)?\s*(?:high|tall|in height|高)`},
+}
+
+// answerInOrder is a python check that the answer states values in their
+// order (in_order): a number a label names must be that label's value, and
+// unlabelled values must come in order, so that a width and a height
+// swapped, or given both ways, fail.
+func answerInOrder(values []int, labels [][2]string) schemas.Check {
+	vs := make([]string, len(values))
+	for i, v := range values {
+		vs[i] = fmt.Sprint(v)
+	}
+	ls := make([]string, len(labels))
+	for i, l := range labels {
+		ls[i] = fmt.Sprintf("(%s, %s)", py(l[0]), py(l[1]))
+	}
+	return pyCheck(`
+ok, why = in_order(answer, [%s], [%s])
+assert ok, why
+`, strings.Join(vs, ", "), strings.Join(ls, ", "))
+}
+
+// clusterCheck judges a k-means labelling of {out}.csv by its quality on
+// the real input, computed in the verification sandbox: the output keeps
+// the input's complete rows in order (their features as they are), has k
+// labels, and its labels explain at least 90% of the variance (of the
+// standardized features) that scikit-learn's KMeans explains. A random
+// labelling explains almost none; another good k-means run nearly all.
+func clusterCheck(c *bctx, features []string, k int) schemas.Check {
+	return schemas.Check{Kind: schemas.CheckPython, Code: "import pandas as pd\nimport numpy as np\n" + c.loadCode(0, "df") + fmt.Sprintf(`
+features = %s
+df = df.dropna(subset=features).copy()
+same_table('{out}.csv', df[features], ordered=True)
+got = read_table('{out}.csv')
+col = find_column(got, 'cluster')
+assert col is not None, '{out}.csv has no cluster column'
+labels = pd.factorize(got[col].astype(str))[0]
+assert len(set(labels)) == %d, '{out}.csv has %%d distinct clusters, expected %d' %% len(set(labels))
+X = df[features].to_numpy(dtype=float)
+sd = X.std(axis=0)
+X = (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1)
+def sse(lab):
+    return float(sum(((X[lab == j] - X[lab == j].mean(axis=0)) ** 2).sum() for j in set(lab.tolist())))
+from sklearn.cluster import KMeans
+best = KMeans(n_clusters=%d, n_init=10, random_state=42).fit_predict(X)
+total = float(((X - X.mean(axis=0)) ** 2).sum())
+share = (total - sse(labels)) / max(total - sse(best), 1e-12)
+assert share >= 0.9, 'the clusters of {out}.csv explain %%.0f%%%% of the variance k-means explains on the standardized features, expected at least 90%%%%' %% (100 * share)
+`, pyList(features), k, k, k)}
+}

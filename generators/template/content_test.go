@@ -241,7 +241,7 @@ const (
 
 // contentTemplates are the templates whose checks compare content with
 // what the reference's code makes of the real input.
-var contentTemplates = []string{"table.pivot", "table.describe", "table.convert"}
+var contentTemplates = []string{"table.pivot", "table.describe", "table.convert", "ml.cluster", "image.size"}
 
 // TestContentChecksProveOnCorpus: on every file of the built-in corpus
 // (each of its input types), the reference passes the content checks and
@@ -261,4 +261,51 @@ func TestContentChecksProveOnCorpus(t *testing.T) {
 	if v := validateAll(t, tasks, paths); len(v.Kept) != len(tasks) {
 		t.Fatalf("%d of %d tasks hold", len(v.Kept), len(tasks))
 	}
+}
+
+// TestImageSizeInOrder: width and height are checked in their order: the
+// two swapped, or given both ways, fail; labelled in another order, or as
+// 120x90, pass.
+func TestImageSizeInOrder(t *testing.T) {
+	pyenvtest.Python(t)
+	ins := []generators.Input{writeImage(t, t.TempDir(), "photo.png", photo(120, 90), "png")}
+	printSize := "from PIL import Image\nimport glob\nprint(Image.open(glob.glob('data/*')[0]).size)"
+	says := func(name, answer string) solution {
+		return solution{name: name, own: true, steps: []string{printSize}, answer: answer}
+	}
+	judge(t, ins, "image.size",
+		[]solution{
+			says("swapped", "The image is 90 pixels wide and 120 pixels high."),
+			says("swapped, unlabelled", "The image is 90 x 120."),
+			says("both ways", "It is 120 x 90 or 90 x 120."),
+			says("labels swapped", "width: 90, height: 120"),
+		},
+		[]solution{
+			says("as a dimension", "The image is 120x90 pixels."),
+			says("height first, labelled", "It is 90 pixels high and 120 pixels wide."),
+			says("as a tuple", "Image.size is (120, 90): width 120, height 90."),
+			says("chinese", "图片宽 120 像素，高 90 像素。"),
+		})
+}
+
+// clusterEdit reads the clustered output into d (its label column c).
+const clusterEdit = "import pandas as pd, numpy as np\nd = pd.read_csv(OUT)\nc = 'cluster'\nrng = np.random.default_rng(7)\n"
+
+// TestClusterQuality: a k-means labelling is judged by the variance its
+// clusters explain on the real input; random labels, labels shuffled
+// across rows and zeroed features fail; another seed and renamed labels
+// pass.
+func TestClusterQuality(t *testing.T) {
+	pyenvtest.Python(t)
+	judge(t, retailInput(t), "ml.cluster",
+		[]solution{
+			{name: "random labels", steps: []string{clusterEdit + "d[c] = rng.integers(0, 3, len(d))\nd.to_csv(OUT, index=False)"}},
+			{name: "labels shuffled across rows", steps: []string{clusterEdit + "d[c] = rng.permutation(d[c].values)\nd.to_csv(OUT, index=False)"}},
+			{name: "labels by row number", steps: []string{clusterEdit + "d[c] = np.arange(len(d)) % 3\nd.to_csv(OUT, index=False)"}},
+			{name: "features zeroed", steps: []string{clusterEdit + "for x in d.select_dtypes('number').columns:\n    d[x] = 0 if x != c else d[x]\nd.to_csv(OUT, index=False)"}},
+		},
+		[]solution{
+			{name: "another seed", replace: []string{"random_state=42", "random_state=5"}},
+			{name: "labels renamed", steps: []string{clusterEdit + "d[c] = d[c].map({0: 'A', 1: 'B', 2: 'C'})\nd.to_csv(OUT, index=False)"}},
+		})
 }

@@ -133,3 +133,36 @@ func TestMessyLayoutsProve(t *testing.T) {
 	}
 	validateAll(t, tasks, paths)
 }
+
+// TestAmbiguousLayoutUntasked: a sheet whose header has merged cells gets
+// no task, and the report says why.
+func TestAmbiguousLayoutUntasked(t *testing.T) {
+	f := excelize.NewFile()
+	for i, line := range strings.Split(strings.TrimSpace(layoutRows(",", ".")), "\n") {
+		var row []any
+		for _, v := range strings.Split(line, ",") {
+			row = append(row, v)
+		}
+		f.SetSheetRow("Sheet1", fmt.Sprintf("A%d", 1+i), &row)
+	}
+	f.MergeCell("Sheet1", "B1", "C1")
+	var b bytes.Buffer
+	if err := f.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	in := writeFile(t, t.TempDir(), "merged.xlsx", "xlsx", b.Bytes())
+	gen := New(Options{Seed: 1, Langs: []string{"en"}})
+	tasks, err := gen.Generate(context.Background(), []generators.Input{in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range tasks {
+		if len(task.Files) > 0 {
+			t.Errorf("%s reads a sheet with merged header cells", task.Generator)
+		}
+	}
+	un := gen.(generators.Explainer).Untasked()
+	if len(un) != 1 || !strings.Contains(un[0].Detail, "merged header cells") {
+		t.Errorf("untasked %+v, want the merged header cells named", un)
+	}
+}

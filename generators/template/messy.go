@@ -2,6 +2,8 @@ package template
 
 import (
 	"fmt"
+	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -287,3 +289,40 @@ func hasMess(c *bctx) bool {
 	_, _, _, ok := moneyCol(t)
 	return ok
 }
+
+// moneyRE matches an amount: an optional currency sign, then digits with
+// thousands separators in groups of three, so a decimal comma ("45,06")
+// is not read as one.
+var moneyRE = regexp.MustCompile(`^\s*[$€£¥]?\s*-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?\s*$`)
+
+func parseMoney(s string) (float64, bool) {
+	s = strings.NewReplacer("$", "", "€", "", "£", "", "¥", "", ",", "", " ", "").Replace(s)
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil
+}
+
+// monthNames are the ways an answer may name YYYY-MM.
+func monthNames(ym string) []string {
+	out := []string{ym}
+	if len(ym) == 7 {
+		if m, err := strconv.Atoi(ym[5:]); err == nil && m >= 1 && m <= 12 {
+			out = append(out, monthEN[m-1], monthEN[m-1][:3]+" "+ym[:4], fmt.Sprintf("%s年%d月", ym[:4], m), ym[:4]+"/"+ym[5:])
+		}
+	}
+	return out
+}
+
+// monthsByTotal returns the months of tot in order and the one with the
+// largest total (the earliest of equals).
+func monthsByTotal(tot map[string]float64) (months []string, best string) {
+	months = slices.Sorted(maps.Keys(tot))
+	for _, m := range months {
+		if best == "" || tot[m] > tot[best] {
+			best = m
+		}
+	}
+	return months, best
+}
+
+// monthEN are the months' English names, January first.
+var monthEN = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}

@@ -78,3 +78,27 @@ func TestMP3SecondsAgree(t *testing.T) {
 		})
 	}
 }
+
+// TestMP3DurationAcceptsBothReadings: an MP3's duration task accepts the
+// decoded length and the container's, a frame apart, and no further.
+func TestMP3DurationAcceptsBothReadings(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "tone.mp3")
+	if err := os.WriteFile(p, silentMP3(120, 576, 1200, true), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := &bctx{files: []generators.Input{{File: schemas.File{Name: "tone.mp3", Type: "mp3"}, Path: p}}, cache: newParsed()}
+	specs, err := buildDuration(c)
+	if err != nil || len(specs) != 1 {
+		t.Fatalf("%d specs, %v", len(specs), err)
+	}
+	m := specs[0].checks[0].Number
+	decoded := c.mp3Seconds(0)
+	for _, frame := range []float64{1152.0 / 44100, 1152.0 / 32000} {
+		if got := decoded + frame; got-m.Value > m.AbsTol || m.Value-(decoded-frame) > m.AbsTol {
+			t.Errorf("a frame (%.3f s) from the decoded %.3f s is refused: expected %.3f ± %.3f", frame, decoded, m.Value, m.AbsTol)
+		}
+	}
+	if m.AbsTol > 0.1 {
+		t.Errorf("tolerance %.3f s accepts a wrong duration", m.AbsTol)
+	}
+}

@@ -36,14 +36,6 @@ func features(t *table, not string) []column {
 	return out
 }
 
-func names(cs []column) []string {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.name
-	}
-	return out
-}
-
 func buildClassify(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	var target column
@@ -314,11 +306,7 @@ df['cluster'] = KMeans(n_clusters=%d, n_init=10, random_state=42).fit_predict(X)
 		answerZh: fmt.Sprintf("%d 行数据已标注为 %d 个簇，保存到 {OUT}.csv。", n, k),
 		checks: []schemas.Check{
 			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(n), ColumnsInclude: append([]string{"cluster"}, fn...)},
-			pyCheck(`
-df = read_table('{out}.csv')
-k = df[find_column(df, 'cluster')].nunique()
-assert k == %d, '{out}.csv has %%d distinct clusters, expected %d' %% k
-`, k, k),
+			clusterCheck(c, fn, k),
 		},
 		outputs: []string{"{out}.csv"},
 	}}, nil

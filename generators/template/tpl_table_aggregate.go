@@ -2,7 +2,6 @@ package template
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -214,29 +213,4 @@ func monthsWithDates(t *table, idx int) int {
 		}
 	}
 	return len(seen)
-}
-
-var monthEN = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
-
-// monthNames are the ways an answer may name YYYY-MM.
-func monthNames(ym string) []string {
-	out := []string{ym}
-	if len(ym) == 7 {
-		if m, err := strconv.Atoi(ym[5:]); err == nil && m >= 1 && m <= 12 {
-			out = append(out, monthEN[m-1], monthEN[m-1][:3]+" "+ym[:4], fmt.Sprintf("%s年%d月", ym[:4], m), ym[:4]+"/"+ym[5:])
-		}
-	}
-	return out
-}
-
-// monthsByTotal returns the months of tot in order and the one with the
-// largest total (the earliest of equals).
-func monthsByTotal(tot map[string]float64) (months []string, best string) {
-	months = slices.Sorted(maps.Keys(tot))
-	for _, m := range months {
-		if best == "" || tot[m] > tot[best] {
-			best = m
-		}
-	}
-	return months, best
 }

@@ -3,7 +3,6 @@ package template
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -187,17 +186,6 @@ assert n_in == %[6]d, '{out}.csv keeps %%d rows with %[1]s inside the fences, ex
 		}}, nil
 	}
 	return nil, nil
-}
-
-// moneyRE matches an amount: an optional currency sign, then digits with
-// thousands separators in groups of three, so a decimal comma ("45,06")
-// is not read as one.
-var moneyRE = regexp.MustCompile(`^\s*[$€£¥]?\s*-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?\s*$`)
-
-func parseMoney(s string) (float64, bool) {
-	s = strings.NewReplacer("$", "", "€", "", "£", "", "¥", "", ",", "", " ", "").Replace(s)
-	f, err := strconv.ParseFloat(s, 64)
-	return f, err == nil
 }
 
 func buildTypes(c *bctx) ([]spec, error) {

@@ -58,13 +58,6 @@ func buildSort(c *bctx) ([]spec, error) {
 	}}, nil
 }
 
-func pyBool(b bool) string {
-	if b {
-		return "True"
-	}
-	return "False"
-}
-
 func buildFilter(c *bctx) ([]spec, error) {
 	t := c.table(0)
 	cat, ok1 := c.pickCol(t.categories())

@@ -43,3 +43,10 @@ func frequencies(ws []string, minLen int) []wordCount {
 var stopwords = map[string]bool{"the": true, "and": true, "that": true, "with": true, "this": true, "from": true, "for": true,
 	"was": true, "were": true, "are": true, "have": true, "has": true, "had": true, "which": true, "their": true, "there": true,
 	"they": true, "been": true, "into": true, "after": true, "about": true, "would": true, "could": true, "should": true}
+
+func pyBool(b bool) string {
+	if b {
+		return "True"
+	}
+	return "False"
+}

@@ -37,4 +37,14 @@
 // every package's tests fail, and a survivor names the first that passed.
 // List a change once, with downstream, rather than as one entry per
 // package.
+//
+// With -blind the mutants are not read from a list but made from the
+// guard functions of internal/mutate/guards.txt ("FILE FUNC PKG RUN" per
+// line): every comparison negated (== and !=, < and >=, > and <=) and
+// every if without an else whose block ends in a return made dead (its
+// condition becomes false && (cond)), one at a time. They are named
+// FILE:FUNC#cmpN and FILE:FUNC#retN, counted in source order within the
+// function; internal/mutate/equivalents.txt marks those no test can tell
+// apart ("NAME reason" per line). -list prints the selected mutants and
+// runs nothing.
 package main

@@ -37,6 +37,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	min := fs.Float64("min", 95, "the least kill rate, in percent of the mutants not marked equivalent, that exits 0")
 	keep := fs.Bool("keep", false, "keep the temporary copy of the tree and print where it is")
 	timeout := fs.Duration("timeout", 15*time.Minute, "bound on each go test run")
+	blind := fs.Bool("blind", false, "generate the mutants from the guard functions of -guards (each comparison negated, each early return deleted) instead of reading -mutants")
+	guards := fs.String("guards", "internal/mutate/guards.txt", "with -blind: the guard functions and the tests that hold them, relative to -root")
+	equivs := fs.String("equivalents", "internal/mutate/equivalents.txt", "with -blind: the blind mutants no test can tell apart, with a reason each, relative to -root")
+	listOnly := fs.Bool("list", false, "print the selected mutants (name, line, change) and run nothing")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: go run ./internal/mutate [flags]")
 		fmt.Fprintln(stderr, "Applies each mutant of the list to a temporary copy of the tree, runs its tests there and")
@@ -62,13 +66,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	f, err := os.Open(filepath.Join(*root, *list))
-	if err != nil {
-		fmt.Fprintf(stderr, "mutate: %v\n", err)
-		return 2
+	load := func(root string) ([]mutant, error) { return loadList(root, *list) }
+	if *blind {
+		load = func(root string) ([]mutant, error) { return loadBlind(root, *guards, *equivs, keepRE == nil) }
 	}
-	all, err := parseMutants(f, *list)
-	f.Close()
+	all, err := load(*root)
 	if err != nil {
 		fmt.Fprintf(stderr, "mutate: %v\n", err)
 		return 2
@@ -82,6 +84,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(ms) == 0 {
 		fmt.Fprintln(stderr, "mutate: no mutant selected")
 		return 2
+	}
+	if *listOnly {
+		for _, mu := range ms {
+			eq := ""
+			if mu.Equivalent != "" {
+				eq = "  (equivalent: " + mu.Equivalent + ")"
+			}
+			fmt.Fprintf(stdout, "%s  line %d: %q -> %q%s\n", mu.Name, mu.line, mu.Old, mu.New, eq)
+		}
+		return 0
 	}
 
 	tree, err := os.MkdirTemp("", "synth-mutate-")
@@ -190,14 +202,23 @@ func (m mutator) try(mu mutant) (outcome, string, time.Duration) {
 	if err != nil {
 		return broken, err.Error(), 0
 	}
-	if n := bytes.Count(orig, []byte(mu.Old)); n != 1 {
-		return broken, fmt.Sprintf("the old text occurs %d times in %s, want once", n, mu.File), 0
+	var mutated []byte
+	switch {
+	case mu.end > 0:
+		if mu.end > len(orig) || string(orig[mu.start:mu.end]) != mu.Old {
+			return broken, fmt.Sprintf("%q is no longer at bytes %d-%d of %s", mu.Old, mu.start, mu.end, mu.File), 0
+		}
+		mutated = append(append(append([]byte{}, orig[:mu.start]...), mu.New...), orig[mu.end:]...)
+	default:
+		if n := bytes.Count(orig, []byte(mu.Old)); n != 1 {
+			return broken, fmt.Sprintf("the old text occurs %d times in %s, want once", n, mu.File), 0
+		}
+		mutated = bytes.Replace(orig, []byte(mu.Old), []byte(mu.New), 1)
 	}
 	st, err := os.Stat(p)
 	if err != nil {
 		return broken, err.Error(), 0
 	}
-	mutated := bytes.Replace(orig, []byte(mu.Old), []byte(mu.New), 1)
 	if err := os.WriteFile(p, mutated, st.Mode().Perm()); err != nil {
 		return broken, err.Error(), 0
 	}

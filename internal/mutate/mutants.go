@@ -21,6 +21,9 @@ type mutant struct {
 	// change: a guard that build, eval and serve all rely on dies in each.
 	Downstream []target
 	line       int
+	// start and end, for a blind mutant, are Old's byte offsets in File:
+	// New replaces that range, wherever else Old occurs.
+	start, end int
 }
 
 // target is one package's tests: go test -run Run Pkg.

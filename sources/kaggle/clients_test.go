@@ -301,3 +301,40 @@ func TestHostileFileNameStaysInTheCache(t *testing.T) {
 		return nil
 	})
 }
+
+// TestKagglehubCacheIsShared: a dataset version kagglehub downloaded and
+// marked complete is collected from its cache, with nothing downloaded; an
+// incomplete one (no marker) is downloaded.
+func TestKagglehubCacheIsShared(t *testing.T) {
+	hub := t.TempDir()
+	ver := filepath.Join(hub, "datasets", "pub", "rain", "versions", "2")
+	os.MkdirAll(filepath.Join(ver, "sub"), 0o755)
+	os.WriteFile(filepath.Join(ver, "rain.csv"), []byte("day,mm\n1,22\n"), 0o644)
+	os.WriteFile(filepath.Join(ver, "sub", "notes.txt"), []byte("from the hub\n"), 0o644)
+	os.Symlink("/etc/passwd", filepath.Join(ver, "link.txt"))
+	env := func(k string) string {
+		return map[string]string{"HOME": t.TempDir(), "KAGGLEHUB_CACHE": hub}[k]
+	}
+	pub := &publicKaggle{current: 2}
+	srv := httptest.NewServer(pub)
+	t.Cleanup(srv.Close)
+	s, _ := newQuerySource(t, "pub/rain@2", srv.URL, sources.KaggleConfig{}, Options{Getenv: env})
+	if items := collect(t, s); len(items) != 2 || len(pub.versions) != 1 {
+		// no marker yet: downloaded
+		t.Fatalf("without kagglehub's marker: %d items, %d downloads", len(items), len(pub.versions))
+	}
+	os.WriteFile(filepath.Join(hub, "datasets", "pub", "rain", "2.complete"), nil, 0o644)
+	items := collect(t, s)
+	var got []string
+	for _, it := range items {
+		got = append(got, it.ref+"="+strings.TrimSpace(it.body))
+	}
+	if strings.Join(got, " ") != "pub/rain/rain.csv=day,mm\n1,22 pub/rain/sub/notes.txt=from the hub" || len(pub.versions) != 1 {
+		t.Errorf("from kagglehub's cache: %q, %d downloads (want none more)", got, len(pub.versions))
+	}
+	s, _ = newQuerySource(t, "pub/rain@2", srv.URL, sources.KaggleConfig{KagglehubCache: "off"}, Options{Getenv: env})
+	collect(t, s)
+	if len(pub.versions) != 2 {
+		t.Errorf("kagglehub_cache: off still read the cache")
+	}
+}

@@ -469,10 +469,14 @@ func (s *Source) provenance(d set, file string) schemas.Source {
 	}
 }
 
-// collectSet downloads an archive (or reuses the cached one) and puts its
-// files; with sources.kaggle.files set, it downloads only the dataset's
-// files that match, one at a time.
+// collectSet puts a set's files: from kagglehub's cache when it holds that
+// version, else from its archive, downloaded (or reused from synth's
+// cache); with sources.kaggle.files set, only the dataset's files that
+// match, downloaded one at a time.
 func (s *Source) collectSet(ctx context.Context, d set, put func(sources.Item) error) error {
+	if ok, err := s.fromHubCache(ctx, d, put); ok {
+		return err
+	}
 	if len(s.cfg.Files) > 0 && d.competition == "" {
 		return s.collectFiles(ctx, d, put)
 	}
