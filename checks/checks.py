@@ -686,7 +686,8 @@ def find_column(df, name):
 
 
 def same_table(path, want, ordered=False, rel_tol=1e-3, abs_tol=0.005):
-    """Asserts that the table at path holds what DataFrame want holds: as
+    """Asserts that the table at path (or the DataFrame path) holds what
+    DataFrame want holds: as
     many rows, and every column of want (found by find_column; extra
     columns are allowed) with the same values, numbers within
     max(abs_tol, rel_tol*|value|), text as text (stripped), empty where want
@@ -694,7 +695,10 @@ def same_table(path, want, ordered=False, rel_tol=1e-3, abs_tol=0.005):
     sorted on want's columns, text columns first. The message names the
     first cell that differs."""
     import pandas as pd
-    got = read_table(path)
+    if isinstance(path, str):
+        got = read_table(path)
+    else:
+        got, path = path, "the table"
     assert len(got) == len(want), "%s has %d rows, expected %d" % (path, len(got), len(want))
     cols = []
     for w in want.columns:
@@ -773,7 +777,7 @@ def _text_cell(x):
         if (x.hour, x.minute, x.second, getattr(x, "microsecond", 0)) == (0, 0, 0, 0):
             return x.strftime("%Y-%m-%d")
         return x.isoformat(sep=" ")
-    return str(x).strip()
+    return " ".join(str(x).split())
 
 
 _DATEISH_RE = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}")

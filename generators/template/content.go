@@ -2,6 +2,7 @@ package template
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"synth/schemas"
@@ -109,4 +110,81 @@ total = float(((X - X.mean(axis=0)) ** 2).sum())
 share = (total - sse(labels)) / max(total - sse(best), 1e-12)
 assert share >= 0.9, 'the clusters of {out}.csv explain %%.0f%%%% of the variance k-means explains on the standardized features, expected at least 90%%%%' %% (100 * share)
 `, pyList(features), k, k, k)}
+}
+
+// htmlTableCheck compares the first HTML table of {out}.html, cell text by
+// cell text, with the input as the reference reads it, in the
+// verification sandbox: its first row is the header (heads among its
+// cells), each further row a record, every named column's values equal
+// (numbers within tolerance) in any row order. Empty cells, zeros or
+// another column's values fail.
+func htmlTableCheck(c *bctx, heads []string) schemas.Check {
+	return schemas.Check{Kind: schemas.CheckPython, Code: "import pandas as pd\n" + c.loadCode(0, "df") + fmt.Sprintf(`
+df = df[[x for x in df.columns if not str(x).startswith('Unnamed:')]]
+els = html_elements('{out}.html')
+assert any(e['tag'] == 'table' for e in els), '{out}.html has no <table>'
+rows, cur, tables = [], None, 0
+for e in els:
+    if e['tag'] == 'table':
+        tables += 1
+    elif tables == 1 and e['tag'] == 'tr':
+        cur = []
+        rows.append(cur)
+    elif tables == 1 and e['tag'] in ('td', 'th') and cur is not None:
+        cur.append(e['text'].strip())
+assert rows, '{out}.html has a <table> without rows'
+head = rows[0]
+missing = [h for h in %s if h not in head]
+assert not missing, 'the table header lacks %%s (has %%s)' %% (missing, head[:8])
+empty = ('', 'nan', 'NaN', 'None', 'NaT', '<NA>')
+body = [[None if x in empty else x for x in (r + [''] * len(head))[:len(head)]] for r in rows[1:]]
+got = pd.DataFrame(body, columns=range(len(head)))
+got.columns = head
+same_table(got, df)
+`, pyList(heads))}
+}
+
+// topWordsCheck asks for the first n words of a ranking, and lists the
+// next ten (of at least minLen letters, not said in the query or the
+// reference's answer) as wrong: an answer that names more candidates, such
+// as the whole text pasted, fails.
+func topWordsCheck(ranked []wordCount, n, minLen int, said ...string) schemas.Check {
+	c := schemas.Check{Kind: schemas.CheckAnswer}
+	for i, w := range ranked {
+		switch {
+		case i < n:
+			c.ContainsAll = append(c.ContainsAll, w.word)
+		case len(c.NoneOf) < 10 && len(w.word) >= minLen && !slices.ContainsFunc(said, func(s string) bool { return mentionsWord(s, w.word) }):
+			c.NoneOf = append(c.NoneOf, w.word)
+		}
+	}
+	return c
+}
+
+// wordsInOrder is a python check that the answer names words in their
+// order (a ranking): each word's first mention, as a whole word in any
+// case, comes after the previous one's.
+func wordsInOrder(words []string) schemas.Check {
+	return pyCheck(`
+words = %s
+at = []
+for w in words:
+    m = re.search(r'(?<!\w)' + re.escape(w) + r'(?!\w)', answer, re.IGNORECASE)
+    assert m, 'the answer does not name %%s' %% w
+    at.append(m.start())
+assert at == sorted(at), 'the answer names %%s out of order: expected %%s' %% (', '.join(sorted(words, key=lambda w: at[words.index(w)])), ', '.join(words))
+`, pyList(words))
+}
+
+// yearsExactly is a python check that the years the answer states, the
+// numbers from 1500 to 2099 it names as numbers, are ys and no others
+// (1500 and 2099, the question's bounds, may be repeated): naming every
+// year, or years the text does not hold, fails.
+func yearsExactly(ys []string) schemas.Check {
+	return pyCheck(`
+want = set(int(y) for y in %s)
+named = set(int(x) for x in candidates(answer) if x == int(x) and 1500 <= x <= 2099)
+extra = sorted(named - want - {1500, 2099})
+assert not extra, 'the answer names %%d years the text does not mention (%%s)' %% (len(extra), ', '.join(map(str, extra[:6])))
+`, pyList(ys))
 }

@@ -2,6 +2,7 @@ package template
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -241,7 +242,7 @@ const (
 
 // contentTemplates are the templates whose checks compare content with
 // what the reference's code makes of the real input.
-var contentTemplates = []string{"table.pivot", "table.describe", "table.convert", "ml.cluster", "image.size"}
+var contentTemplates = []string{"table.pivot", "table.describe", "table.convert", "ml.cluster", "image.size", "web.datatable", "text.years", "text.topword"}
 
 // TestContentChecksProveOnCorpus: on every file of the built-in corpus
 // (each of its input types), the reference passes the content checks and
@@ -307,5 +308,115 @@ func TestClusterQuality(t *testing.T) {
 		[]solution{
 			{name: "another seed", replace: []string{"random_state=42", "random_state=5"}},
 			{name: "labels renamed", steps: []string{clusterEdit + "d[c] = d[c].map({0: 'A', 1: 'B', 2: 'C'})\nd.to_csv(OUT, index=False)"}},
+		})
+}
+
+// htmlEdit reads the input table (d) for a page of its own; htmlSave
+// writes d as the page OUT.
+const (
+	htmlEdit = "import pandas as pd, glob, os\nd = pd.read_csv(glob.glob('data/*.csv')[0])\nos.makedirs(os.path.dirname(OUT), exist_ok=True)\n"
+	htmlSave = "open(OUT, 'w').write('<html><body>' + d.to_html(index=False) + '</body></html>')"
+)
+
+// TestDataTableCellText: an HTML table is judged by its cells' text
+// against the input: empty cells, zeros and a column's values shuffled
+// fail; a page written by hand with the csv module, rows in another order,
+// passes.
+func TestDataTableCellText(t *testing.T) {
+	pyenvtest.Python(t)
+	judge(t, retailInput(t), "web.datatable",
+		[]solution{
+			{name: "empty cells", own: true, steps: []string{htmlEdit + "for c in d.columns:\n    d[c] = ''\n" + htmlSave}},
+			{name: "all zeros", own: true, steps: []string{htmlEdit + "for c in d.select_dtypes('number').columns:\n    d[c] = 0\n" + htmlSave}},
+			{name: "a column shuffled", own: true, steps: []string{htmlEdit + "c = d.select_dtypes('number').columns[-1]\nd[c] = d[c].sample(frac=1, random_state=3).values\n" + htmlSave}},
+			{name: "two columns swapped", own: true, steps: []string{htmlEdit + "a, b = d.columns[4], d.columns[5]\nd[[a, b]] = d[[b, a]].values\n" + htmlSave}},
+		},
+		[]solution{
+			{name: "rows in another order", own: true, steps: []string{htmlEdit + "d = d.sample(frac=1, random_state=3)\n" + htmlSave}},
+			{name: "by hand with the csv module", own: true, steps: []string{htmlByHand}},
+		})
+}
+
+const htmlByHand = `import csv, glob, html, os
+rows = list(csv.reader(open(glob.glob('data/*.csv')[0])))
+os.makedirs(os.path.dirname(OUT), exist_ok=True)
+with open(OUT, 'w') as f:
+    f.write('<!DOCTYPE html><html><body><table>\n<tr>' + ''.join('<th>%s</th>' % html.escape(h) for h in rows[0]) + '</tr>\n')
+    for r in rows[1:]:
+        f.write('<tr>' + ''.join('<td>%s</td>' % html.escape(x) for x in r) + '</tr>\n')
+    f.write('</table></body></html>\n')
+`
+
+// wordsText has a clear ranking of long words (analysis 9, pipeline 7,
+// dataset 5, function 3, variable 2) and five years.
+func wordsText() string {
+	var b strings.Builder
+	parts := []struct {
+		w string
+		n int
+	}{{"analysis", 9}, {"pipeline", 7}, {"dataset", 5}, {"function", 3}, {"variable", 2}}
+	years := []string{"1888", "1923", "1999", "2004", "2019"}
+	k := 0
+	for _, p := range parts {
+		for i := range p.n {
+			b.WriteString("We ran the " + p.w + " on a day. ")
+			if k < len(years) && i == 0 {
+				b.WriteString("It was in " + years[k] + ". ")
+				k++
+			}
+		}
+		b.WriteString("\n\n")
+	}
+	return b.String()
+}
+
+func wordsInput(t *testing.T) []generators.Input {
+	return []generators.Input{writeFile(t, t.TempDir(), "notes.txt", "txt", []byte(wordsText()))}
+}
+
+// TestYearsStated: the years are matched as numbers the answer states,
+// and every year it names counts: every year 1500-2099 in a file name or
+// as a list, or one year too many, fails; the years in another order or
+// in Chinese pass.
+func TestYearsStated(t *testing.T) {
+	pyenvtest.Python(t)
+	var every []string
+	for y := 1500; y < 2100; y++ {
+		every = append(every, fmt.Sprint(y))
+	}
+	says := func(name, answer string) solution {
+		return solution{name: name, own: true, steps: []string{"print('done')"}, answer: answer}
+	}
+	judge(t, wordsInput(t), "text.years",
+		[]solution{
+			says("every year in a file name", "The years are listed in output/years_"+strings.Join(every, "_")+".txt"),
+			says("every year listed", "The years are "+strings.Join(every, ", ")+"."),
+			says("one year too many", "The years mentioned are 1888, 1923, 1999, 2004 and 2019; the text also names 1950."),
+			says("one year missing", "The years mentioned are 1888, 1923, 1999 and 2004."),
+		},
+		[]solution{
+			says("another order", "2019, 2004, 1999, 1923 and 1888 are the years in the text."),
+			says("chinese", "文中提到的年份有：1888、1923、1999、2004、2019。"),
+			says("the bounds repeated", "Between 1500 and 2099 the text mentions 1888, 1923, 1999, 2004 and 2019."),
+		})
+}
+
+// TestTopWordsRanked: the three words are checked in their order and
+// naming more candidates fails: the whole text pasted, the ranking out of
+// order, or the fourth word added fail; another wording passes.
+func TestTopWordsRanked(t *testing.T) {
+	pyenvtest.Python(t)
+	says := func(name, answer string) solution {
+		return solution{name: name, own: true, steps: []string{"print('done')"}, answer: answer}
+	}
+	judge(t, wordsInput(t), "text.topword",
+		[]solution{
+			says("the whole text", wordsText()),
+			says("out of order", "The top words are pipeline, analysis and dataset."),
+			says("the fourth added", "The top words are analysis, pipeline, dataset and function."),
+			says("the fourth for the third", "The top words are analysis, pipeline and function."),
+		},
+		[]solution{
+			says("a numbered list", "1. analysis (9 times)\n2. pipeline (7 times)\n3. dataset (5 times)"),
 		})
 }

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -165,4 +168,50 @@ func TestAmbiguousLayoutUntasked(t *testing.T) {
 	if len(un) != 1 || !strings.Contains(un[0].Detail, "merged header cells") {
 		t.Errorf("untasked %+v, want the merged header cells named", un)
 	}
+}
+
+// TestSheetsCountEachTable: the sheets task counts each sheet's table as
+// pandas reads it with the layout stated (titles above and notes below
+// left out), and proves.
+func TestSheetsCountEachTable(t *testing.T) {
+	python := pyenvtest.Python(t)
+	f, err := excelize.OpenReader(bytes.NewReader(offsetXLSX(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.SetSheetName("Sheet1", "Summary")
+	f.NewSheet("Raw")
+	for i := range 6 {
+		row := []any{fmt.Sprintf("k%d", i), i, i * 2}
+		if i == 0 {
+			row = []any{"key", "a", "b"}
+		}
+		f.SetSheetRow("Raw", fmt.Sprintf("A%d", i+1), &row)
+	}
+	var b bytes.Buffer
+	if err := f.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	in := writeFile(t, t.TempDir(), "book.xlsx", "xlsx", b.Bytes())
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{"xlsx.sheets"}}).Generate(context.Background(), []generators.Input{in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) != 1 {
+		t.Fatalf("%d xlsx.sheets tasks, want 1", len(tasks))
+	}
+	if a := tasks[0].Reference.Answer; !strings.Contains(a, "Summary (8 rows)") || !strings.Contains(a, "Raw (5 rows)") {
+		t.Errorf("answer %q, want Summary (8 rows) and Raw (5 rows)", a)
+	}
+	// The reference prints what the answer says.
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "data"), 0o755)
+	os.WriteFile(filepath.Join(dir, "data", "book.xlsx"), b.Bytes(), 0o644)
+	cmd := exec.Command(python, "-c", tasks[0].Reference.Steps[0].Code)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Summary 8") || !strings.Contains(string(out), "Raw 5") {
+		t.Errorf("the reference prints %q (%v), want Summary 8 and Raw 5", out, err)
+	}
+	validateAll(t, tasks, inputPaths([]generators.Input{in}))
 }

@@ -5,9 +5,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
-
 	"synth/schemas"
+	"synth/sources/tableread"
 )
 
 func init() {
@@ -178,28 +177,28 @@ func buildMissing(c *bctx) ([]spec, error) {
 }
 
 func buildSheets(c *bctx) ([]spec, error) {
-	f, err := excelize.OpenFile(c.files[0].Path)
+	sheets, err := tableread.ReadXLSXSheets(c.files[0].Path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", c.name(0), err)
 	}
-	defer f.Close()
-	names := f.GetSheetList()
-	if len(names) < 2 {
+	if len(sheets) < 2 {
 		return nil, nil
 	}
-	var parts []string
-	for _, n := range names {
-		rows, err := f.GetRows(n)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: sheet %q: %w", c.name(0), n, err)
+	var names, parts []string
+	code := "import pandas as pd\n"
+	for _, s := range sheets {
+		if s.Err != nil {
+			return nil, nil // a sheet without a table it is sure of: its row count is a guess
 		}
-		parts = append(parts, fmt.Sprintf("%s (%d rows)", n, max(0, len(rows)-1)))
+		names = append(names, s.Name)
+		parts = append(parts, fmt.Sprintf("%s (%d rows)", s.Name, len(s.Table.Rows)))
+		code += fmt.Sprintf("print(%s, len(%s))\n", py(s.Name), s.Table.Layout.Call(c.dpath(0)))
 	}
 	return []spec{{
 		params: "sheets",
 		en:     []string{"What sheets does this Excel workbook contain, and how many data rows does each have?", "List the worksheets in the file with their row counts (not counting the header)."},
 		zh:     []string{"这个 Excel 工作簿包含哪些工作表？每个表有多少行数据？", "列出文件中的所有工作表及其数据行数（不含表头）。"},
-		steps:  []schemas.RefStep{step("Read every sheet at once.", fmt.Sprintf("import pandas as pd\nsheets = pd.read_excel(%s, sheet_name=None)\nfor name, d in sheets.items():\n    print(name, len(d))", py(c.dpath(0))))},
+		steps:  []schemas.RefStep{step("Read each sheet's table: titles above it, notes below it and columns beside it left out.", strings.TrimSuffix(code, "\n"))},
 		answer: "The workbook has these sheets: " + strings.Join(parts, ", ") + ".", answerZh: "工作簿包含以下工作表：" + strings.Join(parts, "，") + "。",
 		checks: []schemas.Check{answerHas(names...)},
 	}}, nil

@@ -85,7 +85,7 @@ func buildTopWord(c *bctx) ([]spec, error) {
 		return nil, nil
 	}
 	three := []string{top[0].word, top[1].word, top[2].word}
-	return []spec{{
+	sp := spec{
 		params: "topword",
 		en: []string{
 			fmt.Sprintf("What are the three most frequent words with at least %d letters in this text? Ignore case.", minLen),
@@ -103,8 +103,10 @@ func buildTopWord(c *bctx) ([]spec, error) {
 		answer: fmt.Sprintf("The three most frequent words are %s (%d), %s (%d) and %s (%d).", top[0].word, top[0].n, top[1].word, top[1].n, top[2].word, top[2].n),
 		answerZh: fmt.Sprintf("出现最多的三个单词是 %s（%d 次）、%s（%d 次）和 %s（%d 次）。", top[0].word, top[0].n, top[1].word, top[1].n,
 			top[2].word, top[2].n),
-		checks: []schemas.Check{answerHas(three...)},
-	}}, nil
+	}
+	said := append(append(slices.Clone(sp.en), sp.zh...), sp.answer, sp.answerZh)
+	sp.checks = []schemas.Check{topWordsCheck(top, 3, minLen, said...), wordsInOrder(three)}
+	return []spec{sp}, nil
 }
 
 func buildTextSummary(c *bctx) ([]spec, error) {
@@ -179,7 +181,7 @@ func buildYears(c *bctx) ([]spec, error) {
 		zh:     []string{"这段文本中提到了哪些年份（1500 到 2099）？请全部列出；后面带单位的数字（如 1500 m）不算年份。", "请找出文档中出现的所有年份（如 1999 这样的四位数年份，1500 到 2099）；2000 km 这样的度量不算。"},
 		steps:  []schemas.RefStep{readTextStep(c, 0), step("Find four-digit years with a regular expression, leaving out measurements (a unit after the number).", yearsPy)},
 		answer: "The years mentioned are " + strings.Join(ys, ", ") + ".", answerZh: "文中提到的年份有：" + strings.Join(ys, "、") + "。",
-		checks: []schemas.Check{answerHas(ys...)},
+		checks: []schemas.Check{answerHas(ys...), yearsExactly(ys)},
 	}}, nil
 }
 

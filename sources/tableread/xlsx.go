@@ -21,27 +21,56 @@ func ReadXLSX(path string, opts ...excelize.Options) (*Table, error) {
 	if len(sheets) == 0 {
 		return nil, errors.New("no sheets")
 	}
-	rows, err := f.GetRows(sheets[0])
+	return readSheet(f, sheets[0])
+}
+
+// ReadXLSXSheets reads the table on every sheet of a workbook, in the
+// workbook's order: a sheet whose table cannot be read has a nil Table
+// and its error.
+func ReadXLSXSheets(path string, opts ...excelize.Options) ([]Sheet, error) {
+	f, err := excelize.OpenFile(path, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("sheet %s: %w", sheets[0], err)
+		return nil, err
 	}
-	merged, err := f.GetMergeCells(sheets[0])
+	defer f.Close()
+	var out []Sheet
+	for _, name := range f.GetSheetList() {
+		t, err := readSheet(f, name)
+		out = append(out, Sheet{Name: name, Table: t, Err: err})
+	}
+	return out, nil
+}
+
+// Sheet is one sheet's table, or why it has none.
+type Sheet struct {
+	Name  string
+	Table *Table
+	Err   error
+}
+
+// readSheet reads the table on one sheet of f.
+func readSheet(f *excelize.File, sheet string) (*Table, error) {
+	rows, err := f.GetRows(sheet)
 	if err != nil {
-		return nil, fmt.Errorf("sheet %s: %w", sheets[0], err)
+		return nil, fmt.Errorf("sheet %s: %w", sheet, err)
+	}
+	merged, err := f.GetMergeCells(sheet)
+	if err != nil {
+		return nil, fmt.Errorf("sheet %s: %w", sheet, err)
 	}
 	var spans []cellRange
 	for _, m := range merged {
 		r, err := rangeOf(m.GetStartAxis(), m.GetEndAxis())
 		if err != nil {
-			return nil, fmt.Errorf("sheet %s: merged cells %s: %w", sheets[0], m.GetStartAxis(), err)
+			return nil, fmt.Errorf("sheet %s: merged cells %s: %w", sheet, m.GetStartAxis(), err)
 		}
 		spans = append(spans, r)
 	}
 	t, err := sheetTable(rows, spans)
 	if err != nil {
-		return nil, fmt.Errorf("sheet %s: %w", sheets[0], err)
+		return nil, fmt.Errorf("sheet %s: %w", sheet, err)
 	}
-	t.Layout.Sheet = sheets[0]
+	t.Layout.Sheet = sheet
 	return t, nil
 }
 
