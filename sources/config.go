@@ -31,6 +31,11 @@ type Config struct {
 	// for this long ("60s", "2m"; empty: 60s); a cut or stalled download
 	// is then resumed. There is no limit on a request's total time.
 	IdleTimeout string `yaml:"idle_timeout" json:"idle_timeout,omitempty"`
+	// Since (YYYY-MM-DD), if set, keeps only files newer than that day: a
+	// local file modified since, a Kaggle dataset updated since, an arXiv
+	// paper first published since (for a fresh split of new data). The
+	// built-in corpus has no dates and is not filtered.
+	Since string `yaml:"since" json:"since,omitempty"`
 
 	Local  LocalConfig  `yaml:"local" json:"local"`
 	Kaggle KaggleConfig `yaml:"kaggle" json:"kaggle"`
@@ -118,6 +123,19 @@ type ArxivConfig struct {
 	From  string `yaml:"from" json:"from,omitempty"`
 	Until string `yaml:"until" json:"until,omitempty"`
 	Set   string `yaml:"set" json:"set,omitempty"`
+}
+
+// ParseSince reads sources.since: a day (YYYY-MM-DD), as its first
+// instant in UTC; empty is the zero time (no filter).
+func ParseSince(s string) (time.Time, error) {
+	if strings.TrimSpace(s) == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse("2006-01-02", strings.TrimSpace(s))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("sources.since %q: want a day such as 2026-01-31", s)
+	}
+	return t, nil
 }
 
 // ParseIdleTimeout reads sources.idle_timeout: a Go duration ("90s",

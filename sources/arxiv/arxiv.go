@@ -54,6 +54,8 @@ type Options struct {
 	IdleTimeout time.Duration
 	Log         *slog.Logger
 	HTTP        *http.Client // nil: the fetch default
+	// Since, if set, keeps only papers first published at or after it.
+	Since time.Time
 }
 
 // Source is the arxiv:QUERY source.
@@ -301,8 +303,12 @@ func (s *Source) pages(ctx context.Context, what string, limit int, set func(url
 }
 
 // admit reads a paper's license when the feed has none, and reports
-// whether the allow-list admits it.
+// whether the allow-list and sources.since admit it.
 func (s *Source) admit(ctx context.Context, p *Paper) bool {
+	if !s.opts.Since.IsZero() && !p.Published.IsZero() && p.Published.Before(s.opts.Since) {
+		s.log.Info("skip paper: published before sources.since", "source", "arxiv", "paper", p.ID, "published", p.Published.Format(time.DateOnly))
+		return false
+	}
 	if p.License == "" {
 		p.License = s.license(ctx, p.ID)
 		if ctx.Err() != nil {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // feed is the Atom answer of the export API (the parts synth reads).
@@ -54,6 +55,9 @@ type Paper struct {
 	AbsURL   string
 	License  string // SPDX id where known; read over OAI-PMH when the feed has none
 	Abstract string // whitespace collapsed
+	// Published is when the paper's first version appeared (zero when the
+	// answer does not say: a harvest's records).
+	Published time.Time
 }
 
 // idPattern matches new-style (2101.00001v2) and old-style (hep-ex/0307015v1) ids.
@@ -85,6 +89,7 @@ func (e entry) paper() (Paper, error) {
 	}
 	p := Paper{ID: m[1], Version: m[2], Title: strings.Join(strings.Fields(e.Title), " "), Category: e.Primary.Term, License: e.License,
 		Abstract: strings.Join(strings.Fields(e.Summary), " ")}
+	p.Published, _ = time.Parse(time.RFC3339, strings.TrimSpace(e.Published))
 	if p.Title == "" {
 		return Paper{}, fmt.Errorf("entry %s has no title", p.ID)
 	}

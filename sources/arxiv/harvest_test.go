@@ -61,8 +61,12 @@ func (o *oaiServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if !strings.Contains(id, "v") {
 				id += "v3" // the newest version
 			}
-			fmt.Fprintf(&b, `<entry><id>http://arxiv.org/abs/%s</id><title>Known %s</title><summary>An abstract
-  of %s.</summary><author><name>A. B.</name></author><link title="pdf" href="%s/pdf/%s" type="application/pdf"/><arxiv:license xmlns:arxiv="http://arxiv.org/schemas/atom">http://creativecommons.org/licenses/by/4.0/</arxiv:license></entry>`, id, id, id, "http://"+r.Host, id)
+			month := "01"
+			if strings.HasPrefix(id, "2102") {
+				month = "02"
+			}
+			fmt.Fprintf(&b, `<entry><id>http://arxiv.org/abs/%s</id><published>2021-%s-01T00:00:00Z</published><title>Known %s</title><summary>An abstract
+  of %s.</summary><author><name>A. B.</name></author><link title="pdf" href="%s/pdf/%s" type="application/pdf"/><arxiv:license xmlns:arxiv="http://arxiv.org/schemas/atom">http://creativecommons.org/licenses/by/4.0/</arxiv:license></entry>`, id, month, id, id, "http://"+r.Host, id)
 		}
 		b.WriteString("</feed>")
 		io.WriteString(w, b.String())
@@ -211,5 +215,20 @@ func TestKnownPapersByID(t *testing.T) {
 	}
 	if _, err := New("", Options{Config: sources.ArxivConfig{IDs: []string{"not-an-id"}}}); err == nil || !strings.Contains(err.Error(), "sources.arxiv.ids") {
 		t.Errorf("a bad id in sources.arxiv.ids: %v", err)
+	}
+}
+
+// TestSinceSkipsOlderPapers: with Since, a paper first published before
+// it is left out (the export API gives each entry's published date).
+func TestSinceSkipsOlderPapers(t *testing.T) {
+	o := &oaiServer{t: t}
+	s, _ := oaiSource(t, o, "2101.00001v2,2102.00002", sources.ArxivConfig{}, Options{Since: time.Date(2021, 1, 15, 0, 0, 0, 0, time.UTC)})
+	s.setDelay(0)
+	plan, err := s.Plan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan) != 1 || plan[0].Source.Ref != "2102.00002v3" {
+		t.Errorf("planned %+v, want 2102.00002v3 alone", plan)
 	}
 }

@@ -338,3 +338,21 @@ func TestKagglehubCacheIsShared(t *testing.T) {
 		t.Errorf("kagglehub_cache: off still read the cache")
 	}
 }
+
+// TestSinceSkipsDatasetsNotUpdated: with Since, a search keeps only the
+// datasets updated since (the fixtures: 2024-03, 2023-11, 2022-01, 2021-06).
+func TestSinceSkipsDatasetsNotUpdated(t *testing.T) {
+	_, srv := newFakeGen(t, "current")
+	s, _ := newTestSource(t, srv.URL, sources.KaggleConfig{}, Options{Getenv: tokenEnv, Since: time.Date(2023, 6, 1, 0, 0, 0, 0, time.UTC)})
+	plan, err := s.Plan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, p := range plan {
+		seen[strings.SplitN(p.Source.Ref, "/", 3)[0]] = true
+	}
+	if !seen["alice"] || !seen["bob"] || seen["carol"] || seen["dave"] || seen["erin"] {
+		t.Errorf("owners planned = %v, want alice and bob only", seen)
+	}
+}

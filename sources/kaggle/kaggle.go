@@ -42,6 +42,8 @@ type Options struct {
 	Log         *slog.Logger
 	Getenv      func(string) string // nil: os.Getenv
 	HTTP        *http.Client        // nil: the fetch default
+	// Since, if set, keeps only datasets last updated at or after it.
+	Since time.Time
 }
 
 // Source is the kaggle:QUERY, kaggle:OWNER/DATASET and
@@ -298,6 +300,10 @@ func (s *Source) sets(ctx context.Context) ([]set, error) {
 			return
 		}
 		seen[d.Ref] = true
+		if !s.opts.Since.IsZero() && !d.LastUpdated.IsZero() && d.LastUpdated.Before(s.opts.Since) {
+			s.log.Info("skip dataset: not updated since sources.since", "source", "kaggle", "dataset", d.Ref, "updated", d.LastUpdated.Format(time.DateOnly))
+			return
+		}
 		if !sources.LicenseAllowed(d.LicenseName, s.opts.Licenses) {
 			s.log.Info("skip dataset: license not allowed", "source", "kaggle", "dataset", d.Ref, "license", d.LicenseName)
 			return

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"synth/schemas"
 	"synth/sources"
@@ -27,6 +28,8 @@ type Options struct {
 	License string
 	// Hidden also takes files and folders whose names start with a dot.
 	Hidden bool
+	// Since, if set, keeps only files modified at or after it.
+	Since time.Time
 	// Log receives skipped files (nil: slog.Default()).
 	Log *slog.Logger
 }
@@ -133,6 +136,10 @@ func (s *Source) walk(ctx context.Context, fn func(rel, abs string, info fs.File
 		info, err := d.Info()
 		if err != nil {
 			s.opts.Log.Warn("skip unreadable path", "source", "local", "path", p, "err", err)
+			return nil
+		}
+		if !s.opts.Since.IsZero() && info.ModTime().Before(s.opts.Since) {
+			s.opts.Log.Info("skip file: older than sources.since", "source", "local", "path", rel, "modified", info.ModTime().UTC().Format(time.DateOnly))
 			return nil
 		}
 		abs := p

@@ -34,16 +34,20 @@ func Open(spec sources.Spec, cfg sources.Config, env Env) (sources.Source, error
 	if err != nil {
 		return nil, err
 	}
+	since, err := sources.ParseSince(cfg.Since)
+	if err != nil {
+		return nil, err
+	}
 	switch spec.Kind {
 	case sources.KindSample:
 		return sample.New(env.Seed), nil
 	case sources.KindLocal:
 		lc := cfg.Local
-		return local.New(spec.Arg, local.Options{Include: lc.Include, Exclude: lc.Exclude, License: lc.License, Hidden: lc.Hidden, Log: env.Log}), nil
+		return local.New(spec.Arg, local.Options{Include: lc.Include, Exclude: lc.Exclude, License: lc.License, Hidden: lc.Hidden, Since: since, Log: env.Log}), nil
 	case sources.KindKaggle:
 		s, err := kaggle.New(spec.Arg, kaggle.Options{
 			Config: cfg.Kaggle, Licenses: cfg.Licenses, MaxFileBytes: maxFile, Archive: arch,
-			CacheDir: env.CacheDir, Contact: cfg.Contact, IdleTimeout: idle, Log: env.Log, Getenv: env.Getenv,
+			CacheDir: env.CacheDir, Contact: cfg.Contact, IdleTimeout: idle, Log: env.Log, Getenv: env.Getenv, Since: since,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("--source %s: %w", spec, err)
@@ -52,7 +56,7 @@ func Open(spec sources.Spec, cfg sources.Config, env Env) (sources.Source, error
 	case sources.KindArxiv:
 		// Licenses are cached for every run of the user, not only this one.
 		s, err := arxiv.New(spec.Arg, arxiv.Options{Config: cfg.Arxiv, Licenses: cfg.Licenses, Archive: arch, LicenseCache: arxiv.UserLicenseCache(),
-			CacheDir: env.CacheDir, Contact: cfg.Contact, IdleTimeout: idle, Log: env.Log})
+			CacheDir: env.CacheDir, Contact: cfg.Contact, IdleTimeout: idle, Log: env.Log, Since: since})
 		if err != nil {
 			return nil, fmt.Errorf("--source %s: %w", spec, err)
 		}
