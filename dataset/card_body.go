@@ -36,6 +36,7 @@ func writeCardBody(w *bytes.Buffer, info CardInfo) error {
 		w.WriteString("\n")
 	}
 	writeHygiene(w, info.Hygiene)
+	writeCost(w, info)
 	writeTeacher(w, info.Teacher)
 	writePython(w, info.Python)
 	writeSources(w, info.Sources)

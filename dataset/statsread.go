@@ -36,6 +36,10 @@ type Report struct {
 	// Hygiene comes from a synth dataset's stats.json: what the hygiene
 	// gate measured.
 	Hygiene *schemas.HygieneReport `json:"hygiene,omitempty"`
+	// Cost and Yield come from a synth dataset's stats.json: the cost per
+	// kept row over every attempt, and the items that reached each step.
+	Cost  *schemas.CostReport  `json:"cost,omitempty"`
+	Yield []schemas.YieldStage `json:"yield,omitempty"`
 	// Grader comes from stats.json: how each generator's checks fared
 	// against the battery of wrong solutions (GraderRow).
 	Grader []GraderRow `json:"grader,omitempty"`
@@ -179,6 +183,8 @@ func (r *Report) addFunnel(path string) error {
 			Stages []FunnelStage `json:"stages"`
 		} `json:"funnel"`
 		Hygiene *schemas.HygieneReport `json:"hygiene"`
+		Cost    *schemas.CostReport    `json:"cost"`
+		Yield   []schemas.YieldStage   `json:"yield"`
 		Tasks   struct {
 			Grader []GraderRow `json:"grader"`
 		} `json:"tasks"`
@@ -186,7 +192,7 @@ func (r *Report) addFunnel(path string) error {
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	r.Funnel, r.Hygiene = v.Funnel.Stages, v.Hygiene
+	r.Funnel, r.Hygiene, r.Cost, r.Yield = v.Funnel.Stages, v.Hygiene, v.Cost, v.Yield
 	r.Grader = v.Tasks.Grader
 	for _, s := range r.Funnel {
 		if s.Name != "verify" {

@@ -54,6 +54,10 @@ type RunInfo struct {
 	// Hygiene is what the hygiene gate measured over the last filter of the
 	// trajectories.
 	Hygiene *schemas.HygieneReport `json:"hygiene,omitempty"`
+	// Cost is what the rows cost over every attempt, and Yield how many
+	// items reached each step from files to kept rows, at the last emit.
+	Cost  *schemas.CostReport  `json:"cost,omitempty"`
+	Yield []schemas.YieldStage `json:"yield,omitempty"`
 }
 
 // Read reads dir's run.json; nil when there is none.
