@@ -242,7 +242,7 @@ const (
 
 // contentTemplates are the templates whose checks compare content with
 // what the reference's code makes of the real input.
-var contentTemplates = []string{"table.pivot", "table.describe", "table.convert", "ml.cluster", "image.size", "web.datatable", "text.years", "text.topword"}
+var contentTemplates = []string{"table.pivot", "table.describe", "table.convert", "ml.cluster", "image.size", "web.datatable", "text.years", "text.topword", "table.sort", "table.filter"}
 
 // TestContentChecksProveOnCorpus: on every file of the built-in corpus
 // (each of its input types), the reference passes the content checks and
@@ -418,5 +418,30 @@ func TestTopWordsRanked(t *testing.T) {
 		},
 		[]solution{
 			says("a numbered list", "1. analysis (9 times)\n2. pipeline (7 times)\n3. dataset (5 times)"),
+		})
+}
+
+// TestSortAndFilterKeepValues: a sorted or filtered table is compared
+// with the reference's rows: zeros (still sorted), a column's values
+// shuffled, or >= for > fail; the rows written by the csv module pass.
+func TestSortAndFilterKeepValues(t *testing.T) {
+	pyenvtest.Python(t)
+	judge(t, retailInput(t), "table.sort",
+		[]solution{
+			{name: "all zeros", steps: []string{zeroNumbers}},
+			{name: "another column shuffled", steps: []string{"import pandas as pd\nd = pd.read_csv(OUT)\nd['Units Sold'] = d['Units Sold'][::-1].values\nd.to_csv(OUT, index=False)"}},
+		},
+		[]solution{
+			{name: "rounded to cents", steps: []string{roundTwo}},
+		})
+	judge(t, retailInput(t), "table.filter",
+		[]solution{
+			{name: "all zeros", steps: []string{zeroNumbers}},
+			{name: "empty cells", steps: []string{emptyCells}},
+			{name: "or for and", replace: []string{") & (df[", ") | (df["}},
+			{name: "an id column shuffled", steps: []string{"import pandas as pd\nd = pd.read_csv(OUT)\nd['Retailer ID'] = d['Retailer ID'][::-1].values\nd.to_csv(OUT, index=False)"}},
+		},
+		[]solution{
+			{name: "rows in another order", steps: []string{shuffleRows}},
 		})
 }
