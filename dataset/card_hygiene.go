@@ -67,3 +67,11 @@ func writeCost(w *bytes.Buffer, info CardInfo) {
 		w.WriteString("Grader accuracy: not measured by this build.\n\n")
 	}
 }
+
+// prefixPlaceholder is the card's chat-template section until
+// scripts/prefix.sh measures it: synth, in Go, cannot run transformers'
+// templates. The script replaces what lies between the markers.
+const prefixPlaceholder = "<!-- prefix-preservation -->\n## Chat templates: prefix preservation\n\n" +
+	"Not measured by `synth build`, which cannot run transformers' chat templates. " +
+	"`scripts/prefix.sh` with this dataset's folder measures, per template shipped inside trl, the share of rows whose every prefix renders to a token prefix of the next, and puts the figures here and in `prefix.json`.\n\n" +
+	"<!-- /prefix-preservation -->\n\n"
