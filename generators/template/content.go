@@ -2,7 +2,6 @@ package template
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"synth/schemas"
@@ -94,7 +93,7 @@ func clusterCheck(c *bctx, features []string, k int) schemas.Check {
 	return schemas.Check{Kind: schemas.CheckPython, Code: "import pandas as pd\nimport numpy as np\n" + c.loadCode(0, "df") + fmt.Sprintf(`
 features = %s
 df = df.dropna(subset=features).copy()
-same_table('{out}.csv', df[features], ordered=True)
+same_table('{out}.csv', df[[x for x in df.columns if not str(x).startswith('Unnamed:')]], ordered=True)
 got = read_table('{out}.csv')
 col = find_column(got, 'cluster')
 assert col is not None, '{out}.csv has no cluster column'
@@ -145,21 +144,34 @@ same_table(got, df)
 `, pyList(heads))}
 }
 
-// topWordsCheck asks for the first n words of a ranking, and lists the
-// next ten (of at least minLen letters, not said in the query or the
-// reference's answer) as wrong: an answer that names more candidates, such
-// as the whole text pasted, fails.
-func topWordsCheck(ranked []wordCount, n, minLen int, said ...string) schemas.Check {
-	c := schemas.Check{Kind: schemas.CheckAnswer}
-	for i, w := range ranked {
-		switch {
-		case i < n:
-			c.ContainsAll = append(c.ContainsAll, w.word)
-		case len(c.NoneOf) < 10 && len(w.word) >= minLen && !slices.ContainsFunc(said, func(s string) bool { return mentionsWord(s, w.word) }):
-			c.NoneOf = append(c.NoneOf, w.word)
+// topWordsCheck asks for the first n words of a ranking and counts every
+// other word of the text (of at least minLen letters) the answer names,
+// read from the input in the verification sandbox: more than one (words
+// the query or the reference's answer say aside) is a list of guesses, so
+// the whole text pasted fails.
+func topWordsCheck(c *bctx, ranked []wordCount, n, minLen int, said ...string) schemas.Check {
+	var top []string
+	for _, w := range ranked[:n] {
+		top = append(top, w.word)
+	}
+	seen := map[string]bool{}
+	var aside []string
+	for _, s := range said {
+		for _, w := range words(s) {
+			if len(w) >= minLen && !seen[w] {
+				seen[w] = true
+				aside = append(aside, w)
+			}
 		}
 	}
-	return c
+	return pyCheck(`
+top = %[1]s
+text = read_text(%[2]s).lower()
+vocab = set(w for w in re.findall(r'[a-z]+', text) if len(w) >= %[3]d)
+named = set(w for w in re.findall(r'[a-z]+', answer.lower()) if len(w) >= %[3]d)
+extra = sorted((named & vocab) - set(top) - set(%[4]s))
+assert len(extra) <= 1, 'the answer names %%d other words of the text (%%s): name the top %[5]d, not a list of guesses' %% (len(extra), ', '.join(extra[:6]))
+`, pyList(top), py(c.dpath(0)), minLen, pyList(aside), n)
 }
 
 // wordsInOrder is a python check that the answer names words in their
@@ -188,4 +200,19 @@ named = set(int(x) for x in candidates(answer) if x == int(x) and 1500 <= x <= 2
 extra = sorted(named - want - {1500, 2099})
 assert not extra, 'the answer names %%d years the text does not mention (%%s)' %% (len(extra), ', '.join(map(str, extra[:6])))
 `, pyList(ys))
+}
+
+// iqrMask is the pandas code that marks (mask) the rows of df whose col
+// lies outside the 1.5 IQR fences (lo, hi) of the whole column.
+func iqrMask(col string) string {
+	return fmt.Sprintf("q1, q3 = df[%[1]s].quantile(0.25), df[%[1]s].quantile(0.75)\niqr = q3 - q1\nlo, hi = q1 - 1.5 * iqr, q3 + 1.5 * iqr\nmask = (df[%[1]s] < lo) | (df[%[1]s] > hi)", py(col))
+}
+
+// linksCheck compares the (text, href) pairs of {out}.csv, in any order,
+// with the ones the reference's own parser finds in the page, run in the
+// verification sandbox: a text moved to another link's row fails.
+func linksCheck(c *bctx) schemas.Check {
+	parse := strings.TrimSuffix(htmlParseStep(c).Code, "print(p.title, len(p.links))")
+	return schemas.Check{Kind: schemas.CheckPython, Code: "import pandas as pd\n" + parse +
+		"\nimport io\nwant = pd.DataFrame(p.links, columns=['text', 'href'])\nwant = pd.read_csv(io.StringIO(want.to_csv(index=False)))  # as a csv reads back: NA is empty\nsame_table('{out}.csv', want)"}
 }

@@ -239,6 +239,7 @@ func buildHTMLLinks(c *bctx) ([]spec, error) {
 		checks: []schemas.Check{
 			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(len(ls)), ColumnsInclude: []string{"text", "href"}},
 			pyCheck("df = read_table('{out}.csv')\ngot = set(df[find_column(df, 'href')].fillna('').astype(str))\nmissing = [h for h in %s if h not in got]\nassert not missing, '{out}.csv lacks the links %%s' %% missing", pyList(hrefs)),
+			linksCheck(c),
 		},
 		outputs: []string{"{out}.csv"},
 	}}, nil

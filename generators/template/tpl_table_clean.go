@@ -168,7 +168,7 @@ func buildIQR(c *bctx) ([]spec, error) {
 			steps: []schemas.RefStep{
 				loadStep(c, 0),
 				step("Compute the fences from the quartiles and keep the rows inside them.", fmt.Sprintf(
-					"q1, q3 = df[%[1]s].quantile(0.25), df[%[1]s].quantile(0.75)\niqr = q3 - q1\nlo, hi = q1 - 1.5 * iqr, q3 + 1.5 * iqr\nmask = (df[%[1]s] < lo) | (df[%[1]s] > hi)\nprint(lo, hi, int(mask.sum()))\ndf = df[~mask]\n", py(col.name))+saveCSV),
+					"%[2]s\nprint(lo, hi, int(mask.sum()))\ndf = df[~mask]\n", py(col.name), iqrMask(col.name))+saveCSV),
 			},
 			answer:   fmt.Sprintf("%d outliers in %s (outside %s..%s) were removed; the rest is saved to {OUT}.csv.", out, col.name, num(lo), num(hi)),
 			answerZh: fmt.Sprintf("%s 列共有 %d 个异常值（超出 %s 到 %s），已删除，其余数据保存到 {OUT}.csv。", col.name, out, num(lo), num(hi)),
@@ -183,6 +183,7 @@ assert n_out == 0, '{out}.csv still has %%d outliers in %[1]s (outside %[4]s..%[
 n_in = int(s.between(%[2]v, %[3]v).sum())
 assert n_in == %[6]d, '{out}.csv keeps %%d rows with %[1]s inside the fences, expected %[6]d' %% n_in
 `, col.name, lo, hi, num(lo), num(hi), in),
+				sameTableCheck(c, "{out}.csv", iqrMask(col.name)+"\ndf = df[~mask]", false),
 				answerInt(out),
 			},
 			outputs: []string{"{out}.csv"},

@@ -231,6 +231,7 @@ s = df[find_column(df, %[1]q)]
 assert number_close(float(s.max()), %[2]v, 1e-6, 1e-6), 'the largest %[1]s in {out}.csv is %%s, expected %[3]s' %% s.max()
 assert number_close(float(s.min()), %[4]v, 1e-6, 1e-6), 'the smallest kept %[1]s is %%s, expected %[5]s' %% s.min()
 `, col.name, s[0], num(s[0]), s[n-1], num(s[n-1])),
+			sameTableCheck(c, "{out}.csv", fmt.Sprintf("df = df.nlargest(%d, %s)", n, py(col.name)), false),
 		},
 		outputs: []string{"{out}.csv"},
 	}}, nil

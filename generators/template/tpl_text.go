@@ -88,11 +88,11 @@ func buildTopWord(c *bctx) ([]spec, error) {
 	sp := spec{
 		params: "topword",
 		en: []string{
-			fmt.Sprintf("What are the three most frequent words with at least %d letters in this text? Ignore case.", minLen),
+			fmt.Sprintf("What are the three most frequent words with at least %d letters in this text, and how often does each occur? Ignore case.", minLen),
 			fmt.Sprintf("Find the top 3 words (%d or more letters, case-insensitive) by frequency and give their counts.", minLen),
 		},
 		zh: []string{
-			fmt.Sprintf("这篇文本中长度至少为 %d 个字母、出现频率最高的三个单词是什么？忽略大小写。", minLen),
+			fmt.Sprintf("这篇文本中长度至少为 %d 个字母、出现频率最高的三个单词是什么？各出现多少次？忽略大小写。", minLen),
 			fmt.Sprintf("统计词频，找出出现次数最多的前三个单词（至少 %d 个字母，不区分大小写），并给出次数。", minLen),
 		},
 		steps: []schemas.RefStep{
@@ -105,7 +105,9 @@ func buildTopWord(c *bctx) ([]spec, error) {
 			top[2].word, top[2].n),
 	}
 	said := append(append(slices.Clone(sp.en), sp.zh...), sp.answer, sp.answerZh)
-	sp.checks = []schemas.Check{topWordsCheck(top, 3, minLen, said...), wordsInOrder(three)}
+	sp.checks = []schemas.Check{answerHas(three...), topWordsCheck(c, top, 3, minLen, said...), wordsInOrder(three),
+		answerInt(top[0].n), answerInt(top[1].n), answerInt(top[2].n),
+		answerInOrder([]int{top[0].n, top[1].n, top[2].n}, [][2]string{{regexp.QuoteMeta(top[0].word), ""}, {regexp.QuoteMeta(top[1].word), ""}, {regexp.QuoteMeta(top[2].word), ""}})}
 	return []spec{sp}, nil
 }
 
