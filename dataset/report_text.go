@@ -83,7 +83,7 @@ func WriteText(w io.Writer, r *Report) error {
 			fmt.Fprintf(w, "  %-20s %d\n", f.Reason, f.Count)
 		}
 	}
-	return nil
+	return writeGraderText(w, r.Grader)
 }
 
 // writeTurnProfile writes the share of trajectories per turn bucket next

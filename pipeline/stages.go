@@ -482,7 +482,7 @@ func (r *builder) emit(_ context.Context, fn *funnel, tasks []slimTask, kept []t
 			}
 		}), Stats: stats, Funnel: fn.Funnel,
 		Teacher: dataset.TeacherCard{Kind: teacher.Kind, Model: teacher.Model, Format: format.Name(), Settings: teacherSettings(r.cfg.Teacher, r.cfg.LLM)},
-		Tasks:   tasksCard(r.info.Writer, r.cfg.Tasks),
+		Tasks:   tasksCard(r.info.Writer, r.cfg.Tasks, r.info.Grader),
 		Python: dataset.PythonInfo{Version: r.info.Python.Version, Packages: r.info.Python.Packages,
 			Lock: r.info.Python.Lock, Fingerprint: r.info.Python.Fingerprint},
 		ConfigHash: r.cfg.Hash(), SynthVersion: r.opts.Version, Sources: dataset.SourceCounts(files),
