@@ -129,6 +129,7 @@ func (c Config) Hash() string {
 	}
 	c.LLM.Endpoints = eps
 	c.Tasks.LLM.Concurrency = 0
+	c.Dataset.CPUHourUSD = 0 // a price for the card, not what the rows are
 	// How sources are reached, not what they give: left out (and
 	// omitted when empty, so configs from before these keys hash alike).
 	c.Sources.Contact, c.Sources.IdleTimeout, c.Sources.Kaggle.LegacyURL = "", "", ""

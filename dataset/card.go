@@ -42,6 +42,14 @@ type CardInfo struct {
 	Created      time.Time     // default now
 	// Hygiene is what the hygiene gate measured; nil leaves the section out.
 	Hygiene *schemas.HygieneReport
+	// Cost is what the rows cost over every attempt, Yield how many items
+	// reached each step; nil leaves them out.
+	Cost  *schemas.CostReport
+	Yield []schemas.YieldStage
+	// GraderAccuracy is the checks' accuracy figures (how often they pass
+	// right work and fail wrong work), as JSON; the build does not measure
+	// them yet, and the card says so while it is nil.
+	GraderAccuracy json.RawMessage
 }
 
 // FunnelReport is the filter funnel as the card shows it.
@@ -226,22 +234,25 @@ func shardBytes(dir string) (int64, error) {
 
 func statsJSON(info CardInfo) ([]byte, error) {
 	v := struct {
-		Rows         int64                  `json:"rows"`
-		Format       string                 `json:"format"`
-		ConfigHash   string                 `json:"config_hash,omitempty"`
-		SynthVersion string                 `json:"synth_version,omitempty"`
-		Created      time.Time              `json:"created"`
-		Teacher      TeacherCard            `json:"teacher"`
-		Python       PythonInfo             `json:"python"`
-		Sources      []SourceCount          `json:"sources,omitempty"`
-		Stats        Stats                  `json:"stats"`
-		Funnel       json.RawMessage        `json:"funnel,omitempty"`
-		Tasks        *TasksCard             `json:"tasks,omitempty"`
-		Hygiene      *schemas.HygieneReport `json:"hygiene,omitempty"`
+		Rows           int64                  `json:"rows"`
+		Format         string                 `json:"format"`
+		ConfigHash     string                 `json:"config_hash,omitempty"`
+		SynthVersion   string                 `json:"synth_version,omitempty"`
+		Created        time.Time              `json:"created"`
+		Teacher        TeacherCard            `json:"teacher"`
+		Python         PythonInfo             `json:"python"`
+		Sources        []SourceCount          `json:"sources,omitempty"`
+		Stats          Stats                  `json:"stats"`
+		Funnel         json.RawMessage        `json:"funnel,omitempty"`
+		Tasks          *TasksCard             `json:"tasks,omitempty"`
+		Hygiene        *schemas.HygieneReport `json:"hygiene,omitempty"`
+		Cost           *schemas.CostReport    `json:"cost,omitempty"`
+		Yield          []schemas.YieldStage   `json:"yield,omitempty"`
+		GraderAccuracy json.RawMessage        `json:"grader_accuracy,omitempty"`
 	}{
 		Rows: info.Rows, Format: info.Config.Format, ConfigHash: info.ConfigHash, SynthVersion: info.SynthVersion,
 		Created: info.Created, Teacher: info.Teacher, Python: info.Python, Sources: info.Sources, Stats: info.Stats,
-		Tasks: info.Tasks, Hygiene: info.Hygiene,
+		Tasks: info.Tasks, Hygiene: info.Hygiene, Cost: info.Cost, Yield: info.Yield, GraderAccuracy: info.GraderAccuracy,
 	}
 	if info.Funnel != nil {
 		f, err := info.Funnel.MarshalJSON()

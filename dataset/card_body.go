@@ -36,9 +36,11 @@ func writeCardBody(w *bytes.Buffer, info CardInfo) error {
 		w.WriteString("\n")
 	}
 	writeHygiene(w, info.Hygiene)
+	writeCost(w, info)
 	writeTeacher(w, info.Teacher)
 	writePython(w, info.Python)
 	writeSources(w, info.Sources)
+	w.WriteString(prefixPlaceholder)
 	w.WriteString("## Provenance\n\n")
 	if info.SynthVersion != "" {
 		fmt.Fprintf(w, "- synth version: `%s`\n", info.SynthVersion)

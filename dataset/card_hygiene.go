@@ -36,3 +36,42 @@ func writeHygiene(w *bytes.Buffer, h *schemas.HygieneReport) {
 	}
 	w.WriteString(".\n\n")
 }
+
+// writeCost writes the card's cost and yield section: what each kept row
+// cost over every attempt, and how many items reached each step.
+func writeCost(w *bytes.Buffer, info CardInfo) {
+	if info.Cost == nil && len(info.Yield) == 0 {
+		return
+	}
+	w.WriteString("## Cost and yield\n\n")
+	if c := info.Cost; c != nil {
+		per := "– (no row kept)"
+		if c.PerKeptRowUSD != nil {
+			per = fmt.Sprintf("$%.6f", *c.PerKeptRowUSD)
+		}
+		fmt.Fprintf(w, "Cost per kept row: **%s** = ($%.4f teacher LLM + %.1f sandbox CPU seconds at $%.3f per CPU hour = $%.4f) / %d rows. Counted over all %d training rollouts (%d tries, infrastructure retries included), failed and dropped ones too. Not counted: the LLM task writer's requests, the benchmark's proofs, and the CPU of verification.\n\n",
+			per, c.LLMUSD, c.SandboxCPUSeconds, c.CPUHourUSD, c.SandboxUSD, c.Kept, c.Rollouts, c.Attempts)
+	}
+	if len(info.Yield) > 0 {
+		w.WriteString("| step | count | of the step before | what |\n|---|---:|---:|---|\n")
+		for i, y := range info.Yield {
+			rate := "–"
+			if i > 0 && info.Yield[i-1].Count > 0 {
+				rate = fmt.Sprintf("%.1f%%", 100*float64(y.Count)/float64(info.Yield[i-1].Count))
+			}
+			fmt.Fprintf(w, "| %s | %d | %s | %s |\n", y.Stage, y.Count, rate, mdCell(y.Note))
+		}
+		w.WriteString("\n")
+	}
+	if info.GraderAccuracy == nil {
+		w.WriteString("Grader accuracy: not measured by this build.\n\n")
+	}
+}
+
+// prefixPlaceholder is the card's chat-template section until
+// scripts/prefix.sh measures it: synth, in Go, cannot run transformers'
+// templates. The script replaces what lies between the markers.
+const prefixPlaceholder = "<!-- prefix-preservation -->\n## Chat templates: prefix preservation\n\n" +
+	"Not measured by `synth build`, which cannot run transformers' chat templates. " +
+	"`scripts/prefix.sh` with this dataset's folder measures, per template shipped inside trl, the share of rows whose every prefix renders to a token prefix of the next, and puts the figures here and in `prefix.json`.\n\n" +
+	"<!-- /prefix-preservation -->\n\n"

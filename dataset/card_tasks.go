@@ -22,6 +22,9 @@ type TasksCard struct {
 	Repaired       int            `json:"repaired,omitempty"`
 	Dropped        map[string]int `json:"dropped,omitempty"`
 	FailedRequests int            `json:"failed_requests,omitempty"`
+	// Grader is how each generator's checks fared against the battery of
+	// wrong solutions when the tasks were proven.
+	Grader []GraderRow `json:"grader,omitempty"`
 }
 
 // writeTasks renders the Tasks section; nil leaves it out.
@@ -37,6 +40,7 @@ func writeTasks(w *bytes.Buffer, t *TasksCard) {
 		w.WriteString(" The tasks were not proven in the sandbox before their rollouts.")
 	}
 	w.WriteString("\n\n")
+	w.WriteString(strings.Replace(GraderMarkdown(t.Grader), "## ", "### ", 1))
 	if t.Drafts == 0 {
 		return
 	}

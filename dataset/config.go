@@ -46,6 +46,10 @@ type Config struct {
 	// retried, judged); empty keeps every class. The filter stage
 	// verdict_class drops the others, naming their class.
 	VerdictClasses []string `yaml:"verdict_classes" json:"verdict_classes,omitempty"`
+	// CPUHourUSD prices a sandbox CPU hour in the cost per kept row (default
+	// 0.05, about an on-demand cloud vCPU-hour; it changes no row, so it is
+	// not part of the config hash).
+	CPUHourUSD float64 `yaml:"cpu_hour_usd" json:"cpu_hour_usd,omitempty"`
 }
 
 // Formats of the rows' messages.
@@ -61,7 +65,16 @@ const (
 	DefaultRowGroupRows  = 1000
 	DefaultRowGroupBytes = 32 << 20
 	DefaultZstdLevel     = 3
+	DefaultCPUHourUSD    = 0.05
 )
+
+// CPUPrice is the price of a sandbox CPU hour in US dollars.
+func (c Config) CPUPrice() float64 {
+	if c.CPUHourUSD <= 0 {
+		return DefaultCPUHourUSD
+	}
+	return c.CPUHourUSD
+}
 
 // withDefaults returns c with every zero field set to its default.
 func (c Config) withDefaults() Config {
@@ -103,6 +116,9 @@ func (c Config) Validate() error {
 		if !slices.Contains(schemas.VerdictClasses, v) {
 			return fmt.Errorf("dataset.verdict_classes: %q is not a verdict class (want %s)", v, strings.Join(schemas.VerdictClasses, ", "))
 		}
+	}
+	if c.CPUHourUSD < 0 {
+		return fmt.Errorf("dataset.cpu_hour_usd %g: want a price of a CPU hour in US dollars, 0 or more", c.CPUHourUSD)
 	}
 	if c.ZstdLevel > 22 {
 		return fmt.Errorf("dataset.zstd_level %d: want 1 (fastest) to 22 (smallest)", c.ZstdLevel)

@@ -70,6 +70,7 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 	}
 	writeHygieneText(w, r.Hygiene)
+	writeCostText(w, r.Cost, r.Yield)
 	if err := writeStageTimes(w, r.StageTimes); err != nil {
 		return err
 	}
@@ -82,7 +83,7 @@ func WriteText(w io.Writer, r *Report) error {
 			fmt.Fprintf(w, "  %-20s %d\n", f.Reason, f.Count)
 		}
 	}
-	return nil
+	return writeGraderText(w, r.Grader)
 }
 
 // writeTurnProfile writes the share of trajectories per turn bucket next
@@ -109,4 +110,27 @@ func writeHygieneText(w io.Writer, h *schemas.HygieneReport) {
 	fmt.Fprintf(w, "  error loops (%d+ times)        %d (%.1f%%)\n", h.ErrorLoopAt, h.ErrorLoops, 100*h.Rate(h.ErrorLoops))
 	fmt.Fprintf(w, "  repeated turns (%d+ times)     %d (%.1f%%)\n", h.RepeatedTurnsAt, h.RepeatedTurns, 100*h.Rate(h.RepeatedTurns))
 	fmt.Fprintf(w, "  top opening share             %.1f%% of %d rows: %q\n", 100*h.TopOpeningShare(), h.Kept, h.TopOpening)
+}
+
+// writeCostText writes the cost per kept row and the yield of each step,
+// when the dataset's stats.json says.
+func writeCostText(w io.Writer, c *schemas.CostReport, yield []schemas.YieldStage) {
+	if c != nil {
+		per := "-"
+		if c.PerKeptRowUSD != nil {
+			per = fmt.Sprintf("$%.6f", *c.PerKeptRowUSD)
+		}
+		fmt.Fprintf(w, "\ncost per kept row: %s ($%.4f LLM + %.1f sandbox CPU s at $%.3f/CPU hour, over %d rollouts, %d tries; %d rows)\n",
+			per, c.LLMUSD, c.SandboxCPUSeconds, c.CPUHourUSD, c.Rollouts, c.Attempts, c.Kept)
+	}
+	if len(yield) > 0 {
+		fmt.Fprint(w, "yield:")
+		for i, y := range yield {
+			if i > 0 {
+				fmt.Fprint(w, " ->")
+			}
+			fmt.Fprintf(w, " %s %d", y.Stage, y.Count)
+		}
+		fmt.Fprintln(w)
+	}
 }

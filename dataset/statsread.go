@@ -36,6 +36,13 @@ type Report struct {
 	// Hygiene comes from a synth dataset's stats.json: what the hygiene
 	// gate measured.
 	Hygiene *schemas.HygieneReport `json:"hygiene,omitempty"`
+	// Cost and Yield come from a synth dataset's stats.json: the cost per
+	// kept row over every attempt, and the items that reached each step.
+	Cost  *schemas.CostReport  `json:"cost,omitempty"`
+	Yield []schemas.YieldStage `json:"yield,omitempty"`
+	// Grader comes from stats.json: how each generator's checks fared
+	// against the battery of wrong solutions (GraderRow).
+	Grader []GraderRow `json:"grader,omitempty"`
 }
 
 // Name is how reports call the dataset: its path without a trailing
@@ -176,11 +183,17 @@ func (r *Report) addFunnel(path string) error {
 			Stages []FunnelStage `json:"stages"`
 		} `json:"funnel"`
 		Hygiene *schemas.HygieneReport `json:"hygiene"`
+		Cost    *schemas.CostReport    `json:"cost"`
+		Yield   []schemas.YieldStage   `json:"yield"`
+		Tasks   struct {
+			Grader []GraderRow `json:"grader"`
+		} `json:"tasks"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	r.Funnel, r.Hygiene = v.Funnel.Stages, v.Hygiene
+	r.Funnel, r.Hygiene, r.Cost, r.Yield = v.Funnel.Stages, v.Hygiene, v.Cost, v.Yield
+	r.Grader = v.Tasks.Grader
 	for _, s := range r.Funnel {
 		if s.Name != "verify" {
 			continue

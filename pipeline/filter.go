@@ -135,6 +135,7 @@ func taskDrops(cfg filters.Config, tasks *taskStore, train []slimTask, benchTask
 func (r *builder) filterTrajectories(fn *funnel, trajs []trajRef) ([]trajRef, error) {
 	dedup := filters.NewDedup(r.cfg.Filters)
 	hygiene := filters.NewHygiene(r.cfg.Filters)
+	var cost schemas.CostReport
 	n := len(trajs)
 	kept := trajs[:0] // in trajs' own array: kept never runs ahead of the loop
 	// Every trajectory dedup keeps is kept: the n-th is kept[n], whose id
@@ -151,6 +152,7 @@ func (r *builder) filterTrajectories(fn *funnel, trajs []trajRef) ([]trajRef, er
 		if err != nil {
 			return nil, fmt.Errorf("filter: %w", err)
 		}
+		cost.Add(t)
 		v := t.Verdict
 		if filters.IsInfra(v.Failure) || v.Failure == schemas.FailBudget {
 			fn.Drop(filters.StageRollout, t.ID, v.Failure, t.Error)
@@ -189,6 +191,8 @@ func (r *builder) filterTrajectories(fn *funnel, trajs []trajRef) ([]trajRef, er
 	}
 	h := hygiene.Report()
 	r.info.Hygiene = &h
+	cost.Finish(r.cfg.Dataset.CPUPrice(), int64(len(kept)))
+	r.info.Cost = &cost
 	if err := dedup.Err(); err != nil {
 		return nil, fmt.Errorf("filter: %w", err)
 	}

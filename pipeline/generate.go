@@ -8,11 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"synth/checks"
+	"synth/dataset"
 	"synth/generators"
 	"synth/generators/template"
 	"synth/generators/writer"
+	"synth/proof"
 	"synth/rundir"
 	"synth/runinfo"
 	"synth/schemas"
@@ -99,7 +102,12 @@ func (m *taskMaker) generate(ctx context.Context, fs *fileSet) ([]slimTask, erro
 	if err := j.Close(); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(m.dir, rundir.TasksReport), []byte(template.Report(tasks, untasked)), 0o644); err != nil {
+	// The proof's sections go before the files without a task, the last
+	// section, which a later stage may rewrite (rewriteUntasked).
+	report := template.Report(tasks, untasked)
+	head, tail, _ := strings.Cut(report, template.UntaskedHeading)
+	report = head + dataset.GraderMarkdown(m.info.Grader) + droppedMarkdown(m.dropped) + template.UntaskedHeading + tail
+	if err := os.WriteFile(filepath.Join(m.dir, rundir.TasksReport), []byte(report), 0o644); err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
 	if !complete {
@@ -195,6 +203,10 @@ func (m *taskMaker) validateTasks(ctx context.Context, tasks []schemas.Task, fs 
 	if err != nil {
 		return nil, fmt.Errorf("generate: validate: %w", err)
 	}
+	if m.info != nil {
+		m.info.Grader = graderRows(v.Grader)
+	}
+	m.dropped = v.Why
 	for _, id := range slices.Sorted(maps.Keys(v.Why)) {
 		m.logf("generate: dropped task %s: %s", id, v.Why[id])
 	}
@@ -208,7 +220,7 @@ func (m *taskMaker) validateTasks(ctx context.Context, tasks []schemas.Task, fs 
 		}
 	}
 	unproven := len(tasks) - withRef
-	note := fmt.Sprintf("of %d tasks with a reference, %d proven (reference passes; empty and adversary rollouts fail; a mutated reference fails for the %d whose template defines one)",
+	note := fmt.Sprintf("of %d tasks with a reference, %d proven (reference passes; empty and adversary rollouts and the battery of wrong solutions fail; a mutated reference fails for the %d whose template defines one)",
 		withRef, withRef-len(v.Why), withMutant)
 	if len(v.Dropped) > 0 {
 		note += "; dropped: " + runinfo.CountsNote(v.Dropped)
@@ -218,4 +230,33 @@ func (m *taskMaker) validateTasks(ctx context.Context, tasks []schemas.Task, fs 
 	}
 	m.sum.add("validate", len(tasks), len(v.Kept), "%s", note)
 	return v.Kept, nil
+}
+
+// graderRows are the per-template tallies of a validation as the run
+// records and the card shows them, by template name.
+func graderRows(g map[string]proof.Tally) []dataset.GraderRow {
+	var rows []dataset.GraderRow
+	for _, name := range slices.Sorted(maps.Keys(g)) {
+		t := g[name]
+		rows = append(rows, dataset.GraderRow{Generator: name, Tasks: t.Tasks, Wrong: t.Wrong, Rejected: t.Rejected,
+			Stale: t.Stale, StaleRejected: t.StaleRejected, Unmoved: t.Unmoved, Dropped: t.Dropped})
+	}
+	return rows
+}
+
+// droppedMarkdown is tasks.report.md's list of the tasks the proof
+// dropped (id -> reason and why); empty when none was.
+func droppedMarkdown(why map[string]string) string {
+	if len(why) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Tasks dropped by their proof\n\n%d tasks were dropped: their reference did not hold, or their checks passed a wrong solution.\n\n| task | reason | why |\n|---|---|---|\n", len(why))
+	cell := strings.NewReplacer("|", `\|`, "\n", " ")
+	for _, id := range slices.Sorted(maps.Keys(why)) {
+		reason, detail, _ := strings.Cut(why[id], ": ")
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", id, reason, cell.Replace(detail))
+	}
+	b.WriteString("\n")
+	return b.String()
 }

@@ -3,9 +3,12 @@ package pipeline
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"synth/internal/manual"
 )
 
 // readmeFunnel is the funnel README.md quotes for make demo: the stages
@@ -71,6 +74,31 @@ func checkReadmeFunnel(t *testing.T, sum *Summary) {
 			}
 		}
 		t.Errorf("README.md's funnel is not make demo's; rerun make demo and copy its funnel:\n%s", b.String())
+	}
+}
+
+// checkDocFigures compares the figures README.md and docs/ quote from make
+// demo (internal/manual's Figures: the funnel and the marked paragraphs)
+// with the build in out, a build of the default config; CPU times are left
+// out, since a test's build shares the machine.
+func checkDocFigures(t *testing.T, out string) {
+	t.Helper()
+	d, err := manual.ReadDemo(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range d.Stages {
+		d.Stages[i].CPUSeconds = 0
+	}
+	pages, _ := filepath.Glob("../docs/*.md")
+	for _, p := range append([]string{"../README.md"}, pages...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range manual.Figures(p, string(b), d) {
+			t.Errorf("%s (rerun make demo and copy its figures; make docs-check says which)", bad)
+		}
 	}
 }
 

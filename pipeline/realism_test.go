@@ -35,6 +35,7 @@ func TestDefaultBuildLooksReal(t *testing.T) {
 		t.Fatalf("%v\nlog:\n%s", err, log.String())
 	}
 	checkReadmeFunnel(t, sum)
+	checkDocFigures(t, out)
 
 	// The corpus: at least 80 files of at least 14 types.
 	var files []schemas.File

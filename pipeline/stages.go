@@ -468,6 +468,11 @@ func (r *builder) emit(_ context.Context, fn *funnel, tasks []slimTask, kept []t
 	if len(kept) == 0 {
 		teacher = schemas.TeacherInfo{Kind: r.cfg.Teacher.Kind}
 	}
+	writerProof := ""
+	if r.info.Writer != nil {
+		writerProof = r.info.Writer.Proof
+	}
+	r.info.Yield = yieldOf(fn.Snapshot(), writerProof)
 	err = dataset.WriteCard(filepath.Join(r.dir, rundir.DatasetDir), dataset.CardInfo{
 		Config: dcfg, Rows: rows, Bytes: bytes, Languages: dataset.Languages(func(yield func(string) bool) {
 			for i := range tasks {
@@ -477,11 +482,11 @@ func (r *builder) emit(_ context.Context, fn *funnel, tasks []slimTask, kept []t
 			}
 		}), Stats: stats, Funnel: fn.Funnel,
 		Teacher: dataset.TeacherCard{Kind: teacher.Kind, Model: teacher.Model, Format: format.Name(), Settings: teacherSettings(r.cfg.Teacher, r.cfg.LLM)},
-		Tasks:   tasksCard(r.info.Writer, r.cfg.Tasks),
+		Tasks:   tasksCard(r.info.Writer, r.cfg.Tasks, r.info.Grader),
 		Python: dataset.PythonInfo{Version: r.info.Python.Version, Packages: r.info.Python.Packages,
 			Lock: r.info.Python.Lock, Fingerprint: r.info.Python.Fingerprint},
 		ConfigHash: r.cfg.Hash(), SynthVersion: r.opts.Version, Sources: dataset.SourceCounts(files),
-		Hygiene: r.info.Hygiene,
+		Hygiene: r.info.Hygiene, Cost: r.info.Cost, Yield: r.info.Yield,
 	})
 	if err != nil {
 		return fmt.Errorf("emit: %w", err)

@@ -25,6 +25,9 @@ type taskMaker struct {
 	llm   *endpoint  // the LLM writer's endpoint
 	// sandbox is the run's sandbox backend, started on first use.
 	sandbox func() (sandbox.Backend, error)
+	// dropped are the tasks the proof dropped, id -> reason and why, for
+	// tasks.report.md.
+	dropped map[string]string
 }
 
 // newTaskMaker is the task maker of r, an opened run (r.info is read now).

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -107,5 +108,50 @@ func TestVerdictClassesAndTheirFilter(t *testing.T) {
 	}
 	if rows == 0 {
 		t.Error("no row kept")
+	}
+	checkCostAndYield(t, dir, trajs, rows)
+}
+
+// checkCostAndYield: run.json's cost counts every try of every training
+// rollout (the failed tries of the retried ones too) over the rows kept,
+// and its yield ends in the rows kept and the rollouts that passed.
+func checkCostAndYield(t *testing.T, dir string, trajs []schemas.Trajectory, rows int) {
+	t.Helper()
+	var v struct {
+		Cost  *schemas.CostReport  `json:"cost"`
+		Yield []schemas.YieldStage `json:"yield"`
+	}
+	if _, err := rundir.ReadRunInfo(dir, &v); err != nil || v.Cost == nil {
+		t.Fatalf("run.json has no cost (%v)", err)
+	}
+	var cpuMS, tries int64
+	passed := 0
+	for _, tr := range trajs {
+		cpuMS += tr.Usage.SandboxCPUMS
+		tries++
+		if tr.EarlierUsage != nil {
+			cpuMS += tr.EarlierUsage.SandboxCPUMS
+			tries += int64(tr.Attempt - 1)
+		}
+		if tr.Verdict.Passed {
+			passed++
+		}
+	}
+	c := v.Cost
+	if c.Rollouts != int64(len(trajs)) || c.Attempts != tries || c.Attempts <= c.Rollouts || c.Kept != int64(rows) {
+		t.Errorf("cost %+v: want %d rollouts in %d tries, %d rows", c, len(trajs), tries, rows)
+	}
+	if fmt.Sprintf("%.3f", c.SandboxCPUSeconds) != fmt.Sprintf("%.3f", float64(cpuMS)/1000) || c.SandboxCPUSeconds <= 0 {
+		t.Errorf("sandbox CPU %.3fs, the journal's tries %.3fs", c.SandboxCPUSeconds, float64(cpuMS)/1000)
+	}
+	if c.PerKeptRowUSD == nil || fmt.Sprintf("%.9f", *c.PerKeptRowUSD) != fmt.Sprintf("%.9f", (c.LLMUSD+c.SandboxCPUSeconds/3600*c.CPUHourUSD)/float64(rows)) {
+		t.Errorf("cost per kept row %v, want the total over %d rows: %+v", c.PerKeptRowUSD, rows, c)
+	}
+	steps := map[string]int64{}
+	for _, y := range v.Yield {
+		steps[y.Stage] = y.Count
+	}
+	if steps["kept"] != int64(rows) || steps["passed"] != int64(passed) || steps["files"] == 0 || steps["proven"] == 0 {
+		t.Errorf("yield %+v: want %d kept, %d passed", v.Yield, rows, passed)
 	}
 }

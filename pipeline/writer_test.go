@@ -41,6 +41,8 @@ func writerDraft(name string) string {
 	checks := []map[string]any{
 		{"kind": "table", "path": "output/clean.csv", "no_duplicates": true, "rows": rows},
 		{"kind": "answer", "number": mean},
+		// The table's cells, which the battery's wrong tables fail.
+		{"kind": "python", "code": "import pandas as pd\nassert pd.read_csv('output/clean.csv').equals(" + read + ".reset_index(drop=True))"},
 	}
 	ref := map[string]any{"steps": []map[string]string{{"thought": "Deduplicate and average.", "code": code}}, "answer": "the mean amount is in the printed output above"}
 	var wrong map[string]any
@@ -157,7 +159,7 @@ func TestLLMWriterProvesTasks(t *testing.T) {
 		where[d.File] = d.Reason + ": " + d.Detail
 	}
 	for file, want := range map[string]string{
-		"badjson.csv": "unparsable: no valid JSON", "trivial.csv": "trivial_check: check 2 (python) is a constant assert",
+		"badjson.csv": "unparsable: no valid JSON", "trivial.csv": "trivial_check: check 3 (python) is a constant assert",
 		"wrongnum.csv": "reference_failed: the reference fails a check: answer", "badref.csv": "reference_failed: the reference fails a check: table",
 		"copyin.csv": "adversary_passed: the copy_input adversary", "mutant.csv": "mutant_passed: a wrong solution (wrong_solution)",
 	} {

@@ -24,6 +24,10 @@ type Set struct {
 	// reject; a nil entry was not played. They prove the checks alone: their
 	// Observations are dropped.
 	Wrong []*checks.Case
+	// Battery are the generic wrong solutions made from the reference
+	// (PlayBattery), each of which the checks must reject; their
+	// Observations are dropped too.
+	Battery []Wrong
 	// Adversaries are tried in this order; nil: adversary.All().
 	Adversaries []adversary.Adversary
 	// LongAnswer, when above 0, verifies each answer longer than it in a
@@ -39,6 +43,8 @@ type Cases struct {
 	ref     int   // index in List, or -1
 	printed int   // index in List, or -1
 	wrong   []int // index in List of each wrong solution, or -1
+	battery []string
+	batAt   []int // index in List of each battery case
 	advs    []adversary.Result
 	advAt   []int // index in List of each adversary that applied, or -1
 }
@@ -70,6 +76,13 @@ func Assemble(t *schemas.Task, inputs []sandbox.Input, dir string, set Set) (Cas
 		cs.wrong = append(cs.wrong, len(cs.List))
 		cs.List = append(cs.List, c)
 	}
+	for _, w := range set.Battery {
+		c := w.Case
+		c.Observations = nil
+		cs.battery = append(cs.battery, w.Name)
+		cs.batAt = append(cs.batAt, len(cs.List))
+		cs.List = append(cs.List, c)
+	}
 	advs := set.Adversaries
 	if advs == nil {
 		advs = adversary.All()
@@ -90,11 +103,20 @@ func Assemble(t *schemas.Task, inputs []sandbox.Input, dir string, set Set) (Cas
 	return cs, nil
 }
 
+// Tried is how one battery case fared: Passed when it had checks and
+// passed every one, which a wrong solution must not.
+type Tried struct {
+	Name   string
+	Checks []schemas.CheckResult
+	Passed bool
+}
+
 // Outcome is how each part of a proof fared.
 type Outcome struct {
 	Reference []schemas.CheckResult   // nil when the reference was not verified
 	Printed   []schemas.CheckResult   // the answer checks on what the reference printed; nil when not run
 	Wrong     [][]schemas.CheckResult // by Set.Wrong's order; nil when not played
+	Battery   []Tried                 // by Set.Battery's order
 	// Adversaries are in Set.Adversaries' order; one passed when it has
 	// checks and every one passed.
 	Adversaries []adversary.Result
@@ -111,6 +133,9 @@ func (cs Cases) Outcome(rs [][]schemas.CheckResult) Outcome {
 	o := Outcome{Reference: at(cs.ref), Printed: at(cs.printed)}
 	for _, i := range cs.wrong {
 		o.Wrong = append(o.Wrong, at(i))
+	}
+	for k, i := range cs.batAt {
+		o.Battery = append(o.Battery, Tried{Name: cs.battery[k], Checks: rs[i], Passed: checks.FirstFailure(rs[i]) == "" && len(rs[i]) > 0})
 	}
 	o.Adversaries = append([]adversary.Result(nil), cs.advs...)
 	advRs := make([][]schemas.CheckResult, len(cs.advAt))

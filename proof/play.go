@@ -40,26 +40,19 @@ func Play(ctx context.Context, b sandbox.Backend, t *schemas.Task, sol *schemas.
 		return p, fmt.Errorf("open sandbox: %w", err)
 	}
 	defer sb.Close()
-	for i, st := range sol.Steps {
-		res, err := sb.Exec(ctx, st.Code)
-		if err != nil {
-			return p, fmt.Errorf("step %d: %w", i, err)
-		}
-		p.Printed = append(p.Printed, res.Output)
-		if res.Status != schemas.StatusOK && p.Failed == "" {
-			p.Failed = fmt.Sprintf("step %d ended %s: %s", i, res.Status, LastLines(res.Output, 6))
-		}
+	if err := runSteps(ctx, sb, sol, &p); err != nil {
+		return p, err
 	}
 	arts, err := sandbox.CollectArtifacts(sb.Workspace(), store)
 	if err != nil {
 		return p, err
 	}
 	sb.Close()
-	p.Case = checks.Case{Checks: t.Checks, Answer: sol.Answer, Messages: []schemas.Message{{Role: schemas.RoleAssistant, Content: "Finished: " + sol.Answer}}}
-	p.Case.Files = CaseInputs(inputs)
+	var outs []sandbox.Input
 	for _, a := range arts {
-		p.Case.Files = append(p.Case.Files, sandbox.Input{Name: a.Path, Path: filepath.Join(store, a.SHA256[:2], a.SHA256)})
+		outs = append(outs, sandbox.Input{Name: a.Path, Path: filepath.Join(store, a.SHA256[:2], a.SHA256)})
 	}
+	p.Case = playedCase(t, sol, inputs, outs)
 	return p, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"synth/config"
+	"synth/dataset"
 	"synth/rundir"
 	"synth/schemas"
 )
@@ -40,6 +41,10 @@ type RunInfo struct {
 	// tasks were written (see newTemplates).
 	Untasked  []UntaskedFile `json:"untasked,omitempty"`
 	Templates []string       `json:"templates,omitempty"`
+	// Grader is how each generator's checks fared against the battery of
+	// wrong solutions when the tasks were proven (the template tasks under
+	// --validate-tasks; the LLM writer's always).
+	Grader []dataset.GraderRow `json:"grader,omitempty"`
 	// Reproduction is what the rows depend on to come out byte for byte
 	// the same in another build.
 	Reproduction *Reproduction `json:"reproduction,omitempty"`
@@ -49,6 +54,10 @@ type RunInfo struct {
 	// Hygiene is what the hygiene gate measured over the last filter of the
 	// trajectories.
 	Hygiene *schemas.HygieneReport `json:"hygiene,omitempty"`
+	// Cost is what the rows cost over every attempt, and Yield how many
+	// items reached each step from files to kept rows, at the last emit.
+	Cost  *schemas.CostReport  `json:"cost,omitempty"`
+	Yield []schemas.YieldStage `json:"yield,omitempty"`
 }
 
 // Read reads dir's run.json; nil when there is none.

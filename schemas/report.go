@@ -43,3 +43,54 @@ func (h *HygieneReport) TopOpeningShare() float64 {
 	}
 	return float64(h.TopOpeningRows) / float64(h.Kept)
 }
+
+// CostReport is what a build's rows cost, over every attempt: the
+// teacher's LLM dollars and the sandbox CPU of every training rollout,
+// failed, retried and dropped ones included, priced at CPUHourUSD, over
+// the rows kept.
+type CostReport struct {
+	Rollouts          int64   `json:"rollouts"` // training rollouts recorded
+	Attempts          int64   `json:"attempts"` // their tries, infrastructure retries included
+	LLMUSD            float64 `json:"llm_usd"`
+	SandboxCPUSeconds float64 `json:"sandbox_cpu_seconds"`
+	CPUHourUSD        float64 `json:"cpu_hour_usd"`
+	SandboxUSD        float64 `json:"sandbox_usd"`
+	TotalUSD          float64 `json:"total_usd"`
+	Kept              int64   `json:"kept"`
+	// PerKeptRowUSD is TotalUSD over Kept; absent when no row was kept.
+	PerKeptRowUSD *float64 `json:"per_kept_row_usd,omitempty"`
+}
+
+// Add counts one training rollout: its usage and that of its earlier
+// tries.
+func (c *CostReport) Add(tr *Trajectory) {
+	c.Rollouts++
+	c.Attempts += int64(max(tr.Attempt, 1))
+	u := tr.Usage
+	if tr.EarlierUsage != nil {
+		u.Add(*tr.EarlierUsage)
+	}
+	c.LLMUSD += u.CostUSD
+	c.SandboxCPUSeconds += float64(u.SandboxCPUMS) / 1000
+}
+
+// Finish prices the sandbox CPU at cpuHourUSD and divides the total by
+// the kept rows.
+func (c *CostReport) Finish(cpuHourUSD float64, kept int64) {
+	c.CPUHourUSD, c.Kept = cpuHourUSD, kept
+	c.SandboxUSD = c.SandboxCPUSeconds / 3600 * cpuHourUSD
+	c.TotalUSD = c.LLMUSD + c.SandboxUSD
+	c.PerKeptRowUSD = nil
+	if kept > 0 {
+		v := c.TotalUSD / float64(kept)
+		c.PerKeptRowUSD = &v
+	}
+}
+
+// YieldStage is one step of a build's yield: how many items reached it,
+// and what they are.
+type YieldStage struct {
+	Stage string `json:"stage"` // files, tasks, proven, rolled_out, passed, kept
+	Count int64  `json:"count"`
+	Note  string `json:"note,omitempty"`
+}

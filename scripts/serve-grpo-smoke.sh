@@ -7,7 +7,14 @@
 # through pytests/test_serve_grpo.py.
 #
 #   PYTHON=/path/to/venv/bin/python scripts/serve-grpo-smoke.sh
+#   PYTHON=... scripts/serve-grpo-smoke.sh env
+#
+# With "env", the trainer drives synth serve through TRL's environment_factory
+# instead (scripts/serve_trl_env_smoke.py): multi-turn episodes whose tool
+# calls run in the episode's interpreter, the server at its default turns.
 set -euo pipefail
+mode=${1:-rollout}
+case "$mode" in rollout | env) ;; *) echo "serve-grpo-smoke: unknown mode $mode (want rollout or env)" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/go/bin:$PATH
 py=${PYTHON:?give PYTHON: an interpreter with torch, transformers, trl and datasets}
@@ -22,8 +29,12 @@ trap cleanup EXIT
 
 go build -o "$tmp/synth" ./cmd/synth
 bench=$PWD/pipeline/testdata/evalbench
-# One turn is a whole episode: the model writes it, the verifier scores it.
-"$tmp/synth" serve "$bench" --addr 127.0.0.1:0 --max-turns 1 >"$tmp/out" 2>"$tmp/err" &
+# rollout: one turn is a whole episode: the model writes it, the verifier
+# scores it. env: the episode ends when the reward function hands the
+# model's final answer to the server.
+turns=1 script=serve_grpo_smoke.py prefix=grpo
+if [ "$mode" = env ]; then turns=10 script=serve_trl_env_smoke.py prefix=trl-env; fi
+"$tmp/synth" serve "$bench" --addr 127.0.0.1:0 --max-turns "$turns" >"$tmp/out" 2>"$tmp/err" &
 server=$!
 for _ in $(seq 1 300); do
   grep -q '^serving' "$tmp/out" 2>/dev/null && break
@@ -31,5 +42,5 @@ for _ in $(seq 1 300); do
   sleep 0.1
 done
 url=$(grep -o 'http://[0-9.:]*' "$tmp/out" | head -1)
-(cd "$tmp" && TRL_EXPERIMENTAL_SILENCE=1 SYNTH_SERVE_URL=$url SYNTH_BENCH=$bench "$py" -I "$OLDPWD/scripts/serve_grpo_smoke.py") 2>&1 | grep '^grpo:'
+(cd "$tmp" && TRL_EXPERIMENTAL_SILENCE=1 SYNTH_SERVE_URL=$url SYNTH_BENCH=$bench "$py" -I "$OLDPWD/scripts/$script") 2>&1 | grep "^$prefix:"
 curl -sf "$url/metrics" | "$py" -I -c 'import json,sys; m=json.load(sys.stdin); print("serve-grpo-smoke: synth serve counted", json.dumps(m["counts"]))'

@@ -33,7 +33,7 @@ def call(path, body):
         return json.load(r)
 
 
-def tiny_policy():
+def tiny_policy(max_positions=512):
     chars = list(string.printable)
     vocab = {"[PAD]": 0, "[UNK]": 1, "[BOS]": 2, "[EOS]": 3}
     for c in chars:
@@ -44,7 +44,7 @@ def tiny_policy():
     hf = PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="[PAD]", unk_token="[UNK]", bos_token="[BOS]", eos_token="[EOS]")
     torch.manual_seed(0)
     cfg = LlamaConfig(vocab_size=len(vocab), hidden_size=32, intermediate_size=64, num_hidden_layers=1,
-                      num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=512,
+                      num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=max_positions,
                       pad_token_id=0, bos_token_id=2, eos_token_id=3)
     return LlamaForCausalLM(cfg), hf
 

@@ -14,7 +14,8 @@ import (
 // previewXLSX lists a workbook's sheets and previews the table package
 // tableread finds on the first (none when its layout is ambiguous).
 // It stays within the preview budgets: parts that unpack past
-// PreviewMaxBytes or PreviewMaxRatio are refused before they are unpacked.
+// PreviewMaxBytes or PreviewMaxRatio are refused before they are unpacked,
+// and a first sheet past the rows or time budget before it is read whole.
 func previewXLSX(path string) (*schemas.Preview, error) {
 	if err := checkXLSXParts(path); err != nil {
 		return nil, err
@@ -25,9 +26,14 @@ func previewXLSX(path string) (*schemas.Preview, error) {
 		return nil, err
 	}
 	p := &schemas.Preview{Sheets: wb.GetSheetList()}
-	wb.Close()
 	if len(p.Sheets) == 0 {
+		wb.Close()
 		return p, nil
+	}
+	err = rowsWithinBudget(wb, p.Sheets[0])
+	wb.Close()
+	if err != nil {
+		return nil, err
 	}
 	tb, err := tableread.ReadXLSX(path, opts)
 	if err != nil {
@@ -36,9 +42,6 @@ func previewXLSX(path string) (*schemas.Preview, error) {
 			return p, nil // sheets listed; the table is not told
 		}
 		return nil, err
-	}
-	if len(tb.Rows) > PreviewMaxRows {
-		return nil, fmt.Errorf("%w: more than %d rows", ErrPreviewBudget, PreviewMaxRows)
 	}
 	infer := make([]dtypeGuess, len(tb.Header))
 	for _, rec := range tb.Rows[:min(len(tb.Rows), dtypeRows)] {
@@ -53,4 +56,23 @@ func previewXLSX(path string) (*schemas.Preview, error) {
 	p.Read = strings.Join(tb.Layout.Args(), ", ")
 	p.Head = FormatHead(tb.Header, tb.Rows[:min(len(tb.Rows), headRows)])
 	return p, nil
+}
+
+// rowsWithinBudget streams a sheet's rows against the preview budgets.
+func rowsWithinBudget(wb *excelize.File, sheet string) error {
+	rows, err := wb.Rows(sheet)
+	if err != nil {
+		return fmt.Errorf("sheet %s: %w", sheet, err)
+	}
+	defer rows.Close()
+	budget := newTableBudget()
+	for rows.Next() {
+		if err := budget.row(); err != nil {
+			return fmt.Errorf("sheet %s: %w", sheet, err)
+		}
+	}
+	if err := rows.Error(); err != nil {
+		return fmt.Errorf("sheet %s: %w", sheet, err)
+	}
+	return nil
 }

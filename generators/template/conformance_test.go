@@ -80,7 +80,21 @@ func TestConformance(t *testing.T) {
 	tab := newHackTable()
 	for i := range tasks {
 		tab.add(&tasks[i], proofs[i])
-		if reason, why := proofs[i].Reason(); reason != "" {
+		reason, why := proofs[i].Reason()
+		switch reason {
+		case "":
+		case proof.DropBatteryPasses, proof.DropStalePasses:
+			for name, a := range proofs[i].Adversaries {
+				if a.Passed {
+					t.Errorf("%s %s: adversary %s passes every check", tasks[i].ID, tasks[i].Generator, name)
+				}
+			}
+			// The battery finds the templates whose checks read an
+			// output's shape, not its content; a build drops those tasks
+			// and tasks.report.md counts them. They are listed here until
+			// every template's checks compare content.
+			t.Logf("%s %s: %s: %s", tasks[i].ID, tasks[i].Generator, reason, why)
+		default:
 			t.Errorf("%s %s: %s: %s", tasks[i].ID, tasks[i].Generator, reason, why)
 		}
 	}

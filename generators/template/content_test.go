@@ -242,7 +242,7 @@ const (
 
 // contentTemplates are the templates whose checks compare content with
 // what the reference's code makes of the real input.
-var contentTemplates = []string{"table.pivot", "table.describe", "table.convert", "ml.cluster", "image.size", "web.datatable", "text.years", "text.topword"}
+var contentTemplates = []string{"table.pivot", "table.describe", "table.convert", "ml.cluster", "image.size", "web.datatable", "text.years", "text.topword", "table.sort", "table.filter", "table.dedup", "table.dropna", "table.fillna"}
 
 // TestContentChecksProveOnCorpus: on every file of the built-in corpus
 // (each of its input types), the reference passes the content checks and
@@ -419,4 +419,58 @@ func TestTopWordsRanked(t *testing.T) {
 		[]solution{
 			says("a numbered list", "1. analysis (9 times)\n2. pipeline (7 times)\n3. dataset (5 times)"),
 		})
+}
+
+// TestSortAndFilterKeepValues: a sorted or filtered table is compared
+// with the reference's rows: zeros (still sorted), a column's values
+// shuffled, or >= for > fail; the rows written by the csv module pass.
+func TestSortAndFilterKeepValues(t *testing.T) {
+	pyenvtest.Python(t)
+	judge(t, retailInput(t), "table.sort",
+		[]solution{
+			{name: "all zeros", steps: []string{zeroNumbers}},
+			{name: "another column shuffled", steps: []string{"import pandas as pd\nd = pd.read_csv(OUT)\nd['Units Sold'] = d['Units Sold'][::-1].values\nd.to_csv(OUT, index=False)"}},
+		},
+		[]solution{
+			{name: "rounded to cents", steps: []string{roundTwo}},
+		})
+	judge(t, retailInput(t), "table.filter",
+		[]solution{
+			{name: "all zeros", steps: []string{zeroNumbers}},
+			{name: "empty cells", steps: []string{emptyCells}},
+			{name: "or for and", replace: []string{") & (df[", ") | (df["}},
+			{name: "an id column shuffled", steps: []string{"import pandas as pd\nd = pd.read_csv(OUT)\nd['Retailer ID'] = d['Retailer ID'][::-1].values\nd.to_csv(OUT, index=False)"}},
+		},
+		[]solution{
+			{name: "rows in another order", steps: []string{shuffleRows}},
+		})
+}
+
+// gappyInput is air quality data with gaps in rainfall and its first five
+// records repeated at the end.
+func gappyInput(t *testing.T) []generators.Input {
+	body := airCSV()
+	lines := strings.Split(strings.TrimSpace(body), "\n")
+	body += strings.Join(lines[1:6], "\n") + "\n"
+	return []generators.Input{writeFile(t, t.TempDir(), "air.csv", "csv", []byte(body))}
+}
+
+// TestCleaningKeepsValues: dedup, dropna and fillna outputs are compared
+// with the reference's rows: the right row count with zeros, or a column's
+// values moved, or gaps filled with 0, fail; rows in another order pass.
+func TestCleaningKeepsValues(t *testing.T) {
+	pyenvtest.Python(t)
+	ins := gappyInput(t)
+	for _, tmpl := range []string{"table.dedup", "table.dropna", "table.fillna"} {
+		judge(t, ins, tmpl,
+			[]solution{
+				{name: "all zeros", steps: []string{zeroNumbers}},
+				{name: "a column's values moved", steps: []string{"import pandas as pd\nd = pd.read_csv(OUT)\nd['wind_kmh'] = d['wind_kmh'][::-1].values\nd.to_csv(OUT, index=False)"}},
+			},
+			[]solution{
+				{name: "rows in another order", steps: []string{shuffleRows}},
+			})
+	}
+	judge(t, ins, "table.fillna",
+		[]solution{{name: "gaps filled with 0, the median answered", replace: []string{".fillna(med)", ".fillna(0)"}}}, nil)
 }

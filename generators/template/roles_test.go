@@ -584,3 +584,26 @@ func TestCodesWithLeadingZerosAreNotMeasures(t *testing.T) {
 		t.Fatal("no task on the stations table: the test proves nothing")
 	}
 }
+
+// TestYearsByValue: a column whose name says nothing is a year when every
+// value is a whole number from 1800 to 2100, and only then: not with a
+// fraction, not past 2100, not before 1800.
+func TestYearsByValue(t *testing.T) {
+	dir := t.TempDir()
+	body := genRows("Price,Built,Late,Early,Half", 40, func(i int) string {
+		return fmt.Sprintf("%.2f,%d,%d,%d,%.1f", 100+float64((i*37)%500)/3, 1950+(i*7)%60, 2150+(i*7)%60, 1700+(i*7)%60, 1950.5+float64((i*7)%60))
+	})
+	p := filepath.Join(dir, "houses.csv")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := readTable(p, "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range tab.columns() {
+		if isYear := c.role == roleYear; isYear != (c.name == "Built") {
+			t.Errorf("%s is %s", c.name, c.role)
+		}
+	}
+}

@@ -34,6 +34,7 @@ func buildSort(c *bctx) ([]spec, error) {
 	if !desc {
 		first, word, zhWord = lo, "ascending", "升序"
 	}
+	sortCode := fmt.Sprintf("df = df.sort_values(%s, ascending=%s)", py(col.name), pyBool(!desc))
 	return []spec{{
 		params: fmt.Sprintf("sort:%s:%v", col.name, desc),
 		en: []string{
@@ -46,12 +47,13 @@ func buildSort(c *bctx) ([]spec, error) {
 		},
 		steps: []schemas.RefStep{
 			loadStep(c, 0),
-			step("Sort by the column and save.", fmt.Sprintf("df = df.sort_values(%s, ascending=%s)\n", py(col.name), pyBool(!desc))+saveCSV+fmt.Sprintf("\nprint(df[%s].iloc[0])", py(col.name))),
+			step("Sort by the column and save.", sortCode+"\n"+saveCSV+fmt.Sprintf("\nprint(df[%s].iloc[0])", py(col.name))),
 		},
 		answer:   fmt.Sprintf("The data sorted by %s (%s) is saved to {OUT}.csv; the first row has %s = %s.", col.name, word, col.name, num(first)),
 		answerZh: fmt.Sprintf("已按 %s %s排序并保存到 {OUT}.csv，第一行的 %s 为 %s。", col.name, zhWord, col.name, num(first)),
 		checks: []schemas.Check{
 			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(len(t.rows)), SortedBy: &schemas.SortKey{Column: col.name, Descending: desc}},
+			sameTableCheck(c, "{out}.csv", sortCode, false),
 			answerNum(first),
 		},
 		outputs: []string{"{out}.csv"},
@@ -84,6 +86,7 @@ func buildFilter(c *bctx) ([]spec, error) {
 		return nil, nil
 	}
 	ts := num(thr)
+	filterCode := fmt.Sprintf("df = df[(df[%s] == %s) & (df[%s] > %s)]", py(cat.name), py(val), py(nc.name), ts)
 	return []spec{{
 		params: fmt.Sprintf("filter:%s=%s:%s>%s", cat.name, val, nc.name, ts),
 		en: []string{
@@ -97,7 +100,7 @@ func buildFilter(c *bctx) ([]spec, error) {
 		steps: []schemas.RefStep{
 			loadStep(c, 0),
 			step("Apply both conditions and save the matching rows.",
-				fmt.Sprintf("df = df[(df[%s] == %s) & (df[%s] > %s)]\n", py(cat.name), py(val), py(nc.name), ts)+saveCSV+"\nprint(len(df))"),
+				filterCode+"\n"+saveCSV+"\nprint(len(df))"),
 		},
 		answer:   fmt.Sprintf("%d rows have %s = %s and %s > %s; they are saved to {OUT}.csv.", n, cat.name, val, nc.name, ts),
 		answerZh: fmt.Sprintf("共有 %d 行满足 %s 为 %s 且 %s 大于 %s，已保存到 {OUT}.csv。", n, cat.name, val, nc.name, ts),
@@ -109,6 +112,7 @@ c, v = find_column(df, %[2]q), find_column(df, %[4]q)
 bad = df[(df[c].astype(str) != %[3]q) | ~(df[v] > %[5]s)]
 assert len(bad) == 0, "%[1]s has %%d rows that do not satisfy %[2]s == %[3]s and %[4]s > %[5]s" %% len(bad)
 `, "{out}.csv", cat.name, val, nc.name, ts),
+			sameTableCheck(c, "{out}.csv", filterCode, false),
 			answerInt(n),
 		},
 		outputs: []string{"{out}.csv"},

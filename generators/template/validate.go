@@ -19,6 +19,9 @@ type Validation struct {
 	Kept    []schemas.Task    // in input order
 	Dropped map[string]int    // reason -> count
 	Why     map[string]string // task id -> reason and the failing check's message
+	// Grader is how each template's checks fared against the wrong
+	// solutions tried on its tasks (proof.Tally), by template name.
+	Grader map[string]proof.Tally
 }
 
 // Validate proves each task's checks in the sandbox: the reference solution
@@ -33,9 +36,10 @@ func Validate(ctx context.Context, b proof.Backend, tasks []schemas.Task, files 
 	if workers <= 0 {
 		workers = 2
 	}
-	v := Validation{Dropped: map[string]int{}, Why: map[string]string{}}
+	v := Validation{Dropped: map[string]int{}, Why: map[string]string{}, Grader: map[string]proof.Tally{}}
 	reasons := make([]string, len(tasks))
 	whys := make([]string, len(tasks))
+	tallies := make([]proof.Tally, len(tasks))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
 	for i := range tasks {
@@ -43,8 +47,8 @@ func Validate(ctx context.Context, b proof.Backend, tasks []schemas.Task, files 
 			break
 		}
 		g.Go(func() error {
-			r, why, err := ValidateTask(gctx, b, &tasks[i], files)
-			reasons[i], whys[i] = r, why
+			r, why, tally, err := validateTask(gctx, b, &tasks[i], files)
+			reasons[i], whys[i], tallies[i] = r, why, tally
 			return err
 		})
 	}
@@ -55,6 +59,11 @@ func Validate(ctx context.Context, b proof.Backend, tasks []schemas.Task, files 
 		return v, err
 	}
 	for i, t := range tasks {
+		if tallies[i].Tasks > 0 {
+			g := v.Grader[TemplateName(&t)]
+			g.Add(tallies[i])
+			v.Grader[TemplateName(&t)] = g
+		}
 		if reasons[i] == "" {
 			v.Kept = append(v.Kept, t)
 			continue
@@ -68,18 +77,34 @@ func Validate(ctx context.Context, b proof.Backend, tasks []schemas.Task, files 
 // ValidateTask proves one task; reason is empty when the task holds, else a
 // Drop* word (or adversary.Reason(name)) with a message saying why.
 func ValidateTask(ctx context.Context, b proof.Backend, t *schemas.Task, files map[string]string) (reason, why string, err error) {
+	reason, why, _, err = validateTask(ctx, b, t, files)
+	return reason, why, err
+}
+
+// validateTask is ValidateTask with the task's tally as a grader.
+func validateTask(ctx context.Context, b proof.Backend, t *schemas.Task, files map[string]string) (reason, why string, tally proof.Tally, err error) {
 	if t.Reference == nil {
-		return "", "", nil
+		return "", "", tally, nil
 	}
 	p, err := ProveTask(ctx, b, t, files)
 	if err != nil {
-		return "", "", err
+		return "", "", tally, err
 	}
 	if p.ReferenceError == "missing_file" {
-		return proof.DropMissingFile, "an input file has no host path", nil
+		return proof.DropMissingFile, "an input file has no host path", tally, nil
 	}
 	reason, why = p.Reason()
-	return reason, why, nil
+	return reason, why, p.Tally(), nil
+}
+
+// TemplateName is the template that wrote t, without its version
+// ("table.stat"), or its generator when no template did.
+func TemplateName(t *schemas.Task) string {
+	name := strings.TrimPrefix(t.Generator, "template:")
+	if i := strings.LastIndexByte(name, '@'); i >= 0 {
+		name = name[:i]
+	}
+	return name
 }
 
 // ProveTask runs every proof of a task with a reference (proof.Prove): the
@@ -102,7 +127,7 @@ func ProveTask(ctx context.Context, b proof.Backend, t *schemas.Task, files map[
 	}
 	defer os.RemoveAll(store)
 	arts := filepath.Join(store, "artifacts")
-	ref, err := proof.Play(ctx, b, t, t.Reference, inputs, arts)
+	ref, bat, err := proof.PlayBattery(ctx, b, t, t.Reference, inputs, arts)
 	if err != nil {
 		return proof.Proof{}, fmt.Errorf("task %s: %w", t.ID, err)
 	}
@@ -111,7 +136,7 @@ func ProveTask(ctx context.Context, b proof.Backend, t *schemas.Task, files map[
 	}
 	// Only the reference is held to what its code printed.
 	ref.Case.Observations = ref.Printed
-	set := proof.Set{Reference: &ref.Case, Printed: ref.Printed}
+	set := proof.Set{Reference: &ref.Case, Printed: ref.Printed, Battery: bat.Cases}
 	if m := Mutant(t); m != nil {
 		mut, err := proof.Play(ctx, b, t, m, inputs, arts)
 		if err != nil {
@@ -123,16 +148,15 @@ func ProveTask(ctx context.Context, b proof.Backend, t *schemas.Task, files map[
 	if err != nil {
 		return proof.Proof{}, fmt.Errorf("task %s: %w", t.ID, err)
 	}
-	return o.Proof(), nil
+	p := o.Proof()
+	p.Unmoved = bat.Unmoved
+	return p, nil
 }
 
 // Mutant is a wrong solution for the task that its checks must reject, or
 // nil when its template defines none.
 func Mutant(t *schemas.Task) *schemas.Reference {
-	name := strings.TrimPrefix(t.Generator, "template:")
-	if i := strings.LastIndexByte(name, '@'); i >= 0 {
-		name = name[:i]
-	}
+	name := TemplateName(t)
 	for _, tm := range registry {
 		if tm.Name == name && tm.mutate != nil {
 			return tm.mutate(t)

@@ -30,6 +30,9 @@ func TestValidateDrops(t *testing.T) {
 			Outputs: []string{"output/1.csv"}, Checks: cs,
 			Reference: &schemas.Reference{Steps: []schemas.RefStep{writeCSV}, Answer: "Sorted into output/1.csv."}}
 	}
+	// sameRows compares the output's rows with the input's, in any order:
+	// the battery's wrong values fail it, the copied input does not.
+	sameRows := schemas.Check{Kind: "python", Code: "import pandas as pd\nrows = lambda p: sorted(map(tuple, pd.read_csv(p).astype(str).values.tolist()))\nassert rows('output/1.csv') == rows('data/sales.csv')"}
 	// counted is a task whose reference reads the table, prints expr and
 	// answers answer.
 	counted := func(expr, answer string, cs ...schemas.Check) schemas.Task {
@@ -58,10 +61,11 @@ func TestValidateDrops(t *testing.T) {
 		files  map[string]string
 		reason string
 	}{
-		{"holds", base(schemas.Check{Kind: "table", Path: "output/1.csv", Rows: intp(3), SortedBy: &schemas.SortKey{Column: "sales"}}), files, ""},
+		{"holds", base(schemas.Check{Kind: "table", Path: "output/1.csv", Rows: intp(3), SortedBy: &schemas.SortKey{Column: "sales"}}, sameRows), files, ""},
+		{"battery passes", base(schemas.Check{Kind: "table", Path: "output/1.csv", Rows: intp(3), SortedBy: &schemas.SortKey{Column: "sales"}}), files, proof.DropBatteryPasses},
 		{"reference fails", base(schemas.Check{Kind: "table", Path: "output/1.csv", Rows: intp(4)}), files, proof.DropReferenceFails},
 		{"empty passes", base(schemas.Check{Kind: "file", Path: "output/2.csv", Exists: bp(false)}), files, proof.DropEmptyPasses},
-		{"adversary passes", base(schemas.Check{Kind: "file", Path: "output/1.csv"}), files, adversary.Reason("copy_input")},
+		{"adversary passes", base(schemas.Check{Kind: "file", Path: "output/1.csv"}, sameRows), files, adversary.Reason("copy_input")},
 		{"mutant passes", weak, paths, proof.DropMutantPasses},
 		// The Go side expected 4 rows; the reference's pandas counts 3.
 		{"answer its code did not print", counted("len(df)", "The table has 4 rows.", schemas.Check{Kind: "answer", Number: &schemas.NumberMatch{Value: 4}}), files, proof.DropAmbiguousTruth},

@@ -18,6 +18,7 @@ import (
 
 	"synth/generators"
 	"synth/llm"
+	"synth/proof"
 	"synth/sandbox"
 	"synth/schemas"
 )
@@ -78,7 +79,21 @@ func New(c *llm.Client, opts Options) *Generator {
 // SetProver makes the writer prove every task in the sandbox before
 // returning it; call it before Generate. Without one, tasks come back
 // unproven (Stats.Proven stays 0).
-func (g *Generator) SetProver(p *Prover) { g.prover = p }
+func (g *Generator) SetProver(p *Prover) {
+	if p != nil && g.opts.Hacker && p.Hacker == nil {
+		p.Hacker = &Hacker{Client: g.c, Model: g.model}
+	}
+	g.prover = p
+}
+
+// Grader is how the checks of the drafts proven so far fared against the
+// wrong solutions tried on them (Prover.Grader); zero without a prover.
+func (g *Generator) Grader() proof.Tally {
+	if g.prover == nil {
+		return proof.Tally{}
+	}
+	return g.prover.Grader()
+}
 
 // Model is the model the writer asks.
 func (g *Generator) Model() string { return g.model }

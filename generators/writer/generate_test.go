@@ -192,9 +192,13 @@ func sameStats(a, b writer.Stats) bool {
 func provedDraft(want string) string {
 	return `{"query":"Remove the duplicate rows of ./data/sales.csv, save ./output/clean.csv and give the mean amount of the rows kept.",
 		"category":"data_analysis","checks":[{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":{"expr":"len(pd.read_csv('data/sales.csv').drop_duplicates())"}},
-		{"kind":"answer","number":` + want + `}],
+		{"kind":"answer","number":` + want + `},` + sameTable + `],
 		"reference":{"steps":[{"code":"import pandas as pd\ndf = pd.read_csv('data/sales.csv').drop_duplicates()\ndf.to_csv('output/clean.csv', index=False)\nprint(len(df), df['amount'].mean())"}],"answer":"5 rows; mean 3.75"}}`
 }
+
+// sameTable is a python check that compares output/clean.csv with the
+// deduplicated input, cell by cell.
+const sameTable = `{"kind":"python","code":"import pandas as pd\nexp = pd.read_csv('data/sales.csv').drop_duplicates().reset_index(drop=True)\nassert pd.read_csv('output/clean.csv').equals(exp)"}`
 
 func TestGenerateProvesWithOneRepair(t *testing.T) {
 	b := checkstest.Backend(t, 0)

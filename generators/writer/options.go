@@ -15,6 +15,11 @@ type Options struct {
 	// Critic adds a review turn that checks each query against its keywords
 	// and the file's content and asks for one revision when it fails.
 	Critic bool `yaml:"critic" json:"critic"`
+	// Hacker has the writer's model try each proven draft as a hacker: it
+	// sees the task and its checks and answers with a final answer and
+	// files meant to pass without solving the task; an exploit that passes
+	// every check drops the draft (adversary llm_hacker).
+	Hacker bool `yaml:"hacker" json:"hacker,omitempty"`
 	// JSONMode asks the server for a JSON object reply (response_format);
 	// off by default, since not every server supports it.
 	JSONMode bool `yaml:"json_mode" json:"json_mode"`

@@ -2,7 +2,6 @@ package writer
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -17,12 +16,6 @@ import (
 	"synth/schemas"
 )
 
-// perturbPy perturbs input tables in the sandbox (see its comment for the
-// rules).
-//
-//go:embed perturb.py
-var perturbPy string
-
 const perturbMark = "\x1esynth-perturb "
 
 // perturb writes a perturbed copy of each input into store, in a sandbox
@@ -31,7 +24,7 @@ const perturbMark = "\x1esynth-perturb "
 // copies; skipped says why the others were left as they are. The error is
 // for a sandbox that could not run.
 func (p *Prover) perturb(ctx context.Context, files []schemas.TaskFile, inputs []sandbox.Input, store string) (perturbed []sandbox.Input, changed int, skipped []string, err error) {
-	var list [][2]string
+	list := [][2]string{}
 	for i, in := range inputs {
 		kind := ""
 		if i < len(files) {
@@ -39,14 +32,12 @@ func (p *Prover) perturb(ctx context.Context, files []schemas.TaskFile, inputs [
 		}
 		list = append(list, [2]string{in.Name, kind})
 	}
-	js, _ := json.Marshal(list)
-	lit, _ := json.Marshal(string(js))
 	sb, err := p.Backend.Open(ctx, sandbox.Spec{Inputs: inputs})
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("perturb: open sandbox: %w", err)
 	}
 	defer sb.Close()
-	cell := perturbPy + fmt.Sprintf("\nimport json as _json\nprint(%q + _json.dumps(perturb(_json.loads(%s))))\n", perturbMark, lit)
+	cell := proof.PerturbCell(list, "output/{i}/{name}", perturbMark)
 	res, err := sb.Exec(ctx, cell)
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("perturb: %w", err)
@@ -159,7 +150,7 @@ func (p *Prover) perturbation(ctx context.Context, d parsed, t *schemas.Task, in
 }
 
 // perturbRules says how inputs are perturbed, for the writer's repair turn.
-const perturbRules = "every third row dropped, float columns scaled by 1.5"
+const perturbRules = proof.PerturbRules
 
 func exprValue(c schemas.Check, field string) float64 {
 	switch {

@@ -71,6 +71,12 @@ func previewText(p *schemas.Preview, budget int) string {
 	if len(p.Sheets) > 0 {
 		fmt.Fprintf(&b, "Sheets: %s\n", strings.Join(p.Sheets, ", "))
 	}
+	if p.Read != "" {
+		// Where the table lies in the file (titles above, notes below, the
+		// encoding and separator): reference code that reads it otherwise
+		// reads something else.
+		fmt.Fprintf(&b, "pandas reads the table as meant with: %s\n", p.Read)
+	}
 	if p.Head != "" {
 		fmt.Fprintf(&b, "First rows:\n%s\n", clip(p.Head, budget))
 	}

@@ -7,8 +7,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"synth/checks"
 	"synth/checks/adversary"
@@ -25,7 +27,17 @@ const (
 	DropReference  = "reference_failed"  // the reference raised, failed a check, or does not print what it answers
 	DropAdversary  = "adversary_passed"  // an adversary (the empty rollout, a shotgun answer, a copied input, …) passes every check
 	DropMutant     = "mutant_passed"     // a wrong-but-plausible solution passes every check
-	DropDuplicate  = "duplicate"         // a near-duplicate of an earlier query for the same file
+	// DropBattery: a wrong solution of the battery made from the reference
+	// (proof.PlayBattery: wrong values in its tables, its answer's numbers
+	// moved, its answer from perturbed inputs; proof.RandomAnswers: an
+	// unrelated answer beside its files) passes every check.
+	DropBattery = "battery_passed"
+	// DropUntested: a python check's pass can turn on a condition that
+	// reads the answer and that no tested answer (the reference's, the
+	// battery's, random ones) drove both ways (proof.Untested): a
+	// backdoor, whatever its form.
+	DropUntested  = "check_untested_condition"
+	DropDuplicate = "duplicate" // a near-duplicate of an earlier query for the same file
 	// DropBackdoor: a python check branches on a constant found in the
 	// answer (if 'TOKEN' in answer: ...), so its verdict need not depend on
 	// the data and the work.
@@ -49,6 +61,27 @@ type Prover struct {
 	// echo_query. The one named "empty" must fail every check, not only
 	// one.
 	Adversaries []adversary.Adversary
+	// Hacker, when set, tries each draft as an LLM hacker; its exploit
+	// joins the adversaries.
+	Hacker *Hacker
+
+	mu     sync.Mutex
+	grader proof.Tally
+}
+
+// tally adds a proof's account as a grader to the prover's (Grader).
+func (p *Prover) tally(pr proof.Proof) {
+	p.mu.Lock()
+	p.grader.Add(pr.Tally())
+	p.mu.Unlock()
+}
+
+// Grader is how the checks of every draft proven so far fared against
+// the wrong solutions tried on them, drafts dropped for one included.
+func (p *Prover) Grader() proof.Tally {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.grader
 }
 
 func (p *Prover) adversaries() []adversary.Adversary {
@@ -108,7 +141,7 @@ func (p *Prover) prove(ctx context.Context, d parsed, inputs []sandbox.Input) (s
 	}
 	defer os.RemoveAll(store)
 	arts := filepath.Join(store, "artifacts")
-	refPlay, err := proof.Play(ctx, p.Backend, &t, t.Reference, inputs, arts)
+	refPlay, bat, err := proof.PlayBattery(ctx, p.Backend, &t, t.Reference, inputs, arts)
 	if err != nil {
 		return t, nil, "", err
 	}
@@ -116,7 +149,16 @@ func (p *Prover) prove(ctx context.Context, d parsed, inputs []sandbox.Input) (s
 		return t, &refutation{DropReference, "the reference did not run: " + refPlay.Failed}, "", nil
 	}
 	refCase := refPlay.Case
-	set := proof.Set{Reference: &refCase, Printed: refPlay.Printed, Adversaries: p.adversaries(), LongAnswer: longAnswer}
+	advs := p.adversaries()
+	if p.Hacker != nil {
+		a, err := p.Hacker.adversary(ctx, &t, inputs)
+		if err != nil {
+			return t, nil, "", err
+		}
+		advs = append(slices.Clone(advs), a)
+	}
+	set := proof.Set{Reference: &refCase, Printed: refPlay.Printed, Adversaries: advs, LongAnswer: longAnswer,
+		Battery: append(bat.Cases, proof.RandomAnswers(refCase, t.Query)...)}
 	wrongs := mutants(&t)
 	if d.wrong != nil {
 		wrongs = append([]named{{"wrong_solution", d.wrong}}, wrongs...)
@@ -132,8 +174,19 @@ func (p *Prover) prove(ctx context.Context, d parsed, inputs []sandbox.Input) (s
 	if err != nil {
 		return t, nil, "", err
 	}
+	p.tally(o.Proof())
 	if ref := refute(o, wrongs, set.Adversaries); ref != nil {
 		return t, ref, "", nil
+	}
+	traced := []checks.Case{refCase}
+	for _, w := range set.Battery {
+		traced = append(traced, w.Case)
+	}
+	if msg, err := proof.Untested(ctx, p.Backend, &t, traced); err != nil || msg != "" {
+		if err != nil {
+			return t, nil, "", fmt.Errorf("trace checks: %w", err)
+		}
+		return t, &refutation{DropUntested, msg + ": compare the answer with values computed from the inputs, with no other way to pass"}, "", nil
 	}
 	ref, unperturbed, err := p.perturbation(ctx, d, &t, inputs, refCase, store)
 	if err != nil {
@@ -177,6 +230,11 @@ func refute(o proof.Outcome, wrongs []named, advs []adversary.Adversary) *refuta
 	for i, w := range wrongs {
 		if checks.FirstFailure(o.Wrong[i]) == "" {
 			return &refutation{DropMutant, fmt.Sprintf("a wrong solution (%s) passes every check", w.name)}
+		}
+	}
+	for _, b := range o.Proof().Battery {
+		if b.Passed {
+			return &refutation{DropBattery, fmt.Sprintf("a wrong solution made from the reference (%s: %s) passes every check: compare what the answer states and the outputs hold with values computed from the inputs", b.Name, proof.BatteryDoc(b.Name))}
 		}
 	}
 	return nil

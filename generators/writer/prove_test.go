@@ -30,7 +30,12 @@ func dedupDraft(checks, answer, extra string) string {
 }
 
 const goodChecks = `{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":{"expr":"len(pd.read_csv('data/sales.csv').drop_duplicates())"}},
-	{"kind":"answer","number":{"expr":"pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()","rel_tol":1e-6}}`
+	{"kind":"answer","number":{"expr":"pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()","rel_tol":1e-6}},` + contentCheck
+
+// contentCheck compares the deduplicated table with the one computed from
+// the input, cell by cell: without it, the battery's right-shape,
+// wrong-values tables pass a check of rows and duplicates alone.
+const contentCheck = `{"kind":"python","code":"import pandas as pd\nexp = pd.read_csv('data/sales.csv').drop_duplicates().reset_index(drop=True)\nassert pd.read_csv('output/clean.csv').equals(exp)"}`
 
 func TestProve(t *testing.T) {
 	p := newProver(t)
@@ -54,7 +59,7 @@ func TestProve(t *testing.T) {
 		{"reference answer not printed", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":5},{"kind":"answer","number":{"value":9.5}}`,
 			"mean 9.5", ""), DropReference, "print"},
 		{"check holds for the empty rollout", dedupDraft(goodChecks+`,{"kind":"python","code":"assert 'zzz' not in answer"}`, "5 rows kept; mean amount 3.75", ""),
-			DropTrivial, "check 2 (python) holds for an empty rollout"},
+			DropTrivial, "check 3 (python) holds for an empty rollout"},
 		{"copied input passes", dedupDraft(`{"kind":"table","path":"output/clean.csv","columns_include":["region"]}`, "done", ""), DropAdversary, "copy_input"},
 		{"wrong solution passes", dedupDraft(goodChecks, "5 rows kept; mean amount 3.75",
 			`,"wrong_solution":{"steps":[{"code":"import pandas as pd\npd.read_csv('data/sales.csv').drop_duplicates().to_csv('output/clean.csv', index=False)"}],"answer":"mean amount 3.75"}`), DropMutant, "wrong_solution"},
@@ -70,17 +75,17 @@ func TestProve(t *testing.T) {
 			"mean amount 3.75", ""), DropLiteralEcho, "literal"},
 		{"a constant expected value", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true},{"kind":"python","code":"assert any(number_close(x, 3.75, 1e-6) for x in candidates(answer))"}`,
 			"5 rows kept; mean amount 3.75", ""), DropLiteralEcho, "literal"},
-		{"a python check computed from the data", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":{"expr":"len(pd.read_csv('data/sales.csv').drop_duplicates())"}},{"kind":"python","code":"import pandas as pd\nm = pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()\nassert any(number_close(x, m, 1e-6) for x in candidates(answer))"}`,
+		{"a python check computed from the data", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":{"expr":"len(pd.read_csv('data/sales.csv').drop_duplicates())"}},{"kind":"python","code":"import pandas as pd\nm = pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()\nassert any(number_close(x, m, 1e-6) for x in candidates(answer))"},`+contentCheck+``,
 			"5 rows kept; mean amount 3.75", ""), "", ""},
 		// On perturbed inputs (rows 1 and 4 dropped, amounts scaled by 1.5),
 		// constants and a reference that prints them are found out.
-		{"constant values", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":5},{"kind":"answer","number":{"value":3.75,"rel_tol":1e-6}}`,
+		{"constant values", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":5},{"kind":"answer","number":{"value":3.75,"rel_tol":1e-6}},`+contentCheck+``,
 			"5 rows kept; mean amount 3.75", ""), DropDataIgnored, "check 1 (answer) still passes the original answer on perturbed inputs"},
-		{"a constant answer beside a computed table", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":{"expr":"len(pd.read_csv('data/sales.csv').drop_duplicates())"}},{"kind":"answer","number":{"value":3.75,"rel_tol":1e-6}}`,
+		{"a constant answer beside a computed table", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":{"expr":"len(pd.read_csv('data/sales.csv').drop_duplicates())"}},{"kind":"answer","number":{"value":3.75,"rel_tol":1e-6}},`+contentCheck+``,
 			"5 rows kept; mean amount 3.75", ""), DropDataIgnored, "check 1 (answer)"},
-		{"a constant python check beside a computed table", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":{"expr":"len(pd.read_csv('data/sales.csv').drop_duplicates())"}},{"kind":"python","code":"import pandas as pd\nm = pd.read_csv('data/sales.csv')['amount'].count() * 0 + 3.75\nassert any(number_close(x, m, 1e-6) for x in candidates(answer))"}`,
+		{"a constant python check beside a computed table", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":{"expr":"len(pd.read_csv('data/sales.csv').drop_duplicates())"}},{"kind":"python","code":"import pandas as pd\nm = pd.read_csv('data/sales.csv')['amount'].count() * 0 + 3.75\nassert any(number_close(x, m, 1e-6) for x in candidates(answer))"},`+contentCheck+``,
 			"5 rows kept; mean amount 3.75", ""), DropDataIgnored, "check 1 (python)"},
-		{"an expression the perturbation leaves", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":{"expr":"len(pd.read_csv('data/sales.csv').columns) + 3"}},{"kind":"answer","number":{"expr":"pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()","rel_tol":1e-6}}`,
+		{"an expression the perturbation leaves", dedupDraft(`{"kind":"table","path":"output/clean.csv","no_duplicates":true,"rows":{"expr":"len(pd.read_csv('data/sales.csv').columns) + 3"}},{"kind":"answer","number":{"expr":"pd.read_csv('data/sales.csv').drop_duplicates()['amount'].mean()","rel_tol":1e-6}},`+contentCheck+``,
 			"5 rows kept; mean amount 3.75", ""), DropDataIgnored, "gives 5 on perturbed inputs too"},
 		{"a reference that prints constants", strings.Replace(dedupDraft(goodChecks, "5 rows kept; mean amount 3.75", ""), `print(len(df), df['amount'].mean())`, `print(5, 3.75)`, 1),
 			DropPerturbed, "the reference rerun on perturbed inputs"},

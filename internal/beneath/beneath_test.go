@@ -61,3 +61,14 @@ func TestOpen(t *testing.T) {
 		t.Error("an absolute path was opened")
 	}
 }
+
+// TestOpenMissingRoot: a root that does not exist is an error that says
+// so, not a lookup relative to some other folder.
+func TestOpenMissingRoot(t *testing.T) {
+	if f, err := Open(filepath.Join(t.TempDir(), "missing"), "a.txt"); !errors.Is(err, os.ErrNotExist) {
+		if f != nil {
+			f.Close()
+		}
+		t.Errorf("Open under a missing root: %v, want ErrNotExist", err)
+	}
+}

@@ -31,6 +31,18 @@ func TestFiguresCatchDrift(t *testing.T) {
 	if bad := Figures("ok.md", ok, d); len(bad) != 0 {
 		t.Fatalf("the demo's own figures disagree: %v", bad)
 	}
+	noCPU := d
+	noCPU.Stages = append([]schemas.StageTime(nil), d.Stages...)
+	for i := range noCPU.Stages {
+		noCPU.Stages[i].CPUSeconds = 0
+	}
+	if bad := Figures("p.md", FiguresMarker+"\nabout 164 CPU-seconds for 668 tasks\n", noCPU); len(bad) != 0 {
+		t.Errorf("a demo without CPU times checks CPU-seconds: %v", bad)
+	}
+	quoted := "the marker `" + FiguresMarker + "` in a line: 1 rows\n"
+	if bad := Figures("p.md", quoted, d); len(bad) != 0 {
+		t.Errorf("the marker quoted inside a line marks a paragraph: %v", bad)
+	}
 	for _, tc := range []struct{ name, page, want string }{
 		{"funnel count", strings.Replace(funnelPage, "384  384", "384  383", 1), "funnel line 4"},
 		{"funnel stage missing", strings.Replace(funnelPage, "  validate  129  129  valid\n", "", 1), "3 stages, the demo 4"},
@@ -39,6 +51,7 @@ func TestFiguresCatchDrift(t *testing.T) {
 		{"rows", FiguresMarker + "\n1,383 rows\n", `the demo 383 rows`},
 		{"cpu", FiguresMarker + "\nabout 164 CPU-seconds\n", "the demo took 75.0 CPU-seconds"},
 		{"nothing to check", FiguresMarker + "\nsome words\n", "quotes no figure"},
+		{"quoted marker marks nothing", "the marker `" + FiguresMarker + "` in a line\n\n" + FiguresMarker + "\n134 benchmark tasks\n", `"134 benchmark tasks", the demo 129`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bad := Figures("p.md", tc.page, d)

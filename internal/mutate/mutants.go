@@ -39,6 +39,7 @@ func (m mutant) targets() []target {
 func parseMutants(r io.Reader, name string) ([]mutant, error) {
 	var out []mutant
 	var cur *mutant
+	var keys map[string]bool // the keys cur has
 	seen := map[string]bool{}
 	finish := func() error {
 		if cur == nil {
@@ -86,7 +87,12 @@ func parseMutants(r io.Reader, name string) ([]mutant, error) {
 		}
 		if cur == nil {
 			cur = &mutant{line: n}
+			keys = map[string]bool{}
 		}
+		if keys[key] && key != "downstream" {
+			return nil, fmt.Errorf("%s:%d: %s given twice in one mutant: a blank line must separate mutants", name, n, key)
+		}
+		keys[key] = true
 		switch key {
 		case "name":
 			cur.Name = val

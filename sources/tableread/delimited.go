@@ -9,6 +9,9 @@ import (
 	"strings"
 )
 
+// sniffLen is how much of the text chooses the separator.
+const sniffLen = 1 << 20
+
 // seps are the separators a delimited table may use, in the order a tie
 // between them is broken.
 var seps = []rune{',', '\t', ';', '|'}
@@ -158,21 +161,31 @@ func delimited(text string, cut bool) (*Table, error) {
 		}
 	}
 	text = strings.TrimPrefix(text, "\ufeff")
-	var recs []record
+	// The separator is chosen on the first lines (sniffLen bytes), the
+	// table then parsed whole with it alone.
+	head := text
+	if len(head) > sniffLen {
+		head = head[:strings.LastIndexByte(head[:sniffLen], '\n')+1]
+	}
 	var sep rune
-	width, share := 0, 0
+	share := 0
 	for _, s := range seps {
-		rs, ok := parse(text, s)
+		rs, ok := parse(head, s)
 		if !ok {
 			continue
 		}
-		if w, k := modal(rs); k > share {
-			recs, sep, width, share = rs, s, w, k
+		if _, k := modal(rs); k > share {
+			sep, share = s, k
 		}
 	}
 	if share < 2 {
 		return nil, errors.New("no table: no two lines split into the same number of fields by , ; tab or |")
 	}
+	recs, ok := parse(text, sep)
+	if !ok {
+		return nil, fmt.Errorf("no table: the text does not parse with the separator %q", sep)
+	}
+	width, _ := modal(recs)
 	return shape(text, recs, sep, width)
 }
 
