@@ -242,7 +242,7 @@ const (
 
 // contentTemplates are the templates whose checks compare content with
 // what the reference's code makes of the real input.
-var contentTemplates = []string{"table.pivot", "table.describe", "table.convert", "ml.cluster", "image.size", "web.datatable", "text.years", "text.topword", "table.sort", "table.filter"}
+var contentTemplates = []string{"table.pivot", "table.describe", "table.convert", "ml.cluster", "image.size", "web.datatable", "text.years", "text.topword", "table.sort", "table.filter", "table.dedup", "table.dropna", "table.fillna"}
 
 // TestContentChecksProveOnCorpus: on every file of the built-in corpus
 // (each of its input types), the reference passes the content checks and
@@ -444,4 +444,33 @@ func TestSortAndFilterKeepValues(t *testing.T) {
 		[]solution{
 			{name: "rows in another order", steps: []string{shuffleRows}},
 		})
+}
+
+// gappyInput is air quality data with gaps in rainfall and its first five
+// records repeated at the end.
+func gappyInput(t *testing.T) []generators.Input {
+	body := airCSV()
+	lines := strings.Split(strings.TrimSpace(body), "\n")
+	body += strings.Join(lines[1:6], "\n") + "\n"
+	return []generators.Input{writeFile(t, t.TempDir(), "air.csv", "csv", []byte(body))}
+}
+
+// TestCleaningKeepsValues: dedup, dropna and fillna outputs are compared
+// with the reference's rows: the right row count with zeros, or a column's
+// values moved, or gaps filled with 0, fail; rows in another order pass.
+func TestCleaningKeepsValues(t *testing.T) {
+	pyenvtest.Python(t)
+	ins := gappyInput(t)
+	for _, tmpl := range []string{"table.dedup", "table.dropna", "table.fillna"} {
+		judge(t, ins, tmpl,
+			[]solution{
+				{name: "all zeros", steps: []string{zeroNumbers}},
+				{name: "a column's values moved", steps: []string{"import pandas as pd\nd = pd.read_csv(OUT)\nd['wind_kmh'] = d['wind_kmh'][::-1].values\nd.to_csv(OUT, index=False)"}},
+			},
+			[]solution{
+				{name: "rows in another order", steps: []string{shuffleRows}},
+			})
+	}
+	judge(t, ins, "table.fillna",
+		[]solution{{name: "gaps filled with 0, the median answered", replace: []string{".fillna(med)", ".fillna(0)"}}}, nil)
 }

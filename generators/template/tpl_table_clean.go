@@ -49,6 +49,7 @@ func buildDedup(c *bctx) ([]spec, error) {
 		answerZh: fmt.Sprintf("共有 %d 行重复数据，去重后的 %d 行数据已保存到 {OUT}.csv。", d, len(t.rows)-d),
 		checks: []schemas.Check{
 			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(len(t.rows) - d), NoDuplicates: true, ColumnsInclude: named(headCols(t, 6))},
+			sameTableCheck(c, "{out}.csv", "df = df.drop_duplicates()", false),
 			answerInt(d),
 		},
 		outputs: []string{"{out}.csv"},
@@ -82,6 +83,7 @@ func buildDropNA(c *bctx) ([]spec, error) {
 		answerZh: fmt.Sprintf("删除了 %d 行含缺失值的数据，剩余 %d 行，已保存到 {OUT}.csv。", n, left),
 		checks: []schemas.Check{
 			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(left), NoNulls: true, ColumnsInclude: named(headCols(t, 6))},
+			sameTableCheck(c, "{out}.csv", "df = df.dropna()", false),
 			answerInt(left),
 		},
 		outputs: []string{"{out}.csv"},
@@ -129,6 +131,7 @@ assert df[col].isna().sum() == 0, "%[1]s still has %%d missing values in %[2]s" 
 m = float(df[col].mean())
 assert abs(m - %[3]g) <= 1e-3 * max(1.0, abs(%[3]g)), "%[2]s has mean %%.4f after filling, expected %[4]s (filled with the median %[5]s?)" %% m
 `, "{out}.csv", col.name, after, num(after), num(med)),
+			sameTableCheck(c, "{out}.csv", fmt.Sprintf("df[%[1]s] = df[%[1]s].fillna(df[%[1]s].median())", py(col.name)), false),
 			answerNum(med), // every phrasing asks for the median
 		},
 		outputs: []string{"{out}.csv"},
