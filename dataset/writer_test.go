@@ -85,7 +85,7 @@ func TestWriterShardsAndDuckDB(t *testing.T) {
 		"tools VARCHAR",
 		"tool_choices VARCHAR",
 		"id VARCHAR", "task_id VARCHAR", "category VARCHAR", "subcategory VARCHAR",
-		"file_types VARCHAR[]", "teacher VARCHAR", "turns INTEGER", "tokens BIGINT", "passed BOOLEAN",
+		"file_types VARCHAR[]", "teacher VARCHAR", "turns INTEGER", "tokens BIGINT", "passed BOOLEAN", "verdict_class VARCHAR",
 	}
 	if !slices.Equal(got, wantCols) {
 		t.Errorf("columns:\n got %q\nwant %q", got, wantCols)
