@@ -63,7 +63,11 @@ func writeCost(w *bytes.Buffer, info CardInfo) {
 		}
 		w.WriteString("\n")
 	}
-	if info.GraderAccuracy == nil {
+	switch {
+	case info.GraderAccuracy != nil:
+	case info.Tasks != nil && len(info.Tasks.Grader) > 0:
+		w.WriteString("Grader accuracy: the wrong solutions of the battery each generator's checks rejected are in the Tasks section; correct solutions by another method are not run by this build.\n\n")
+	default:
 		w.WriteString("Grader accuracy: not measured by this build.\n\n")
 	}
 }
