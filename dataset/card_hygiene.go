@@ -47,7 +47,7 @@ func writeCost(w *bytes.Buffer, info CardInfo) {
 	if c := info.Cost; c != nil {
 		per := "– (no row kept)"
 		if c.PerKeptRowUSD != nil {
-			per = fmt.Sprintf("$%.6f", *c.PerKeptRowUSD)
+			per = fmt.Sprintf("$%.3g", *c.PerKeptRowUSD)
 		}
 		fmt.Fprintf(w, "Cost per kept row: **%s** = ($%.4f teacher LLM + %.1f sandbox CPU seconds at $%.3f per CPU hour = $%.4f) / %d rows. Counted over all %d training rollouts (%d tries, infrastructure retries included), failed and dropped ones too. Not counted: the LLM task writer's requests, the benchmark's proofs, and the CPU of verification.\n\n",
 			per, c.LLMUSD, c.SandboxCPUSeconds, c.CPUHourUSD, c.SandboxUSD, c.Kept, c.Rollouts, c.Attempts)
@@ -63,7 +63,11 @@ func writeCost(w *bytes.Buffer, info CardInfo) {
 		}
 		w.WriteString("\n")
 	}
-	if info.GraderAccuracy == nil {
+	switch {
+	case info.GraderAccuracy != nil:
+	case info.Tasks != nil && len(info.Tasks.Grader) > 0:
+		w.WriteString("Grader accuracy: the wrong solutions of the battery each generator's checks rejected are in the Tasks section; correct solutions by another method are not run by this build.\n\n")
+	default:
 		w.WriteString("Grader accuracy: not measured by this build.\n\n")
 	}
 }

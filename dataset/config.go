@@ -37,7 +37,8 @@ type Config struct {
 	// user messages, as PyInstruct) or "openai-tools" (tool calls and tool
 	// messages). Default pybench.
 	Format string `yaml:"format" json:"format"`
-	// JSONL also writes the rows as train-…jsonl beside the Parquet shards.
+	// JSONL also writes the rows as train-…jsonl, in dataset/jsonl beside
+	// the Parquet shards' data/ (never in it, where readers glob them).
 	JSONL bool `yaml:"jsonl" json:"jsonl"`
 	// License is the dataset card's license (default "other": the license of
 	// each input file is in files.jsonl).

@@ -30,6 +30,9 @@ func TestGraderInCardAndStats(t *testing.T) {
 			t.Errorf("card lacks %q:\n%s", want, card)
 		}
 	}
+	if strings.Contains(string(card), "not measured by this build") {
+		t.Errorf("the card says grader accuracy was not measured beside its figures:\n%s", card)
+	}
 	rep, err := ReadStats(dir, TokensSourceColumn)
 	if err != nil {
 		t.Fatal(err)

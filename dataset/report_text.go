@@ -118,7 +118,7 @@ func writeCostText(w io.Writer, c *schemas.CostReport, yield []schemas.YieldStag
 	if c != nil {
 		per := "-"
 		if c.PerKeptRowUSD != nil {
-			per = fmt.Sprintf("$%.6f", *c.PerKeptRowUSD)
+			per = fmt.Sprintf("$%.3g", *c.PerKeptRowUSD)
 		}
 		fmt.Fprintf(w, "\ncost per kept row: %s ($%.4f LLM + %.1f sandbox CPU s at $%.3f/CPU hour, over %d rollouts, %d tries; %d rows)\n",
 			per, c.LLMUSD, c.SandboxCPUSeconds, c.CPUHourUSD, c.Rollouts, c.Attempts, c.Kept)

@@ -33,7 +33,7 @@ type rowSink interface {
 	abandon()     // closes the file without finishing it
 }
 
-func openShard(dir string, i int, cfg Config) (*shard, error) {
+func openShard(dir, jsDir string, i int, cfg Config) (*shard, error) {
 	base := filepath.Join(dir, fmt.Sprintf("train-%05d", i))
 	s := &shard{pqTmp: base + ".parquet.tmp", jsOf: jsonlRowOf(cfg.Format)}
 	var err error
@@ -47,7 +47,7 @@ func openShard(dir string, i int, cfg Config) (*shard, error) {
 		return nil, err
 	}
 	if cfg.JSONL {
-		s.js, err = openJSONL(base + ".jsonl.tmp")
+		s.js, err = openJSONL(filepath.Join(jsDir, fmt.Sprintf("train-%05d", i)) + ".jsonl.tmp")
 		if err != nil {
 			s.pq.abandon()
 			os.Remove(s.pqTmp)

@@ -9,12 +9,13 @@ import (
 	"regexp"
 	"slices"
 
+	"synth/rundir"
 	"synth/schemas"
 )
 
 // Writer writes dataset rows as Parquet shards named
 // train-00000-of-0000N.parquet in one directory (and, when Config.JSONL is
-// set, train-00000-of-0000N.jsonl beside them).
+// set, train-00000-of-0000N.jsonl in jsonlDir's folder).
 //
 // A shard ends when it reaches Config.ShardRows rows or Config.ShardBytes
 // bytes of message text. Each shard is written to a .tmp file, closed and
@@ -29,6 +30,7 @@ import (
 // commits them to the file in order, so rows keep their order.
 type Writer struct {
 	dir    string
+	jsDir  string // where JSONL shards go: see jsonlDir
 	cfg    Config
 	cur    *shard
 	tmps   [][]string // per finished shard: its .tmp paths (parquet, jsonl)
@@ -41,7 +43,8 @@ type Writer struct {
 
 // NewWriter returns a Writer into dir, creating dir if needed. It removes
 // .tmp shards a crashed emit left in dir; it writes nothing until the first
-// Write.
+// Write. With Config.JSONL, the JSONL shards go to jsonlDir(dir), never
+// beside the Parquet shards where readers glob them.
 func NewWriter(dir string, cfg Config) (*Writer, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -53,12 +56,22 @@ func NewWriter(dir string, cfg Config) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
 	}
+	if js := jsonlDir(dir); js != dir {
+		more, _ := filepath.Glob(filepath.Join(js, "train-*.tmp"))
+		stale = append(stale, more...)
+	}
 	for _, p := range stale {
 		if err := os.Remove(p); err != nil {
 			return nil, fmt.Errorf("dataset %s: removing a stale shard: %w", dir, err)
 		}
 	}
-	return &Writer{dir: dir, cfg: cfg.withDefaults()}, nil
+	w := &Writer{dir: dir, jsDir: jsonlDir(dir), cfg: cfg.withDefaults()}
+	if w.cfg.JSONL && w.jsDir != dir {
+		if err := os.MkdirAll(w.jsDir, 0o755); err != nil {
+			return nil, fmt.Errorf("dataset %s: %w", w.jsDir, err)
+		}
+	}
+	return w, nil
 }
 
 // Write appends r to the current shard, starting a new shard when the
@@ -80,7 +93,7 @@ func (w *Writer) Write(r schemas.Row) error {
 		return err
 	}
 	if w.cur == nil {
-		s, err := openShard(w.dir, len(w.tmps), w.cfg)
+		s, err := openShard(w.dir, w.jsDir, len(w.tmps), w.cfg)
 		if err != nil {
 			w.err = err
 			return err
@@ -195,11 +208,11 @@ func (w *Writer) publish() ([]string, error) {
 	for i, ps := range w.tmps {
 		for _, tmp := range ps {
 			ext := filepath.Ext(trimTmp(tmp))
-			final := filepath.Join(w.dir, fmt.Sprintf("train-%05d-of-%05d%s", i, n, ext))
+			final := filepath.Join(filepath.Dir(tmp), fmt.Sprintf("train-%05d-of-%05d%s", i, n, ext))
 			if err := os.Rename(tmp, final); err != nil {
 				return nil, fmt.Errorf("dataset: publishing %s: %w", final, err)
 			}
-			keep[filepath.Base(final)] = true
+			keep[final] = true
 			if ext == ".jsonl" {
 				jsonls = append(jsonls, final)
 			} else {
@@ -208,21 +221,52 @@ func (w *Writer) publish() ([]string, error) {
 		}
 	}
 	w.tmps = nil
-	entries, err := os.ReadDir(w.dir)
+	dirs := []string{w.dir}
+	if w.jsDir != w.dir {
+		dirs = append(dirs, w.jsDir)
+	}
+	for _, dir := range dirs {
+		if err := sweep(dir, keep); err != nil {
+			return nil, err
+		}
+	}
+	return append(append([]string{}, parquets...), jsonls...), nil
+}
+
+// sweep removes the shards in dir that are not among keep (an earlier
+// emit's, or JSONL an earlier synth wrote beside the Parquet shards) and
+// fsyncs dir. A dir that does not exist has nothing to sweep.
+func sweep(dir string, keep map[string]bool) error {
+	entries, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil
+	}
 	if err != nil {
-		return nil, fmt.Errorf("dataset %s: %w", w.dir, err)
+		return fmt.Errorf("dataset %s: %w", dir, err)
 	}
 	for _, e := range entries {
-		if shardName.MatchString(e.Name()) && !keep[e.Name()] {
-			if err := os.Remove(filepath.Join(w.dir, e.Name())); err != nil {
-				return nil, fmt.Errorf("dataset: removing an earlier shard: %w", err)
+		p := filepath.Join(dir, e.Name())
+		if shardName.MatchString(e.Name()) && !keep[p] {
+			if err := os.Remove(p); err != nil {
+				return fmt.Errorf("dataset: removing an earlier shard: %w", err)
 			}
 		}
 	}
-	if err := syncDir(w.dir); err != nil {
-		return nil, fmt.Errorf("dataset %s: %w", w.dir, err)
+	if err := syncDir(dir); err != nil {
+		return fmt.Errorf("dataset %s: %w", dir, err)
 	}
-	return append(append([]string{}, parquets...), jsonls...), nil
+	return nil
+}
+
+// jsonlDir is where a Writer into dir puts its JSONL shards: beside the
+// Hugging Face layout's data/ folder, in jsonl/ (dataset/jsonl, as synth
+// export --format jsonl writes), so that a reader globbing data/ finds
+// Parquet alone; a dir of another name keeps them in itself.
+func jsonlDir(dir string) string {
+	if filepath.Base(dir) == rundir.DatasetShards {
+		return filepath.Join(filepath.Dir(dir), "jsonl")
+	}
+	return dir
 }
 
 func trimTmp(p string) string { return p[:len(p)-len(".tmp")] }

@@ -85,7 +85,7 @@ func TestWriterShardsAndDuckDB(t *testing.T) {
 		"tools VARCHAR",
 		"tool_choices VARCHAR",
 		"id VARCHAR", "task_id VARCHAR", "category VARCHAR", "subcategory VARCHAR",
-		"file_types VARCHAR[]", "teacher VARCHAR", "turns INTEGER", "tokens BIGINT", "passed BOOLEAN",
+		"file_types VARCHAR[]", "teacher VARCHAR", "turns INTEGER", "tokens BIGINT", "passed BOOLEAN", "verdict_class VARCHAR",
 	}
 	if !slices.Equal(got, wantCols) {
 		t.Errorf("columns:\n got %q\nwant %q", got, wantCols)
@@ -224,5 +224,31 @@ func TestWriterAbort(t *testing.T) {
 	w.Abort()
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("files left after Abort: %v", entries)
+	}
+}
+
+// TestWriterJSONLLeavesDataParquetOnly: with dataset.jsonl, a run's JSONL
+// shards go to dataset/jsonl, so data/ holds Parquet alone (a reader that
+// globs it, such as pandas.read_parquet("dataset/data"), reads no JSONL);
+// JSONL an earlier synth left in data/ is swept.
+func TestWriterJSONLLeavesDataParquetOnly(t *testing.T) {
+	root := t.TempDir()
+	data := filepath.Join(root, "dataset", "data")
+	os.MkdirAll(data, 0o755)
+	os.WriteFile(filepath.Join(data, "train-00000-of-00001.jsonl"), []byte("{}\n"), 0o644)
+	paths := writeRows(t, data, Config{ShardRows: 5, JSONL: true}, 7)
+	if len(paths) != 4 {
+		t.Fatalf("paths %v", paths)
+	}
+	entries, _ := os.ReadDir(data)
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".parquet") {
+			t.Errorf("data/ holds %s beside the Parquet shards", e.Name())
+		}
+	}
+	for _, want := range []string{"train-00000-of-00002.jsonl", "train-00001-of-00002.jsonl"} {
+		if _, err := os.Stat(filepath.Join(root, "dataset", "jsonl", want)); err != nil {
+			t.Errorf("dataset/jsonl lacks %s: %v", want, err)
+		}
 	}
 }

@@ -1,8 +1,8 @@
 """Prefix preservation of dataset rows under chat templates.
 
-A chat template is prefix-preserving on a row when, for every k, the tokens
-of messages[:k] rendered are a prefix of the tokens of messages[:k+1]
-rendered: then the tokens a model produced turn by turn are the tokens a
+A chat template is prefix-preserving on a row when, for every k from the
+first user message on, the tokens of messages[:k] rendered are a prefix of
+the tokens of messages[:k+1] rendered: then the tokens a model produced turn by turn are the tokens a
 trainer renders from the row ("retokenization drift" otherwise).
 
 The templates are TRL's copies of model families' chat templates, shipped
@@ -49,7 +49,10 @@ def preserves(tok, row) -> tuple[bool, str]:
     msgs = [clean(m) for m in row["messages"]]
     tools = tools_of(row)
     prev = None
-    for k in range(1, len(msgs) + 1):
+    # A conversation renders from its first user message on: prefixes of
+    # system messages alone are not compared (some templates refuse them).
+    first = next((i for i, m in enumerate(msgs) if m["role"] == "user"), 0)
+    for k in range(first + 1, len(msgs) + 1):
         try:
             text = tok.apply_chat_template(msgs[:k], tools=tools, tokenize=False)
         except Exception as e:  # a template that refuses a prefix breaks the row
@@ -87,7 +90,7 @@ def versions() -> dict:
 
 def section(result: dict, ver: dict) -> str:
     lines = [BEGIN, "## Chat templates: prefix preservation", "",
-             "Share of rows for which rendering every prefix of `messages` (empty fields dropped; `tools` "
+             "Share of rows for which rendering every prefix of `messages` from the first user message on (empty fields dropped; `tools` "
              "passed when structured) gives a token prefix of the next prefix's rendering, under TRL's "
              f"copies of each family's chat template (trl {ver['trl']}, transformers {ver['transformers']}, "
              "a byte-level BPE trained locally on the rows; nothing downloaded). A row that is not "

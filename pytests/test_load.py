@@ -37,6 +37,7 @@ def expected_features(fmt: str) -> Features:
         "turns": Value("int32"),
         "tokens": Value("int64"),
         "passed": Value("bool"),
+        "verdict_class": STR,
     })
 
 

@@ -66,7 +66,7 @@ the names its funnel prints when it ends:
              random bytes, blank image, shadow modules, forged code) fail
   rollout    a teacher solves each training task in ReAct turns in a sandbox, and
              each rollout's checks run in a sandbox of their own (trajectories.jsonl)
-  filter     keep the verified trajectories past the quality gates and dedup (filtered.jsonl)
+  filter     keep the verified trajectories past the quality and hygiene gates and dedup (filtered.jsonl)
   emit       the kept trajectories as Parquet, with the dataset card (dataset/)
   bench      the benchmark in PyBench's layout (bench/)
 

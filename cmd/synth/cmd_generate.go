@@ -27,8 +27,12 @@ programs, web pages) are written for the built-in corpus, or with --fileless.
 With --validate every task is run in the sandbox before it is kept: its
 reference solution must pass every check, a do-nothing rollout must fail at
 least one, and so must a mutated reference (the other sort order, a wrong
-number, an untransformed image) where the template defines one. Tasks that
-fail are dropped and counted by reason. Tasks without a reference solution
+number, an untransformed image) where the template defines one, and the
+battery of wrong solutions made from the reference (its output tables with
+wrong values, its answer's numbers zeroed, off by one or swapped, its answer
+computed on perturbed inputs). Tasks that fail are dropped and counted by
+reason; tasks.report.md lists each with why, and how often each template's
+checks rejected the battery (grader accuracy). Tasks without a reference solution
 are kept unproven, and the summary says how many. Benchmark tasks are always
 proven this way by synth build. Tasks from the LLM writer (tasks.writer: llm
 in the config) are proven as they are written, with or without --validate: expected

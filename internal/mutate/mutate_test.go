@@ -27,6 +27,7 @@ func TestParseMutants(t *testing.T) {
 		"name: a\nfile: x.go\nold: 1\nnew: 1\npkg: ./x/\nrun: T\n",                                                           // no change
 		"name: a\nfile: x.go\nold: 1\nnew: 2\npkg: ./x/\nrun: T\nwhat: ever\n",                                               // unknown key
 		"name: a\nfile: x.go\nold: 1\nnew: 2\npkg: ./x/\nrun: T\ndownstream: ./y/\n",                                         // downstream without a run
+		"name: a\nfile: x.go\nold: 1\nnew: 2\npkg: ./x/\nrun: T\nname: b\nfile: y.go\nold: 1\nnew: 2\npkg: ./y/\nrun: T\n",   // two without a blank line
 		"name: a\nfile: x.go\nold: 1\nnew: 2\npkg: ./x/\nrun: T\n\nname: a\nfile: x.go\nold: 1\nnew: 2\npkg: ./x/\nrun: T\n", // twice
 	} {
 		if _, err := parseMutants(strings.NewReader(bad), "list"); err == nil {
