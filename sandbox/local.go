@@ -49,7 +49,10 @@ type backend struct {
 
 	spares chan *child   // forked interpreters waiting for a sandbox
 	stop   chan struct{} // closed by Close
-	refill sync.Once
+	// sparing is keepSpares running: Close waits for it before draining
+	// the spares, or a spare forked meanwhile would be left behind.
+	sparing sync.WaitGroup
+	refill  sync.Once
 
 	mu     sync.Mutex
 	z      *zygote
@@ -194,7 +197,13 @@ func (b *backend) zygote() (*zygote, error) {
 	}
 	b.z = z
 	if cap(b.spares) > 0 {
-		b.refill.Do(func() { go b.keepSpares() })
+		b.refill.Do(func() {
+			b.sparing.Add(1)
+			go func() {
+				defer b.sparing.Done()
+				b.keepSpares()
+			}()
+		})
 	}
 	return z, nil
 }
@@ -245,12 +254,18 @@ func (b *backend) Warm() error {
 
 func (b *backend) Close() error {
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	if b.closed {
+		b.mu.Unlock()
 		return nil
 	}
 	b.closed = true
 	close(b.stop)
+	b.mu.Unlock()
+	// keepSpares may be forking a spare (it takes b.mu for the zygote):
+	// once it has returned, every spare it made is in the channel.
+	b.sparing.Wait()
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	for done := false; !done; {
 		select {
 		case c := <-b.spares:

@@ -36,6 +36,12 @@ func (b *backend) keepSpares() {
 			continue
 		}
 		select {
+		case <-b.stop: // closed while forking: a send could still win the select below
+			c.discard()
+			return
+		default:
+		}
+		select {
 		case b.spares <- c:
 		case <-b.stop:
 			c.discard()
