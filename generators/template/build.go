@@ -192,3 +192,32 @@ func names(cs []column) []string {
 	}
 	return out
 }
+
+// htmlParseStep reads the page with the standard library's HTMLParser: its
+// links (text and href) and its title, for the HTML templates and their
+// content checks.
+func htmlParseStep(c *bctx) schemas.RefStep {
+	return step("Parse the page with the standard library's HTMLParser.", fmt.Sprintf(`from html.parser import HTMLParser
+class Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links, self.href, self.title, self.in_title = [], None, '', False
+    def handle_starttag(self, tag, attrs):
+        if tag == 'a':
+            self.href, self.text = dict(attrs).get('href'), ''
+        self.in_title = tag == 'title'
+    def handle_endtag(self, tag):
+        if tag == 'a' and self.href is not None:
+            self.links.append((' '.join(self.text.split()), self.href))
+            self.href = None
+        if tag == 'title':
+            self.in_title = False
+    def handle_data(self, data):
+        if self.href is not None:
+            self.text += data
+        if self.in_title:
+            self.title += data
+p = Links()
+p.feed(open(%s, encoding='utf-8').read())
+print(p.title, len(p.links))`, py(c.dpath(0))))
+}

@@ -64,6 +64,14 @@ var dimensionLabels = [][2]string{
 	{`height|h|高`, `(?:px|pixels?|像素)?\s*(?:high|tall|in height|高)`},
 }
 
+// shapeLabels name a table's rows and columns in an answer: before the
+// number ("rows: 10", 行数 10) or after it ("10 rows", 10 列); unlabelled,
+// as in (10, 4), rows come first, as pandas' shape has them.
+var shapeLabels = [][2]string{
+	{`rows?|records|行数`, `(?:data\s+)?(?:rows?|records|entries|observations|行)`},
+	{`columns?|cols?|fields|列数`, `(?:columns?|cols?|fields|variables|列)`},
+}
+
 // answerInOrder is a python check that the answer states values in their
 // order (in_order): a number a label names must be that label's value, and
 // unlabelled values must come in order, so that a width and a height

@@ -120,7 +120,7 @@ func buildFillNA(c *bctx) ([]spec, error) {
 			step(fmt.Sprintf("Fill the missing values of %s with its median and save.", col.name),
 				fmt.Sprintf("med = df[%s].median()\ndf[%s] = df[%s].fillna(med)\n", py(col.name), py(col.name), py(col.name))+saveCSV+fmt.Sprintf("\nprint(med, df[%s].isna().sum())", py(col.name))),
 		},
-		answer:   fmt.Sprintf("Filled %d missing values of %s with the median %s; saved to {OUT}.csv.", col.nulls, col.name, num(med)),
+		answer: fmt.Sprintf("Filled %d missing values of %s with the median %s; saved to {OUT}.csv.", col.nulls, col.name, num(med)),
 		// The median comes last: the answer check reads the last number a
 		// sentence states, and a Chinese sentence gives it no verb to follow.
 		answerZh: fmt.Sprintf("%s 列的 %d 个缺失值已用中位数 %s 填充，结果保存到 {OUT}.csv。", col.name, col.nulls, num(med)),

@@ -1,6 +1,7 @@
 package template
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -129,7 +130,8 @@ func buildShape(c *bctx) ([]spec, error) {
 		zh:     []string{"这个数据集有多少行、多少列？", "表格的规模是多少：行数和列数各是多少？"},
 		steps:  []schemas.RefStep{loadStep(c, 0)},
 		answer: fmt.Sprintf("It has %d rows and %d columns.", len(t.rows), len(t.header)), answerZh: fmt.Sprintf("共有 %d 行、%d 列。", len(t.rows), len(t.header)),
-		checks: []schemas.Check{answerInt(len(t.rows)), answerInt(len(t.header))},
+		// In order: rows and columns swapped is a wrong shape.
+		checks: []schemas.Check{answerInt(len(t.rows)), answerInt(len(t.header)), answerInOrder([]int{len(t.rows), len(t.header)}, shapeLabels)},
 	}}, nil
 }
 
@@ -187,6 +189,9 @@ func buildSheets(c *bctx) ([]spec, error) {
 	var names, parts []string
 	code := "import pandas as pd\n"
 	for _, s := range sheets {
+		if errors.Is(s.Err, tableread.ErrUnreadable) {
+			return nil, fmt.Errorf("read %s: %w", c.name(0), s.Err)
+		}
 		if s.Err != nil {
 			return nil, nil // a sheet without a table it is sure of: its row count is a guess
 		}

@@ -41,6 +41,11 @@ func ReadXLSXSheets(path string, opts ...excelize.Options) ([]Sheet, error) {
 	return out, nil
 }
 
+// ErrUnreadable marks a sheet whose cells cannot be read at all (a damaged
+// workbook), as against one read whole whose layout has no table to be sure
+// of.
+var ErrUnreadable = errors.New("the sheet cannot be read")
+
 // Sheet is one sheet's table, or why it has none.
 type Sheet struct {
 	Name  string
@@ -52,7 +57,7 @@ type Sheet struct {
 func readSheet(f *excelize.File, sheet string) (*Table, error) {
 	rows, err := f.GetRows(sheet)
 	if err != nil {
-		return nil, fmt.Errorf("sheet %s: %w", sheet, err)
+		return nil, fmt.Errorf("sheet %q: %w: %w", sheet, ErrUnreadable, err)
 	}
 	merged, err := f.GetMergeCells(sheet)
 	if err != nil {
