@@ -5,9 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
@@ -107,19 +105,7 @@ func (o *oaiServer) page(start int) string {
 
 func oaiSource(t *testing.T, o *oaiServer, query string, cfg sources.ArxivConfig, opts Options) (*Source, *bytes.Buffer) {
 	t.Helper()
-	srv := httptest.NewServer(o)
-	t.Cleanup(srv.Close)
-	cfg.BaseURL = srv.URL + "/api/query"
-	cfg.OAIURL = srv.URL + "/oai"
-	cfg.Retries = -1
-	opts.Config = cfg
-	var logs bytes.Buffer
-	opts.Log = slog.New(slog.NewTextHandler(&logs, nil))
-	s, err := New(query, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, &logs
+	return sourceAt(t, o, query, cfg, opts)
 }
 
 // TestHarvestTenThousandRecords: a 10,000-record harvest pages through

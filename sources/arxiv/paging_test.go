@@ -96,7 +96,17 @@ func atomPage(total, start, n int) string {
 
 func pagedSource(t *testing.T, p *pagedArxiv, query string, cfg sources.ArxivConfig, opts Options) (*Source, *bytes.Buffer) {
 	t.Helper()
-	srv := httptest.NewServer(p)
+	s, logs := sourceAt(t, p, query, cfg, opts)
+	s.setDelay(0)
+	return s, logs
+}
+
+// sourceAt is the source for query against a local server h that answers
+// the export API at /api/query and OAI-PMH at /oai, with no retries and
+// its log kept; it is paced as cfg says.
+func sourceAt(t *testing.T, h http.Handler, query string, cfg sources.ArxivConfig, opts Options) (*Source, *bytes.Buffer) {
+	t.Helper()
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	cfg.BaseURL = srv.URL + "/api/query"
 	cfg.OAIURL = srv.URL + "/oai"
@@ -108,7 +118,6 @@ func pagedSource(t *testing.T, p *pagedArxiv, query string, cfg sources.ArxivCon
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.setDelay(0)
 	return s, &logs
 }
 
