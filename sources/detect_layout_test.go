@@ -3,6 +3,7 @@ package sources
 import (
 	"archive/zip"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -91,5 +92,34 @@ func TestXLSXWithoutDocProps(t *testing.T) {
 	}
 	if typ := Detect(out.Bytes(), "book.bin"); typ != "xlsx" {
 		t.Errorf("Detect: %q, want xlsx", typ)
+	}
+}
+
+// TestWorkbookWithoutATableIsCollected: a workbook whose sheet holds no
+// table (a title and a lone column) is still stored, its sheets previewed,
+// so that the generate stage names why it has no task instead of the file
+// vanishing at collection.
+func TestWorkbookWithoutATableIsCollected(t *testing.T) {
+	f := excelize.NewFile()
+	f.SetCellValue("Sheet1", "A1", "Survey results, spring")
+	for r := 3; r <= 6; r++ {
+		f.SetCellValue("Sheet1", fmt.Sprintf("A%d", r), r)
+	}
+	p := filepath.Join(t.TempDir(), "notable.xlsx")
+	if err := f.SaveAs(p); err != nil {
+		t.Fatal(err)
+	}
+	st, err := OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := os.Open(p)
+	defer body.Close()
+	file, err := st.Put(Item{Name: "notable.xlsx", Body: body})
+	if err != nil {
+		t.Fatalf("a workbook without a table was refused at collection: %v", err)
+	}
+	if file.Type != "xlsx" || file.Preview == nil || len(file.Preview.Sheets) != 1 || len(file.Preview.Columns) != 0 {
+		t.Errorf("stored %+v, want an xlsx with its sheet listed and no table told", file)
 	}
 }

@@ -38,8 +38,11 @@ func previewXLSX(path string) (*schemas.Preview, error) {
 	tb, err := tableread.ReadXLSX(path, opts)
 	if err != nil {
 		var amb *tableread.Ambiguous
-		if errors.As(err, &amb) {
-			return p, nil // sheets listed; the table is not told
+		if errors.As(err, &amb) || errors.Is(err, tableread.ErrNoTable) {
+			// Sheets listed; the table is not told. The file is still
+			// collected, and a template that wants a table says why it has
+			// no task in tasks.report.md.
+			return p, nil
 		}
 		return nil, err
 	}

@@ -179,11 +179,11 @@ func delimited(text string, cut bool) (*Table, error) {
 		}
 	}
 	if share < 2 {
-		return nil, errors.New("no table: no two lines split into the same number of fields by , ; tab or |")
+		return nil, fmt.Errorf("%w: no two lines split into the same number of fields by , ; tab or |", ErrNoTable)
 	}
 	recs, ok := parse(text, sep)
 	if !ok {
-		return nil, fmt.Errorf("no table: the text does not parse with the separator %q", sep)
+		return nil, fmt.Errorf("%w: the text does not parse with the separator %q", ErrNoTable, sep)
 	}
 	width, _ := modal(recs)
 	return shape(text, recs, sep, width)
@@ -206,7 +206,7 @@ func shape(text string, recs []record, sep rune, width int) (*Table, error) {
 		}
 	}
 	if h < 0 {
-		return nil, errors.New("no table: no header row")
+		return nil, fmt.Errorf("%w: no header row", ErrNoTable)
 	}
 	header := recs[h].fields
 	l.SkipRows = recs[h].line
@@ -310,7 +310,7 @@ func bodyOf(lines []string, recs []record, h, width int, indexCol bool) (body []
 		body = body[:len(body)-1]
 	}
 	if len(body) == 0 {
-		return nil, 0, errors.New("no table: a header without rows")
+		return nil, 0, fmt.Errorf("%w: a header without rows", ErrNoTable)
 	}
 	return body, len(recs) - (h + 1 + len(body)), nil
 }

@@ -41,6 +41,10 @@ func ReadXLSXSheets(path string, opts ...excelize.Options) ([]Sheet, error) {
 	return out, nil
 }
 
+// ErrNoTable marks a sheet or a text read whole that holds no table: no
+// header with rows below it.
+var ErrNoTable = errors.New("no table")
+
 // ErrUnreadable marks a sheet whose cells cannot be read at all (a damaged
 // workbook), as against one read whole whose layout has no table to be sure
 // of.
@@ -145,7 +149,7 @@ func sheetTable(rows [][]string, merged []cellRange) (*Table, error) {
 		}
 	}
 	if h < 0 {
-		return nil, errors.New("no table: no row of two or more values with a row below it")
+		return nil, fmt.Errorf("%w: no row of two or more values with a row below it", ErrNoTable)
 	}
 	c0 := 0
 	for g.at(h, c0) == "" {
@@ -171,7 +175,7 @@ func sheetTable(rows [][]string, merged []cellRange) (*Table, error) {
 		end-- // a note right below the rows
 	}
 	if end == h+1 {
-		return nil, errors.New("no table: a header without rows")
+		return nil, fmt.Errorf("%w: a header without rows", ErrNoTable)
 	}
 	for _, m := range merged {
 		if m.r0 <= h && h <= m.r1 && m.c1 >= c0 && m.c0 <= c1 && (m.c1 > m.c0 || m.r1 > m.r0) {
