@@ -53,6 +53,7 @@ func TestAnswerSupportedByOutput(t *testing.T) {
 		{"words are not held", schemas.Check{Kind: schemas.CheckAnswer, ContainsAny: []string{"March"}}, "March, with 12 sales.", []string{"May\n"}, true, false},
 		{"chinese", num(19, 0), "共有 19 行。", []string{"19\n"}, true, false},
 		{"huge exponents printed", num(4, 0), "It occurs 4 times.", []string{"1e999999 2.5e-400000 -1E+308888\n4\n"}, true, false},
+		{"an identifier's number is not stated", num(4, 0), "Top of the 4 groups by mean litres: VAN-1 (60.523).", []string{"4 groups\n", "VAN 60.523\n"}, true, false},
 		{"a number inside an identifier", num(1, 0), "There is 1 missing value.", []string{"Traceback (most recent call last):\n  File \"<cell-1>\", line 2, in <module>\nKeyError: 'x'\n", "run_1 x1 <cell-1>\n"}, false, true},
 		{"a traceback's numbers", num(7, 0), "It occurs 7 times.", []string{"Traceback (most recent call last):\n  File \"<cell-2>\", line 7, in <module>\n    s = 7 * n\nValueError: 7\n"}, false, true},
 		{"a date's parts", num(12, 0), "The busiest day had 12 orders.", []string{"2019-03-12  4\n12/03/2019 5\n10:12 6\n"}, false, true},

@@ -403,13 +403,22 @@ def _text(task, name):
     return None
 
 
+def _about_answer(check):
+    """Whether a check judges the final answer alone: an answer check, or a
+    python check that reads no file the rollout wrote (such as the order of
+    the numbers an answer states)."""
+    if check["kind"] == "answer":
+        return True
+    return check["kind"] == "python" and "output/" not in check.get("code", "") and "read_table" not in check.get("code", "")
+
+
 def solution(task):
     """The other method's code for task, or None when its template is not
     covered or the reference uses a convention it does not follow."""
     name = task["generator"].split(":", 1)[-1].split("@", 1)[0]
     if len(task.get("files") or []) != 1:
         return None
-    if name not in WRITES and (task.get("outputs") or any(c["kind"] != "answer" for c in task["checks"])):
+    if name not in WRITES and (task.get("outputs") or not all(_about_answer(c) for c in task["checks"])):
         return None  # tasks that also check files the other method does not write
     p = _path(task)
     if name.startswith("table.") or name == "chart.scatter":
