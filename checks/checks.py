@@ -543,6 +543,25 @@ def _unsupported(answer, c):
     return errs
 
 
+
+# ---------- answers held to values recomputed from the inputs ----------
+
+def answer_states(answer, want, rel_tol=0.0, abs_tol=0.0):
+    """Asserts that answer states want, a value the calling python check
+    computed from the inputs in the verification sandbox (the reference's
+    own read and statistic), within rel_tol or abs_tol: for a task asking
+    one number, the value the answer states (stated_value); else any
+    number it states. The expected value is never the one recorded when
+    the task was written, so an answer computed on other data (a stale
+    answer) fails wherever the truth moved."""
+    want = float(want)
+    if not math.isfinite(want):
+        raise AssertionError("the value computed from the inputs is %s: the task cannot be checked" % want)
+    ok, msg = _check_number(final_answer_of(answer), {"value": want, "rel_tol": rel_tol, "abs_tol": abs_tol},
+                            "the answer", single=_asked[0] == 1)
+    if not ok:
+        raise AssertionError(msg + " (computed from the inputs)")
+
 # What an answer check's message says when the answer states a value the
 # code never printed; synth's Go side looks for it (checks.Unsupported).
 UNSUPPORTED = "which the code's output never showed"
@@ -1725,6 +1744,7 @@ _HELPERS = {
     "os": os, "re": re, "json": json, "math": math,
     "read_table": read_table, "find_column": find_column, "iqr_bounds": iqr_bounds, "same_table": same_table,
     "numbers_in": numbers_in, "number_close": number_close, "candidates": candidates, "in_order": in_order, "read_text": read_text,
+    "answer_states": answer_states,
     "brightness": brightness, "contrast": contrast, "sharpness": sharpness, "similarity": similarity,
     "open_image": _open_image, "apply_transform": apply_transform, "is_gray": is_gray,
     "flatten": flatten, "has_alpha": has_alpha,

@@ -190,6 +190,7 @@ func (r *builder) validateBench(ctx context.Context, fn *funnel, tasks []schemas
 		fn.Drop(stageBenchValidate, t.ID, reason, strings.TrimPrefix(detail, ": "))
 		r.logf("validate: dropped benchmark task %s (%s): %s%s", t.ID, t.Generator, reason, detail)
 	}
+	var proven []*schemas.Task
 	for i := range tasks {
 		t := &tasks[i]
 		ids := perTask[t.ID]
@@ -221,11 +222,24 @@ func (r *builder) validateBench(ctx context.Context, fn *funnel, tasks []schemas
 			drop(t, reason, ": "+why)
 			continue
 		}
-		fn.Pass(stageBenchValidate)
-		valid = append(valid, *t)
+		proven = append(proven, t)
 		refs[t.ID] = rt
 	}
-	note := "valid benchmark tasks (reference passes; empty, mutated and adversary rollouts fail)"
+	// The battery of wrong solutions, played beside the journaled proofs.
+	bat, err := r.benchBattery(ctx, proven, fs)
+	if err != nil {
+		return nil, nil, ran, fmt.Errorf("validate: %w", err)
+	}
+	for _, t := range proven {
+		if v := bat[t.ID]; v.reason != "" {
+			drop(t, v.reason, ": "+v.why)
+			delete(refs, t.ID)
+			continue
+		}
+		fn.Pass(stageBenchValidate)
+		valid = append(valid, *t)
+	}
+	note := "valid benchmark tasks (reference passes; empty, mutated and adversary rollouts and the battery of wrong solutions fail)"
 	for _, k := range slices.Sorted(maps.Keys(reasons)) {
 		note += fmt.Sprintf("; %d dropped: %s", reasons[k], k)
 	}

@@ -42,7 +42,8 @@ type Wrong struct {
 type Battery struct {
 	Cases []Wrong
 	// Unmoved is set when the inputs were perturbed and the reference,
-	// rerun on them, gave the same answer and the same judged outputs:
+	// rerun on them, gave the same answer and the same outputs (by
+	// content where the checks judge content, else byte for byte):
 	// nothing the checks judge depends on the perturbed data.
 	Unmoved bool
 	// StaleSkipped says why there is no stale case, when there is none
@@ -51,11 +52,21 @@ type Battery struct {
 	// Skipped says why the battery's cell did not run (what the reference
 	// left defeated it); the answer's neighbours are still made.
 	Skipped string
+	// StaleAnswer, when the answer's truth moved on perturbed inputs, is
+	// the reference's answer as first given beside the rerun's outputs,
+	// judged on the perturbed inputs: what a solver that ran its code on
+	// those inputs and stated the old answer would leave. Checks that hold
+	// the answer to a value recomputed from the inputs reject it; checks
+	// that hold it to the value recorded when the task was written accept
+	// it. Kept apart from Cases: the template proof plays it, the LLM
+	// writer proves the same thing its own way (check_ignores_data).
+	StaleAnswer *Wrong
 }
 
 // Battery case names.
 const (
-	StaleCase = "stale" // the reference's answer and outputs from perturbed inputs
+	StaleCase       = "stale"        // the reference's answer and outputs from perturbed inputs
+	StaleAnswerCase = "stale_answer" // the reference's first answer beside its rerun's outputs, on perturbed inputs
 )
 
 // PlayBattery plays sol as Play does and, in the same sandbox, makes the
@@ -95,7 +106,7 @@ func PlayBattery(ctx context.Context, b sandbox.Backend, t *schemas.Task, sol *s
 	staleFailed := ""
 	if p.Failed == "" {
 		files, _ := json.Marshal(inputKinds(t, inputs))
-		cell := batteryPy + fmt.Sprintf("\nimport json as _bj\nprint(%q + _bj.dumps({'variants': make_variants(%d), 'perturb': perturb(_bj.loads(%q), %q, keep=True)}))\n",
+		cell := batteryPy + fmt.Sprintf("\nimport json as _bj\nprint(%q + _bj.dumps({'variants': make_variants(%d), 'perturb': perturb(_bj.loads(%q), %q, keep=True, media=True)}))\n",
 			batteryMark, maxVariantTables, files, staleDir+"data/{name}")
 		res, err := sb.Exec(ctx, cell)
 		if err != nil {
@@ -133,7 +144,7 @@ func PlayBattery(ctx context.Context, b sandbox.Backend, t *schemas.Task, sol *s
 		return p, bat, err
 	}
 	sb.Close()
-	own, variants, stale := splitArtifacts(arts, store)
+	own, variants, stale, staleIn := splitArtifacts(arts, store)
 	p.Case = playedCase(t, sol, inputs, own)
 	if p.Failed != "" {
 		return p, bat, nil
@@ -145,11 +156,13 @@ func PlayBattery(ctx context.Context, b sandbox.Backend, t *schemas.Task, sol *s
 	case staleFailed != "":
 		bat.StaleSkipped = "the reference did not run on perturbed inputs: " + staleFailed
 	default:
-		c, moved := staleCase(t, p, stalePrinted, inputs, stale)
+		c, moved, unmoved := staleCase(t, p, stalePrinted, inputs, stale)
 		if moved {
 			bat.Cases = append(bat.Cases, Wrong{StaleCase, c})
-		} else {
-			bat.Unmoved = true
+		}
+		bat.Unmoved = unmoved
+		if c.Answer != p.Case.Answer {
+			bat.StaleAnswer = &Wrong{StaleAnswerCase, staleAnswerCase(p.Case, c, inputs, staleIn)}
 		}
 	}
 	return p, bat, nil
@@ -172,11 +185,12 @@ func runSteps(ctx context.Context, sb sandbox.Sandbox, sol *schemas.Reference, p
 }
 
 // rerunStale runs sol's steps again inside staleDir, which holds the
-// perturbed inputs under data/, then returns to the workspace and removes
-// those inputs. failed names the first step that did not run.
+// perturbed inputs under data/, then returns to the workspace; the
+// perturbed inputs stay, collected for the stale_answer case. failed
+// names the first step that did not run.
 func rerunStale(ctx context.Context, sb sandbox.Sandbox, sol *schemas.Reference) (printed []string, failed string, err error) {
 	enter := fmt.Sprintf("import os as _bo\n_synth_cwd = _bo.getcwd()\n_bo.makedirs(%q, exist_ok=True)\n_bo.chdir(%q)", staleDir+"output", staleDir)
-	leave := fmt.Sprintf("import os as _bo, shutil as _bs\n_bo.chdir(globals().get('_synth_cwd', _bo.getcwd()))\n_bs.rmtree(%q, ignore_errors=True)", staleDir+"data")
+	leave := "import os as _bo\n_bo.chdir(globals().get('_synth_cwd', _bo.getcwd()))"
 	if _, err := sb.Exec(ctx, enter); err != nil {
 		return nil, "", fmt.Errorf("stale rerun: %w", err)
 	}
@@ -207,10 +221,11 @@ func inputKinds(t *schemas.Task, inputs []sandbox.Input) [][2]string {
 }
 
 // splitArtifacts separates the solution's own outputs from the battery's
-// variants (by variant, then output path) and the stale rerun's outputs
-// (by output path).
-func splitArtifacts(arts []schemas.Artifact, store string) (own []sandbox.Input, variants map[string]map[string]string, stale map[string]string) {
-	variants, stale = map[string]map[string]string{}, map[string]string{}
+// variants (by variant, then output path), the stale rerun's outputs (by
+// output path, "host\x00sha256") and the perturbed inputs it ran on (by
+// data/ path, host path).
+func splitArtifacts(arts []schemas.Artifact, store string) (own []sandbox.Input, variants map[string]map[string]string, stale, staleIn map[string]string) {
+	variants, stale, staleIn = map[string]map[string]string{}, map[string]string{}, map[string]string{}
 	for _, a := range arts {
 		host := filepath.Join(store, a.SHA256[:2], a.SHA256)
 		switch {
@@ -223,14 +238,18 @@ func splitArtifacts(arts []schemas.Artifact, store string) (own []sandbox.Input,
 				variants[name][rest] = host
 			}
 		case strings.HasPrefix(a.Path, staleDir):
-			if rest := strings.TrimPrefix(a.Path, staleDir); strings.HasPrefix(rest, "output/") {
+			rest := strings.TrimPrefix(a.Path, staleDir)
+			switch {
+			case strings.HasPrefix(rest, "output/"):
 				stale[rest] = host + "\x00" + a.SHA256
+			case strings.HasPrefix(rest, "data/"):
+				staleIn[rest] = host
 			}
 		default:
 			own = append(own, sandbox.Input{Name: a.Path, Path: host})
 		}
 	}
-	return own, variants, stale
+	return own, variants, stale, staleIn
 }
 
 // playedCase is the case of a played solution: the task's checks, its
@@ -276,6 +295,10 @@ func sortedKeys[V any](m map[string]V) []string {
 // turns.
 const PerturbRules = "every third row or line dropped, float columns scaled by 1.5"
 
+// BatteryPerturbRules says how the battery's stale rerun perturbs inputs:
+// PerturbRules, and media too.
+const BatteryPerturbRules = PerturbRules + "; a PDF's first page repeated at its end, every third DOCX paragraph dropped, a WAV cut to two thirds, an image cropped to 90%"
+
 // batteryDocs say what each battery case is.
 var batteryDocs = map[string]string{
 	"table_zeros":            "every number of each output table set to 0",
@@ -288,6 +311,7 @@ var batteryDocs = map[string]string{
 	"answer_off":             "the answer's expected numbers off by one (a tenth for a fraction)",
 	"answer_swapped":         "the answer's two expected numbers swapped",
 	StaleCase:                "the reference's answer and outputs computed on perturbed inputs",
+	StaleAnswerCase:          "the reference's answer as first given, beside the outputs of its rerun on perturbed inputs, judged on those inputs",
 	BlankAnswer:              "the reference's files with a blank answer",
 }
 

@@ -142,7 +142,7 @@ def _b_perturb_text(src, dst):
     return None
 
 
-def _b_perturb_one(name, kind, dst):
+def _b_perturb_one(name, kind, dst, media=False):
     src = _bos.path.join("data", name)
     if kind in ("csv", "tsv"):
         df, opts = _b_read(src)
@@ -165,6 +165,46 @@ def _b_perturb_one(name, kind, dst):
         out.to_parquet(dst, index=False)
     elif kind in ("txt", "md", "text", "markdown"):
         return _b_perturb_text(src, dst)
+    elif not media:
+        return "%s files are not perturbed" % kind
+    elif kind == "pdf":
+        from pypdf import PdfReader, PdfWriter
+        r, w = PdfReader(src), PdfWriter()
+        if not r.pages:
+            return "a PDF without pages"
+        for page in r.pages:
+            w.add_page(page)
+        w.add_page(r.pages[0])
+        with open(dst, "wb") as f:
+            w.write(f)
+    elif kind == "docx":
+        import docx as _bdocx
+        d = _bdocx.Document(src)
+        ps = list(d.paragraphs)
+        if len(ps) < 3:
+            return "document too short to perturb"
+        for i, p in enumerate(ps):
+            if i % 3 == 1:
+                p._element.getparent().remove(p._element)
+        d.save(dst)
+    elif kind == "wav":
+        import wave as _bwave
+        with _bwave.open(src) as r:
+            params, frames = r.getparams(), r.readframes(r.getnframes())
+            n = r.getnframes() * 2 // 3
+        if n < 1:
+            return "sound too short to perturb"
+        with _bwave.open(dst, "wb") as w:
+            w.setparams(params)
+            w.writeframes(frames[:n * params.sampwidth * params.nchannels])
+    elif kind in ("png", "jpeg", "jpg", "bmp", "webp"):
+        from PIL import Image as _bimage
+        im = _bimage.open(src)
+        fmt = im.format
+        w, h = im.size
+        if w < 10 or h < 10:
+            return "image too small to perturb"
+        im.crop((0, 0, w * 9 // 10, h * 9 // 10)).save(dst, format=fmt)
     else:
         return "%s files are not perturbed" % kind
     if open(dst, "rb").read() == open(src, "rb").read():
@@ -173,10 +213,13 @@ def _b_perturb_one(name, kind, dst):
     return None
 
 
-def perturb(files, layout, keep=False):
+def perturb(files, layout, keep=False, media=False):
     """Writes a perturbed copy of each input (name, kind) at
     layout.format(i=i, name=name): every third row or line dropped, float
-    columns scaled by 1.5. With keep, an input that cannot be perturbed is
+    columns scaled by 1.5; with media also a PDF's first page repeated at
+    its end, every third paragraph of a DOCX dropped, a WAV cut to its
+    first two thirds, an image cropped to 90% of its width and height.
+    With keep, an input that cannot be perturbed is
     copied there as it is. One verdict per input: {"ok": true} or
     {"skip": reason}."""
     import shutil as _bshutil
@@ -185,7 +228,7 @@ def perturb(files, layout, keep=False):
         dst = layout.format(i=i, name=name)
         _bos.makedirs(_bos.path.dirname(dst), exist_ok=True)
         try:
-            skip = _b_perturb_one(name, kind, dst)
+            skip = _b_perturb_one(name, kind, dst, media)
         except Exception as e:  # an input pandas cannot read is skipped
             skip = "%s unreadable (%s)" % (kind, type(e).__name__)
         if skip is not None and _bos.path.exists(dst):

@@ -201,31 +201,43 @@ var judgedContent = map[string]bool{".csv": true, ".tsv": true, ".xlsx": true, "
 // numbers the rerun on perturbed inputs printed, and the rerun's outputs,
 // judged on the original inputs. moved is false when neither the answer
 // (where an answer check reads a number) nor an output a check judges by
-// content differs from the reference's: the truth did not move.
-func staleCase(t *schemas.Task, p Played, rerunPrinted []string, inputs []sandbox.Input, stale map[string]string) (checks.Case, bool) {
+// content differs from the reference's. unmoved is stronger: nothing
+// moved, not even an output whose bytes the checks do not judge (an
+// image, a sound: a chart of perturbed data may hold other values): the
+// verdict cannot depend on the data.
+func staleCase(t *schemas.Task, p Played, rerunPrinted []string, inputs []sandbox.Input, stale map[string]string) (c checks.Case, moved, unmoved bool) {
 	answer := p.Case.Answer
 	if len(expected(t)) > 0 || answerJudged(t) {
 		answer = staleAnswer(answer, p.Output(), strings.Join(rerunPrinted, "\n"))
 	}
-	moved := answer != p.Case.Answer
-	c := checks.Case{Checks: t.Checks, Answer: answer, Messages: finished(answer), Files: CaseInputs(inputs)}
+	moved = answer != p.Case.Answer
+	c = checks.Case{Checks: t.Checks, Answer: answer, Messages: finished(answer), Files: CaseInputs(inputs)}
 	own := map[string]string{}
 	for _, f := range p.Case.Files[len(inputs):] {
 		own[f.Name] = path.Base(f.Path) // the store names a file by its digest
 	}
+	opaque := false // an output the checks do not judge by its bytes changed
 	for _, name := range sortedKeys(stale) {
 		host, sum, _ := strings.Cut(stale[name], "\x00")
 		c.Files = append(c.Files, sandbox.Input{Name: name, Path: host})
-		if judgedContent[strings.ToLower(path.Ext(name))] && own[name] != sum {
-			moved = true
+		if own[name] != sum {
+			if judgedContent[strings.ToLower(path.Ext(name))] {
+				moved = true
+			} else {
+				opaque = true
+			}
 		}
 	}
 	for name := range own {
-		if _, ok := stale[name]; !ok && judgedContent[strings.ToLower(path.Ext(name))] {
-			moved = true
+		if _, ok := stale[name]; !ok {
+			if judgedContent[strings.ToLower(path.Ext(name))] {
+				moved = true
+			} else {
+				opaque = true
+			}
 		}
 	}
-	return c, moved
+	return c, moved, !moved && !opaque
 }
 
 // answerJudged reports whether a python check reads the answer.
@@ -236,4 +248,23 @@ func answerJudged(t *schemas.Task) bool {
 		}
 	}
 	return false
+}
+
+// staleAnswerCase is the stale_answer wrong solution: ref's answer (the
+// reference's, as first given) with stale's outputs (the rerun's on
+// perturbed inputs), its inputs the perturbed copies in staleIn (by data/
+// path; an input without one stays as it was). The truth of the answer
+// moved (stale's answer differs), so the checks, judging these inputs,
+// must reject it.
+func staleAnswerCase(ref, stale checks.Case, inputs []sandbox.Input, staleIn map[string]string) checks.Case {
+	c := stale
+	c.Observations = nil
+	c.Answer, c.Messages = ref.Answer, finished(ref.Answer)
+	c.Files = slices.Clone(stale.Files)
+	for i, in := range inputs {
+		if host, ok := staleIn["data/"+in.Name]; ok {
+			c.Files[i] = sandbox.Input{Name: "data/" + in.Name, Path: host}
+		}
+	}
+	return c
 }

@@ -100,9 +100,10 @@ func TestBatteryRejectedByContentChecks(t *testing.T) {
 }
 
 // TestBatteryStale proves that a task whose checks accept the output its
-// reference wrote from perturbed inputs is dropped as stale_passes, and
-// that a task whose answer no perturbation moves is marked unmoved and
-// has no stale case.
+// reference wrote from perturbed inputs is dropped as stale_passes, that
+// a task whose answer no perturbation moves is marked unmoved, has no
+// stale case and is dropped as data_ignored, and that one whose image
+// output moved is not.
 func TestBatteryStale(t *testing.T) {
 	b := newBackend(t)
 	inputs := salesInputs(t)
@@ -123,8 +124,22 @@ func TestBatteryStale(t *testing.T) {
 	if !bat.Unmoved || slices.Contains(names(bat), StaleCase) {
 		t.Errorf("column count: unmoved %v, battery %v; want unmoved and no stale case", bat.Unmoved, names(bat))
 	}
-	if r, why := p.Reason(); r != "" {
-		t.Errorf("column count: dropped %s (%s)", r, why)
+	if r, why := p.Reason(); r != DropDataIgnored {
+		t.Errorf("column count: reason %q (%s), want %s: its truth does not depend on the data", r, why, DropDataIgnored)
+	}
+
+	// An image drawn from the data moved, though no check reads its bytes:
+	// the task is not one whose truth ignores its data.
+	plot := &schemas.Task{ID: "png", Files: files, Outputs: []string{"output/plot.png"},
+		Checks: []schemas.Check{{Kind: schemas.CheckFile, Path: "output/plot.png", MinBytes: 1}, answerIs(3)},
+		Reference: &schemas.Reference{Answer: "The table has 3 columns; the plot is output/plot.png.", Steps: []schemas.RefStep{
+			{Code: "import os, pandas as pd\ndf = pd.read_csv('data/sales.csv')\nos.makedirs('output', exist_ok=True)\nopen('output/plot.png', 'w').write(str(df['units'].sum()))\nprint(df.shape[1])"}}}}
+	bat, p = proveBattery(t, b, plot, inputs)
+	if bat.Unmoved {
+		t.Errorf("an image drawn from perturbed data: unmoved, want moved")
+	}
+	if r, why := p.Reason(); r == DropDataIgnored {
+		t.Errorf("an image drawn from perturbed data: dropped %s (%s)", r, why)
 	}
 }
 

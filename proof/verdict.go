@@ -18,6 +18,10 @@ const (
 	DropMissingFile    = "missing_file"    // an input file has no host path
 	DropBatteryPasses  = "battery_passes"  // a wrong solution of the battery (PlayBattery) passes every check
 	DropStalePasses    = "stale_passes"    // the reference's answer from perturbed inputs passes every check though the truth moved
+	// DropDataIgnored: the inputs were perturbed and the reference, rerun
+	// on them, gave the same answer and the same judged outputs: what the
+	// checks judge does not depend on the data (Battery.Unmoved).
+	DropDataIgnored = "data_ignored"
 )
 
 // Proof is how a task fared against each proof: its reference (which must
@@ -100,7 +104,13 @@ func (p Proof) Reason() (reason, why string) {
 		}
 		return adversary.Reason(a.Name), "adversary " + a.Name + " (" + a.Doc + ") passes every check"
 	}
-	return p.batteryReason()
+	if reason, why := p.batteryReason(); reason != "" {
+		return reason, why
+	}
+	if p.Unmoved {
+		return DropDataIgnored, "the reference rerun on perturbed inputs (" + BatteryPerturbRules + ") gives the same answer and outputs: what the checks judge does not depend on the data"
+	}
+	return "", ""
 }
 
 // batteryReason is the drop reason of the first battery case that passed
@@ -110,7 +120,9 @@ func (p Proof) batteryReason() (reason, why string) {
 		switch {
 		case !b.Passed:
 		case b.Name == StaleCase:
-			return DropStalePasses, "the reference's answer and outputs computed on perturbed inputs (" + PerturbRules + ") pass every check on the original inputs, though what the checks judge moved"
+			return DropStalePasses, "the reference's answer and outputs computed on perturbed inputs (" + BatteryPerturbRules + ") pass every check on the original inputs, though what the checks judge moved"
+		case b.Name == StaleAnswerCase:
+			return DropStalePasses, "on perturbed inputs (" + BatteryPerturbRules + "), the reference's answer as first given passes every check beside the rerun's outputs, though the answer's truth moved: recompute the expected value from the inputs where the checks run"
 		default:
 			return DropBatteryPasses, "a wrong solution of the battery (" + b.Name + ": " + BatteryDoc(b.Name) + ") passes every check"
 		}
@@ -150,17 +162,18 @@ func (p Proof) Tally() Tally {
 	}
 	for _, b := range p.Battery {
 		t.Wrong++
-		if b.Name == StaleCase {
+		stale := b.Name == StaleCase || b.Name == StaleAnswerCase
+		if stale {
 			t.Stale++
 		}
 		if !b.Passed {
 			t.Rejected++
-			if b.Name == StaleCase {
+			if stale {
 				t.StaleRejected++
 			}
 		}
 	}
-	if t.Rejected < t.Wrong {
+	if t.Rejected < t.Wrong || p.Unmoved {
 		t.Dropped = 1
 	}
 	return t

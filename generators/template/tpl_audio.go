@@ -66,6 +66,15 @@ func audioSpec(c *bctx, params string, en, zh []string, thought, code, answer, a
 
 func near(d float64) *schemas.Range { return &schemas.Range{Min: max(0.001, d-0.05), Max: d + 0.05} }
 
+// durationSetup is buildDuration's read of the duration into d, for
+// recomputed.
+func durationSetup(c *bctx) string {
+	if c.typ(0) == "mp3" {
+		return fmt.Sprintf("from pydub import AudioSegment\nd = AudioSegment.from_file(%s).duration_seconds", py(c.dpath(0)))
+	}
+	return fmt.Sprintf("import wave\nwith wave.open(%s) as w:\n    d = w.getnframes() / w.getframerate()", py(c.dpath(0)))
+}
+
 func buildDuration(c *bctx) ([]spec, error) {
 	d := c.audioSeconds(0)
 	code := fmt.Sprintf("import wave\nwith wave.open(%s) as w:\n    print(round(w.getnframes() / w.getframerate(), 2))", py(c.dpath(0)))
@@ -78,7 +87,8 @@ func buildDuration(c *bctx) ([]spec, error) {
 		zh:     []string{"这段音频有多长（秒）？", "请告诉我这个录音的时长，单位为秒，保留两位小数。"},
 		steps:  []schemas.RefStep{step("Duration is the number of samples divided by the sample rate.", code)},
 		answer: fmt.Sprintf("The audio lasts %s seconds.", num(d)), answerZh: fmt.Sprintf("音频时长为 %s 秒。", num(d)),
-		checks: []schemas.Check{{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(d, 6), AbsTol: durationTol(c.typ(0))}}},
+		checks: []schemas.Check{{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(d, 6), AbsTol: durationTol(c.typ(0))}},
+			recomputed(durationSetup(c), recomp{"d", 0, durationTol(c.typ(0))})},
 	}}, nil
 }
 

@@ -23,6 +23,11 @@ func init() {
 	reg("html.title", GroupDocQA, []string{"html"}, nil, buildHTMLTitle, mutateWrongGroup)
 }
 
+// pdfSetup is pdfStep's read without its prints: pages, for recomputed.
+func pdfSetup(c *bctx) string {
+	return fmt.Sprintf("from pypdf import PdfReader\npages = [p.extract_text() or '' for p in PdfReader(%s).pages]", py(c.dpath(0)))
+}
+
 func pdfStep(c *bctx) schemas.RefStep {
 	return step("Read the PDF with pypdf.", fmt.Sprintf("from pypdf import PdfReader\nreader = PdfReader(%s)\npages = [p.extract_text() or '' for p in reader.pages]\nprint(len(pages))\nprint(pages[0][:300])", py(c.dpath(0))))
 }
@@ -75,7 +80,7 @@ func buildPDFPages(c *bctx) ([]spec, error) {
 		zh:     []string{"这个 PDF 有多少页？", "请告诉我这份 PDF 文档的页数。"},
 		steps:  []schemas.RefStep{pdfStep(c)},
 		answer: fmt.Sprintf("The PDF has %d pages.", n), answerZh: fmt.Sprintf("该 PDF 共有 %d 页。", n),
-		checks: []schemas.Check{answerInt(n)},
+		checks: []schemas.Check{answerInt(n), recomputed(pdfSetup(c), recomputedInt("len(pages)"))},
 	}}, nil
 }
 
@@ -140,7 +145,8 @@ func buildPDFWordCount(c *bctx) ([]spec, error) {
 			steps: []schemas.RefStep{pdfStep(c), step("Join the pages, drop all whitespace and count, ignoring case.",
 				fmt.Sprintf("import unicodedata\ntext = ''.join(unicodedata.normalize('NFKC', '\\n'.join(pages)).lower().split())\nprint(text.count(%s))", py(w.word)))},
 			answer: fmt.Sprintf("\"%s\" occurs %d times.", w.word, n), answerZh: fmt.Sprintf("“%s”共出现 %d 次。", w.word, n),
-			checks: []schemas.Check{answerInt(n)},
+			checks: []schemas.Check{answerInt(n), recomputed(pdfSetup(c)+"\nimport unicodedata\ntext = ''.join(unicodedata.normalize('NFKC', '\\n'.join(pages)).lower().split())",
+				recomputedInt(fmt.Sprintf("text.count(%s)", py(w.word))))},
 		}}, nil
 	}
 	return nil, nil
@@ -166,7 +172,8 @@ func buildDocxParagraphs(c *bctx) ([]spec, error) {
 		zh:     []string{"这个 Word 文档有多少个非空段落（标题也算一段）？", "统计 docx 文件中有文字的段落数（包括标题）。"},
 		steps:  []schemas.RefStep{docxStep(c), step("Count paragraphs with text.", "print(sum(1 for p in paras if p.strip()))")},
 		answer: fmt.Sprintf("The document has %d non-empty paragraphs.", n), answerZh: fmt.Sprintf("文档共有 %d 个非空段落。", n),
-		checks: []schemas.Check{answerInt(n)},
+		checks: []schemas.Check{answerInt(n), recomputed(fmt.Sprintf("import docx\nparas = [p.text for p in docx.Document(%s).paragraphs]", py(c.dpath(0))),
+			recomputedInt("sum(1 for p in paras if p.strip())"))},
 	}}, nil
 }
 
@@ -232,6 +239,6 @@ func buildHTMLTitle(c *bctx) ([]spec, error) {
 		zh:     []string{"这个网页的标题是什么？页面里有多少个链接（带 href 的 <a> 元素，HTML 注释里的不算）？", "请告诉我网页的 <title> 以及页面中超链接（<a href> 元素，注释掉的不算）的数量。"},
 		steps:  []schemas.RefStep{htmlParseStep(c)},
 		answer: fmt.Sprintf("The title is \"%s\" and the page has %d links.", title, len(ls)), answerZh: fmt.Sprintf("网页标题是“%s”，共有 %d 个链接。", title, len(ls)),
-		checks: []schemas.Check{answerHas(title), answerInt(len(ls))},
+		checks: []schemas.Check{answerHas(title), answerInt(len(ls)), recomputed(strings.TrimSuffix(htmlParseStep(c).Code, "print(p.title, len(p.links))"), recomputedInt("len(p.links)"))},
 	}}, nil
 }

@@ -361,7 +361,8 @@ func buildImageSize(c *bctx) ([]spec, error) {
 		zh:     []string{"这张图片的宽和高分别是多少像素？", "图片的尺寸（宽x高）是多少？"},
 		steps:  []schemas.RefStep{openStep(c, 0)},
 		answer: fmt.Sprintf("The image is %d pixels wide and %d pixels high.", w, h), answerZh: fmt.Sprintf("图片宽 %d 像素，高 %d 像素。", w, h),
-		checks: []schemas.Check{answerInt(w), answerInt(h), answerInOrder([]int{w, h}, dimensionLabels)},
+		checks: []schemas.Check{answerInt(w), answerInt(h), answerInOrder([]int{w, h}, dimensionLabels),
+			recomputed(fmt.Sprintf("from PIL import Image\nw, h = Image.open(%s).size", py(c.dpath(0))), recomputedInt("w"), recomputedInt("h"))},
 	}}, nil
 }
 

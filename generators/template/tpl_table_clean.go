@@ -50,7 +50,7 @@ func buildDedup(c *bctx) ([]spec, error) {
 		checks: []schemas.Check{
 			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(len(t.rows) - d), NoDuplicates: true, ColumnsInclude: named(headCols(t, 6))},
 			sameTableCheck(c, "{out}.csv", "df = df.drop_duplicates()", false),
-			answerInt(d),
+			answerInt(d), recomputed(tableSetup(c, 0), recomputedInt("df.duplicated().sum()")),
 		},
 		outputs: []string{"{out}.csv"},
 	}}, nil
@@ -84,7 +84,7 @@ func buildDropNA(c *bctx) ([]spec, error) {
 		checks: []schemas.Check{
 			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(left), NoNulls: true, ColumnsInclude: named(headCols(t, 6))},
 			sameTableCheck(c, "{out}.csv", "df = df.dropna()", false),
-			answerInt(left),
+			answerInt(left), recomputed(tableSetup(c, 0), recomputedInt("len(df.dropna())")),
 		},
 		outputs: []string{"{out}.csv"},
 	}}, nil
@@ -135,6 +135,7 @@ assert abs(m - %[3]g) <= 1e-3 * max(1.0, abs(%[3]g)), "%[2]s has mean %%.4f afte
 `, "{out}.csv", col.name, after, num(after), num(med)),
 			sameTableCheck(c, "{out}.csv", fmt.Sprintf("df[%[1]s] = df[%[1]s].fillna(df[%[1]s].median())", py(col.name)), false),
 			answerNum(med), // every phrasing asks for the median
+			recomputed(tableSetup(c, 0), recomputedNum(fmt.Sprintf("df[%s].median()", py(col.name)))),
 		},
 		outputs: []string{"{out}.csv"},
 	}}, nil
@@ -186,7 +187,7 @@ n_in = int(s.between(%[2]v, %[3]v).sum())
 assert n_in == %[6]d, '{out}.csv keeps %%d rows with %[1]s inside the fences, expected %[6]d' %% n_in
 `, col.name, lo, hi, num(lo), num(hi), in),
 				sameTableCheck(c, "{out}.csv", iqrMask(col.name)+"\ndf = df[~mask]", false),
-				answerInt(out),
+				answerInt(out), recomputed(tableSetup(c, 0)+"\n"+iqrMask(col.name), recomputedInt("mask.sum()")),
 			},
 			outputs: []string{"{out}.csv"},
 		}}, nil
@@ -246,7 +247,9 @@ s = df[find_column(df, %[1]q)]
 assert pd.api.types.is_numeric_dtype(s), '%[1]s in {out}.csv is still text (dtype %%s), e.g. %%r' %% (s.dtype, s.dropna().iloc[0])
 assert number_close(float(s.sum()), %[2]v, 1e-6, 0.01), '%[1]s sums to %%.2f, expected %[3]s' %% s.sum()
 `, col.name, total, num(total)),
-				answerNum(total),
+				sameTableCheck(c, "{out}.csv", fmt.Sprintf("df[%[1]s] = df[%[1]s].astype(str).str.replace(r'[$€£¥,\\s]', '', regex=True).replace({'': None, 'nan': None, 'None': None}).astype(float)", py(col.name)), false),
+				answerNum(total), recomputed(tableSetup(c, 0), recomputedNum(fmt.Sprintf(
+					"df[%[1]s].astype(str).str.replace(r'[$€£¥,\\s]', '', regex=True).replace({'': None, 'nan': None, 'None': None}).astype(float).sum()", py(col.name)))),
 			},
 			outputs: []string{"{out}.csv"},
 		}}, nil

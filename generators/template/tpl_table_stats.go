@@ -66,7 +66,7 @@ func buildStat(c *bctx) ([]spec, error) {
 		},
 		answer:   fmt.Sprintf("The %s of %s is %s.", s.en, col.name, num(v)),
 		answerZh: fmt.Sprintf("%s 的%s为 %s。", col.name, s.zh, num(v)),
-		checks:   []schemas.Check{answerNum(v)},
+		checks:   []schemas.Check{answerNum(v), recomputed(tableSetup(c, 0), recomputedNum(fmt.Sprintf("df[%s].%s", py(col.name), s.pandas)))},
 	}}, nil
 }
 
@@ -99,7 +99,8 @@ func buildTopGroup(c *bctx) ([]spec, error) {
 		answerZh: fmt.Sprintf("出现最多的 %s 是 %s，共 %d 行。", cat.name, best.key, int(n)),
 		checks: []schemas.Check{answerOne(best.key, groupKeys(gs),
 			fmt.Sprintf("%s is the most frequent %s, with %d rows.", best.key, cat.name, int(n)),
-			fmt.Sprintf("出现最多的 %s 是 %s，共 %d 行。", cat.name, best.key, int(n))), answerInt(int(n))},
+			fmt.Sprintf("出现最多的 %s 是 %s，共 %d 行。", cat.name, best.key, int(n))), answerInt(int(n)),
+			recomputed(tableSetup(c, 0), recomputedInt(fmt.Sprintf("df[%s].value_counts().max()", py(cat.name))))},
 	}}, nil
 }
 
@@ -115,7 +116,8 @@ func buildCorr(c *bctx) ([]spec, error) {
 		zh:     []string{fmt.Sprintf("%s 和 %s 之间的皮尔逊相关系数是多少？保留 3 位小数。", a.name, b.name), fmt.Sprintf("“%s”与“%s”的相关性有多强？请给出皮尔逊相关系数 r。", a.name, b.name)},
 		steps:  []schemas.RefStep{loadStep(c, 0), step("pandas corr uses the rows where both are present.", fmt.Sprintf("print(round(df[%s].corr(df[%s]), 3))", py(a.name), py(b.name)))},
 		answer: fmt.Sprintf("The Pearson correlation between %s and %s is %.3f.", a.name, b.name, r), answerZh: fmt.Sprintf("%s 与 %s 的皮尔逊相关系数为 %.3f。", a.name, b.name, r),
-		checks: []schemas.Check{{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(r, 6), AbsTol: 0.002}}},
+		checks: []schemas.Check{{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(r, 6), AbsTol: 0.002}},
+			recomputed(tableSetup(c, 0), recomp{fmt.Sprintf("df[%s].corr(df[%s])", py(a.name), py(b.name)), 0, 0.002})},
 	}}, nil
 }
 
@@ -131,7 +133,8 @@ func buildShape(c *bctx) ([]spec, error) {
 		steps:  []schemas.RefStep{loadStep(c, 0)},
 		answer: fmt.Sprintf("It has %d rows and %d columns.", len(t.rows), len(t.header)), answerZh: fmt.Sprintf("共有 %d 行、%d 列。", len(t.rows), len(t.header)),
 		// In order: rows and columns swapped is a wrong shape.
-		checks: []schemas.Check{answerInt(len(t.rows)), answerInt(len(t.header)), answerInOrder([]int{len(t.rows), len(t.header)}, shapeLabels)},
+		checks: []schemas.Check{answerInt(len(t.rows)), answerInt(len(t.header)), answerInOrder([]int{len(t.rows), len(t.header)}, shapeLabels),
+			recomputed(tableSetup(c, 0), recomputedInt("df.shape[0]"), recomputedInt("df.shape[1]"))},
 	}}, nil
 }
 
@@ -147,7 +150,7 @@ func buildNUnique(c *bctx) ([]spec, error) {
 		zh:     []string{fmt.Sprintf("%s 列有多少个不同的取值？", col.name), fmt.Sprintf("统计“%s”列中不重复值的个数（忽略缺失值）。", col.name)},
 		steps:  []schemas.RefStep{loadStep(c, 0), step("nunique skips missing values.", fmt.Sprintf("print(df[%s].nunique())", py(col.name)))},
 		answer: fmt.Sprintf("%s has %d distinct values.", col.name, col.distinct), answerZh: fmt.Sprintf("%s 列共有 %d 个不同的取值。", col.name, col.distinct),
-		checks: []schemas.Check{answerInt(col.distinct)},
+		checks: []schemas.Check{answerInt(col.distinct), recomputed(tableSetup(c, 0), recomputedInt(fmt.Sprintf("df[%s].nunique()", py(col.name))))},
 	}}, nil
 }
 
@@ -174,7 +177,7 @@ func buildMissing(c *bctx) ([]spec, error) {
 		zh:     []string{"整个数据集中一共有多少个缺失值？哪些列有缺失？", "检查数据中的空值：缺失值总数是多少，分布在哪些列？"},
 		steps:  []schemas.RefStep{loadStep(c, 0), step("Count nulls per column.", "na = df.isna().sum()\nprint(int(na.sum()))\nprint(na[na > 0])")},
 		answer: fmt.Sprintf("There are %d missing values, in %s.", total, strings.Join(names, ", ")), answerZh: fmt.Sprintf("共有 %d 个缺失值，分布在 %s 列。", total, strings.Join(names, "、")),
-		checks: []schemas.Check{answerInt(total), answerHas(names...)},
+		checks: []schemas.Check{answerInt(total), answerHas(names...), recomputed(tableSetup(c, 0), recomputedInt("df.isna().sum().sum()"))},
 	}}, nil
 }
 

@@ -54,7 +54,7 @@ func buildSort(c *bctx) ([]spec, error) {
 		checks: []schemas.Check{
 			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(len(t.rows)), SortedBy: &schemas.SortKey{Column: col.name, Descending: desc}},
 			sameTableCheck(c, "{out}.csv", sortCode, false),
-			answerNum(first),
+			answerNum(first), recomputed(tableSetup(c, 0)+"\n"+sortCode, recomputedNum(fmt.Sprintf("df[%s].iloc[0]", py(col.name)))),
 		},
 		outputs: []string{"{out}.csv"},
 	}}, nil
@@ -113,7 +113,7 @@ bad = df[(df[c].astype(str) != %[3]q) | ~(df[v] > %[5]s)]
 assert len(bad) == 0, "%[1]s has %%d rows that do not satisfy %[2]s == %[3]s and %[4]s > %[5]s" %% len(bad)
 `, "{out}.csv", cat.name, val, nc.name, ts),
 			sameTableCheck(c, "{out}.csv", filterCode, false),
-			answerInt(n),
+			answerInt(n), recomputed(tableSetup(c, 0)+"\n"+filterCode, recomputedInt("len(df)")),
 		},
 		outputs: []string{"{out}.csv"},
 	}}, nil
@@ -170,7 +170,8 @@ func buildJoin(c *bctx) ([]spec, error) {
 				answerZh: fmt.Sprintf("合并后的表共有 %d 行，已保存到 {OUT}.csv。", n),
 				checks: []schemas.Check{
 					{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(n), ColumnsInclude: []string{ca.name, a.header[firstOther(a.header, ca.name)], extra}},
-					answerInt(n),
+					answerInt(n), recomputed("import pandas as pd\n"+c.loadCode(0, "left")+"\n"+c.loadCode(1, "right")+fmt.Sprintf("\ndf = left.merge(right, on=%s, how='inner')", py(ca.name)),
+						recomputedInt("len(df)")),
 				},
 				outputs: []string{"{out}.csv"},
 			}}, nil
@@ -277,7 +278,7 @@ df = read_table('{out}.csv')
 m = float(df[find_column(df, %[1]q)].mean())
 assert number_close(m, %[2]v, 1e-3, 0.01), '%[1]s has mean %%.4f, expected %[3]s' %% m
 `, name, m, num(m)),
-			answerNum(m),
+			answerNum(m), recomputed(tableSetup(c, 0), recomputedNum(fmt.Sprintf("(df[%s] * df[%s]).mean()", py(a.name), py(b.name)))),
 		},
 		outputs: []string{"{out}.csv"},
 	}}, nil

@@ -68,7 +68,8 @@ func buildWordCount(c *bctx) ([]spec, error) {
 		},
 		answer:   fmt.Sprintf("The word \"%s\" appears %d times.", w.word, w.n),
 		answerZh: fmt.Sprintf("单词“%s”共出现 %d 次。", w.word, w.n),
-		checks:   []schemas.Check{answerInt(w.n)},
+		checks: []schemas.Check{answerInt(w.n), recomputed(textSetup(c, 0),
+			recomputedInt(fmt.Sprintf("re.findall(r'[a-z]+', text.lower()).count(%s)", py(w.word))))},
 	}}, nil
 }
 
@@ -107,6 +108,8 @@ func buildTopWord(c *bctx) ([]spec, error) {
 	said := append(append(slices.Clone(sp.en), sp.zh...), sp.answer, sp.answerZh)
 	sp.checks = []schemas.Check{answerHas(three...), topWordsCheck(c, top, 3, minLen, said...), wordsInOrder(three),
 		answerInt(top[0].n), answerInt(top[1].n), answerInt(top[2].n),
+		recomputed(textSetup(c, 0)+fmt.Sprintf("\nfrom collections import Counter\ntop = Counter(w for w in re.findall(r'[a-z]+', text.lower()) if len(w) >= %d).most_common(3)", minLen),
+			recomputedInt("top[0][1]"), recomputedInt("top[1][1]"), recomputedInt("top[2][1]")),
 		answerInOrder([]int{top[0].n, top[1].n, top[2].n}, [][2]string{{regexp.QuoteMeta(top[0].word), ""}, {regexp.QuoteMeta(top[1].word), ""}, {regexp.QuoteMeta(top[2].word), ""}})}
 	return []spec{sp}, nil
 }
@@ -131,8 +134,16 @@ func buildTextSummary(c *bctx) ([]spec, error) {
 		steps: []schemas.RefStep{readTextStep(c, 0), step("split() for words; blank-line blocks for paragraphs.",
 			"words = len(text.split())\nparas = len([b for b in text.replace('\\r\\n', '\\n').split('\\n\\n') if b.strip()])\nprint(words, paras)")},
 		answer: fmt.Sprintf("The text has %d words in %d paragraphs.", nw, paras), answerZh: fmt.Sprintf("文本共有 %d 个词，%d 个段落。", nw, paras),
-		checks: []schemas.Check{answerInt(nw), answerInt(paras)},
+		checks: []schemas.Check{answerInt(nw), answerInt(paras), answerInOrder([]int{nw, paras}, summaryLabels), recomputed(textSetup(c, 0),
+			recomputedInt("len(text.split())"), recomputedInt("len([b for b in text.replace('\\r\\n', '\\n').split('\\n\\n') if b.strip()])"))},
 	}}, nil
+}
+
+// summaryLabels name a text's words and paragraphs in an answer: "312
+// words", "paragraphs: 4", 词数 312, 4 个段落.
+var summaryLabels = [][2]string{
+	{`words?|词数`, `(?:words?|个词|词)`},
+	{`paragraphs?|段落数`, `(?:paragraphs?|个段落|段落|段)`},
 }
 
 var yearRE = regexp.MustCompile(`\b(1[5-9]\d\d|20\d\d)\b`)
@@ -183,7 +194,7 @@ func buildYears(c *bctx) ([]spec, error) {
 		zh:     []string{"这段文本中提到了哪些年份（1500 到 2099）？请全部列出；后面带单位的数字（如 1500 m）不算年份。", "请找出文档中出现的所有年份（如 1999 这样的四位数年份，1500 到 2099）；2000 km 这样的度量不算。"},
 		steps:  []schemas.RefStep{readTextStep(c, 0), step("Find four-digit years with a regular expression, leaving out measurements (a unit after the number).", yearsPy)},
 		answer: "The years mentioned are " + strings.Join(ys, ", ") + ".", answerZh: "文中提到的年份有：" + strings.Join(ys, "、") + "。",
-		checks: []schemas.Check{answerHas(ys...), yearsExactly(ys)},
+		checks: []schemas.Check{answerHas(ys...), yearsExactly(ys), yearsRecomputed(c)},
 	}}, nil
 }
 
@@ -201,7 +212,7 @@ func buildLines(c *bctx) ([]spec, error) {
 		steps: []schemas.RefStep{readTextStep(c, 0), step("Count lines that are not blank.",
 			"print(sum(1 for l in text.split('\\n') if l.strip()))")},
 		answer: fmt.Sprintf("The file has %d non-empty lines.", n), answerZh: fmt.Sprintf("文件共有 %d 行非空行。", n),
-		checks: []schemas.Check{answerInt(n)},
+		checks: []schemas.Check{answerInt(n), recomputed(textSetup(c, 0), recomputedInt("sum(1 for l in text.split('\\n') if l.strip())"))},
 	}}, nil
 }
 
@@ -333,7 +344,7 @@ left = len(re.findall(r'\b%[1]s\b', t))
 assert left == 0, '{out}.txt still has %%d occurrences of %[1]s' %% left
 got = len(re.findall(r'\b%[2]s\b', t))
 assert got >= %[3]d, '{out}.txt has %%d occurrences of %[2]s, expected %[3]d' %% got
-`, w.word, to, n), answerInt(n)},
+`, w.word, to, n), answerInt(n), recomputed(textSetup(c, 0), recomputedInt(fmt.Sprintf("len(re.findall(r'\\b%s\\b', text))", w.word)))},
 			outputs: []string{"{out}.txt"},
 		}}, nil
 	}
@@ -357,7 +368,7 @@ func buildHeadings(c *bctx) ([]spec, error) {
 		steps: []schemas.RefStep{readTextStep(c, 0), step("Match lines that start with '## '.",
 			"import re\nprint(re.findall(r'(?m)^##\\s+(.+?)\\s*$', text))")},
 		answer: "The section headings are: " + strings.Join(hs, "; ") + ".", answerZh: "二级标题有：" + strings.Join(hs, "；") + "。",
-		checks: []schemas.Check{answerHas(hs...)},
+		checks: []schemas.Check{answerHas(hs...), headingsRecomputed(c, hs)},
 	}}, nil
 }
 
@@ -418,7 +429,16 @@ func buildMDTable(c *bctx) ([]spec, error) {
 		steps: []schemas.RefStep{readTextStep(c, 0), step("Parse the pipe rows, skip the separator, save with pandas.",
 			"import os\nimport pandas as pd\nrows = [[c.strip() for c in l.strip().strip('|').split('|')] for l in text.splitlines() if l.strip().startswith('|')]\nrows = [r for r in rows if ''.join(r).strip('-: ')]\ndf = pd.DataFrame(rows[1:], columns=rows[0])\nos.makedirs('./output', exist_ok=True)\ndf.to_csv('{OUT}.csv', index=False)\nprint(df)")},
 		answer: fmt.Sprintf("The table (%d rows) is saved to {OUT}.csv.", len(rows)-1), answerZh: fmt.Sprintf("表格（%d 行）已保存到 {OUT}.csv。", len(rows)-1),
-		checks:  []schemas.Check{{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(len(rows) - 1), ColumnsInclude: rows[0]}},
+		checks: []schemas.Check{{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(len(rows) - 1), ColumnsInclude: rows[0]},
+			// Every cell, as the reference's parse of the real input reads
+			// back from a csv.
+			pyCheck(`import io
+import pandas as pd
+%s
+rows = [[c.strip() for c in l.strip().strip('|').split('|')] for l in text.splitlines() if l.strip().startswith('|')]
+rows = [r for r in rows if ''.join(r).strip('-: ')]
+want = pd.read_csv(io.StringIO(pd.DataFrame(rows[1:], columns=rows[0]).to_csv(index=False)))
+same_table('{out}.csv', want)`, textSetup(c, 0))},
 		outputs: []string{"{out}.csv"},
 	}}, nil
 }

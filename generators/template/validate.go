@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"synth/checks"
+	"synth/checks/adversary"
 	"synth/proof"
 	"synth/schemas"
 )
@@ -137,6 +138,9 @@ func ProveTask(ctx context.Context, b proof.Backend, t *schemas.Task, files map[
 	// Only the reference is held to what its code printed.
 	ref.Case.Observations = ref.Printed
 	set := proof.Set{Reference: &ref.Case, Printed: ref.Printed, Battery: bat.Cases}
+	if bat.StaleAnswer != nil {
+		set.Battery = append(set.Battery, *bat.StaleAnswer)
+	}
 	if m := Mutant(t); m != nil {
 		mut, err := proof.Play(ctx, b, t, m, inputs, arts)
 		if err != nil {
@@ -163,4 +167,50 @@ func Mutant(t *schemas.Task) *schemas.Reference {
 		}
 	}
 	return nil
+}
+
+// ProveBattery plays t's battery of wrong solutions (proof.PlayBattery,
+// with the stale_answer case) and verifies them, and only them: the
+// proof a build adds to a task whose reference, mutant and adversaries
+// it has already proven through its journaled rollouts. reason is empty
+// when every wrong solution fails (battery_passes, stale_passes), and the
+// rerun on perturbed inputs moved what the checks judge (data_ignored);
+// a reference that does not run again is reference_error. The error is
+// for a sandbox that could not run, or ctx.
+func ProveBattery(ctx context.Context, b proof.Backend, t *schemas.Task, files map[string]string) (reason, why string, err error) {
+	if t.Reference == nil {
+		return "", "", nil
+	}
+	var inputs []proof.Input
+	for _, f := range t.Files {
+		path, ok := files[f.ID]
+		if !ok {
+			return proof.DropMissingFile, "an input file has no host path", nil
+		}
+		inputs = append(inputs, proof.Input{Name: f.Name, Path: path})
+	}
+	store, err := os.MkdirTemp("", "synth-battery-")
+	if err != nil {
+		return "", "", err
+	}
+	defer os.RemoveAll(store)
+	ref, bat, err := proof.PlayBattery(ctx, b, t, t.Reference, inputs, filepath.Join(store, "artifacts"))
+	if err != nil {
+		return "", "", fmt.Errorf("task %s: %w", t.ID, err)
+	}
+	if ref.Failed != "" {
+		return proof.DropReferenceError, ref.Failed, nil
+	}
+	set := proof.Set{Battery: bat.Cases, Adversaries: []adversary.Adversary{}}
+	if bat.StaleAnswer != nil {
+		set.Battery = append(set.Battery, *bat.StaleAnswer)
+	}
+	o, err := proof.Prove(ctx, b, t, inputs, set)
+	if err != nil {
+		return "", "", fmt.Errorf("task %s: %w", t.ID, err)
+	}
+	p := o.Proof()
+	p.Unmoved = bat.Unmoved
+	reason, why = p.Reason()
+	return reason, why, nil
 }

@@ -1,0 +1,103 @@
+package template
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"synth/checks"
+	"synth/checks/checkstest"
+	"synth/proof"
+	"synth/pyenv/pyenvtest"
+	"synth/schemas"
+)
+
+// staleFamilies are the answer-checked templates whose stale answers
+// TestStaleAnswersFail tries: one task each over the built-in corpus.
+var staleFamilies = []string{
+	"table.stat", "table.shape", "table.nunique", "table.missing", "table.topgroup",
+	"text.topword", "text.wordcount", "text.lines", "text.summary",
+	"pdf.pages", "pdf.wordcount", "docx.paragraphs", "md.headings", "image.size", "audio.duration",
+}
+
+// TestStaleAnswersFail: for each answer-checked template family, the
+// reference's answer as first given, beside the outputs of its rerun on
+// perturbed inputs and judged on those inputs (the battery's
+// stale_answer case: a solver that ran its code on other data and stated
+// the old answer), fails, and fails on a value recomputed from the
+// inputs; the checks without their recomputed values accept it. A
+// correct answer that states its number once, at the end, after a last
+// cell that only printed "done", passes on the real inputs.
+func TestStaleAnswersFail(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a task of each family in the sandbox")
+	}
+	python := pyenvtest.Python(t)
+	b := checkstest.Backend(t, 2)
+	have, err := ProbeModules(context.Background(), python, Modules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins, paths := corpus(t)
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, PythonModules: have, Include: staleFamilies}).Generate(context.Background(), ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fam := range staleFamilies {
+		i := slices.IndexFunc(tasks, func(x schemas.Task) bool { return TemplateName(&x) == fam })
+		if i < 0 {
+			t.Errorf("%s: no task over the corpus", fam)
+			continue
+		}
+		task := &tasks[i]
+		t.Run(fam, func(t *testing.T) {
+			var inputs []proof.Input
+			for _, f := range task.Files {
+				inputs = append(inputs, proof.Input{Name: f.Name, Path: paths[f.ID]})
+			}
+			store := filepath.Join(t.TempDir(), "artifacts")
+			ref, bat, err := proof.PlayBattery(context.Background(), b, task, task.Reference, inputs, store)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ref.Failed != "" {
+				t.Fatalf("%s: the reference failed: %s", task.ID, ref.Failed)
+			}
+			if bat.StaleAnswer == nil {
+				t.Fatalf("%s (%s): no stale_answer case: the answer's truth did not move (%s)", task.ID, task.Files[0].Name, bat.StaleSkipped)
+			}
+			stale := bat.StaleAnswer.Case
+			weak := stale
+			weak.Checks = slices.DeleteFunc(slices.Clone(stale.Checks), func(c schemas.Check) bool { return strings.Contains(c.Code, "answer_states") || strings.Contains(c.Code, "computed from the inputs") })
+			correct := ref.Case
+			correct.Answer = correctAnswer(task)
+			correct.Messages = []schemas.Message{{Role: schemas.RoleAssistant, Content: "Finished: " + correct.Answer}}
+			correct.Observations = append(slices.Clone(ref.Printed), "done")
+			rs, err := checks.Verify(context.Background(), b, []checks.Case{stale, weak, correct})
+			if err != nil {
+				t.Fatal(err)
+			}
+			msg := checks.FirstFailure(rs[0])
+			if msg == "" {
+				t.Fatalf("%s: the stale answer %q passes every check on the perturbed inputs", task.ID, stale.Answer)
+			}
+			if !slices.ContainsFunc(rs[0], func(r schemas.CheckResult) bool { return !r.OK && strings.Contains(r.Message, "computed from the inputs") }) {
+				t.Errorf("%s: the stale answer %q fails (%s), but no recomputed value rejects it", task.ID, stale.Answer, msg)
+			}
+			if m := checks.FirstFailure(rs[1]); m != "" {
+				t.Logf("%s: without the recomputed values the stale answer still fails: %s", task.ID, m)
+			}
+			if m := checks.FirstFailure(rs[2]); m != "" {
+				t.Errorf("%s: the correct answer %q fails: %s", task.ID, correct.Answer, m)
+			}
+		})
+	}
+}
+
+// correctAnswer is a correct answer to task stated once, at the end,
+// after words of its own.
+func correctAnswer(task *schemas.Task) string {
+	return "I checked it twice in the last cells. " + task.Reference.Answer
+}
