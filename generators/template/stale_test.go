@@ -70,7 +70,9 @@ func TestStaleAnswersFail(t *testing.T) {
 			}
 			stale := bat.StaleAnswer.Case
 			weak := stale
-			weak.Checks = slices.DeleteFunc(slices.Clone(stale.Checks), func(c schemas.Check) bool { return strings.Contains(c.Code, "answer_states") || strings.Contains(c.Code, "computed from the inputs") })
+			weak.Checks = slices.DeleteFunc(slices.Clone(stale.Checks), func(c schemas.Check) bool {
+				return strings.Contains(c.Code, "answer_states") || strings.Contains(c.Code, "computed from the inputs")
+			})
 			correct := ref.Case
 			correct.Answer = correctAnswer(task)
 			correct.Messages = []schemas.Message{{Role: schemas.RoleAssistant, Content: "Finished: " + correct.Answer}}
@@ -83,7 +85,9 @@ func TestStaleAnswersFail(t *testing.T) {
 			if msg == "" {
 				t.Fatalf("%s: the stale answer %q passes every check on the perturbed inputs", task.ID, stale.Answer)
 			}
-			if !slices.ContainsFunc(rs[0], func(r schemas.CheckResult) bool { return !r.OK && strings.Contains(r.Message, "computed from the inputs") }) {
+			if !slices.ContainsFunc(rs[0], func(r schemas.CheckResult) bool {
+				return !r.OK && strings.Contains(r.Message, "computed from the inputs")
+			}) {
 				t.Errorf("%s: the stale answer %q fails (%s), but no recomputed value rejects it", task.ID, stale.Answer, msg)
 			}
 			if m := checks.FirstFailure(rs[1]); m != "" {
