@@ -297,7 +297,7 @@ const PerturbRules = "every third row or line dropped, float columns scaled by 1
 
 // BatteryPerturbRules says how the battery's stale rerun perturbs inputs:
 // PerturbRules, and media too.
-const BatteryPerturbRules = PerturbRules + "; a PDF's first page repeated at its end, every third DOCX paragraph dropped, a WAV cut to two thirds, an image cropped to 90%"
+const BatteryPerturbRules = PerturbRules + "; a PDF's last page dropped, every third DOCX paragraph dropped, a WAV cut to two thirds, an image cropped to 90%"
 
 // batteryDocs say what each battery case is.
 var batteryDocs = map[string]string{

@@ -170,11 +170,10 @@ def _b_perturb_one(name, kind, dst, media=False):
     elif kind == "pdf":
         from pypdf import PdfReader, PdfWriter
         r, w = PdfReader(src), PdfWriter()
-        if not r.pages:
-            return "a PDF without pages"
-        for page in r.pages:
+        if len(r.pages) < 2:
+            return "a PDF of one page is not perturbed"
+        for page in r.pages[:-1]:
             w.add_page(page)
-        w.add_page(r.pages[0])
         with open(dst, "wb") as f:
             w.write(f)
     elif kind == "docx":
@@ -216,12 +215,11 @@ def _b_perturb_one(name, kind, dst, media=False):
 def perturb(files, layout, keep=False, media=False):
     """Writes a perturbed copy of each input (name, kind) at
     layout.format(i=i, name=name): every third row or line dropped, float
-    columns scaled by 1.5; with media also a PDF's first page repeated at
-    its end, every third paragraph of a DOCX dropped, a WAV cut to its
-    first two thirds, an image cropped to 90% of its width and height.
-    With keep, an input that cannot be perturbed is
-    copied there as it is. One verdict per input: {"ok": true} or
-    {"skip": reason}."""
+    columns scaled by 1.5; with media also a PDF's last page dropped,
+    every third paragraph of a DOCX dropped, a WAV cut to its first two
+    thirds, an image cropped to 90% of its width and height. With keep,
+    an input that cannot be perturbed is copied there as it is. One
+    verdict per input: {"ok": true} or {"skip": reason}."""
     import shutil as _bshutil
     verdicts = []
     for i, (name, kind) in enumerate(files):

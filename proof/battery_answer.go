@@ -170,25 +170,45 @@ func replaceTokens(s string, tks []token, repl func(i int, tk token) string) str
 }
 
 // staleAnswer is the reference's answer with each number that the
-// reference printed replaced by what the rerun printed in the same place
-// (the k-th number of the printout), where that moved by more than 1%.
-func staleAnswer(answer string, printed, rerun string) string {
-	was, now := tokens(printed), tokens(rerun)
+// reference printed replaced by what the rerun printed in its place, where
+// that moved by more than 1%. A number's place is its position among the
+// numbers of one cell's output, the last cell that printed it, and only in
+// a cell whose rerun printed as many numbers: a preview of the data
+// before the result (a head(), the first lines of a text) prints a
+// different count of numbers on other data, and the k-th number there
+// is not the same quantity. known is false when the answer states
+// numbers and none of them could be placed: whether its truth moved is
+// not known.
+func staleAnswer(answer string, printed, rerun []string) (out string, known bool) {
 	var moved []token
 	var to []string
-	for _, tk := range tokens(answer) {
+	stated := tokens(answer)
+	for _, tk := range stated {
 		d := decimals(tk.text)
-		k := slices.IndexFunc(was, func(w token) bool { return math.Abs(w.value-tk.value) <= 0.5*math.Pow(10, -float64(d))+1e-9 })
-		if k < 0 || k >= len(now) {
-			continue
+		same := func(w token) bool { return math.Abs(w.value-tk.value) <= 0.5*math.Pow(10, -float64(d))+1e-9 }
+		for i := min(len(printed), len(rerun)) - 1; i >= 0; i-- {
+			was, now := tokens(printed[i]), tokens(rerun[i])
+			k := lastIndexFunc(was, same)
+			if k < 0 || len(was) != len(now) {
+				continue
+			}
+			known = true
+			if v := now[k].value; math.Abs(v-tk.value) > 0.01*max(math.Abs(tk.value), 1) {
+				moved, to = append(moved, tk), append(to, format(v, d))
+			}
+			break
 		}
-		v := now[k].value
-		if math.Abs(v-tk.value) <= 0.01*max(math.Abs(tk.value), 1) {
-			continue
-		}
-		moved, to = append(moved, tk), append(to, format(v, d))
 	}
-	return replaceTokens(answer, moved, func(i int, _ token) string { return to[i] })
+	return replaceTokens(answer, moved, func(i int, _ token) string { return to[i] }), known || len(stated) == 0
+}
+
+func lastIndexFunc[T any](xs []T, f func(T) bool) int {
+	for i := len(xs) - 1; i >= 0; i-- {
+		if f(xs[i]) {
+			return i
+		}
+	}
+	return -1
 }
 
 // judgedContent are the output extensions whose bytes the checks judge by
@@ -204,11 +224,12 @@ var judgedContent = map[string]bool{".csv": true, ".tsv": true, ".xlsx": true, "
 // content differs from the reference's. unmoved is stronger: nothing
 // moved, not even an output whose bytes the checks do not judge (an
 // image, a sound: a chart of perturbed data may hold other values): the
-// verdict cannot depend on the data.
+// verdict cannot depend on the data; nor is it unmoved when whether the
+// answer moved is not known (staleAnswer).
 func staleCase(t *schemas.Task, p Played, rerunPrinted []string, inputs []sandbox.Input, stale map[string]string) (c checks.Case, moved, unmoved bool) {
-	answer := p.Case.Answer
+	answer, known := p.Case.Answer, true
 	if len(expected(t)) > 0 || answerJudged(t) {
-		answer = staleAnswer(answer, p.Output(), strings.Join(rerunPrinted, "\n"))
+		answer, known = staleAnswer(answer, p.Printed, rerunPrinted)
 	}
 	moved = answer != p.Case.Answer
 	c = checks.Case{Checks: t.Checks, Answer: answer, Messages: finished(answer), Files: CaseInputs(inputs)}
@@ -237,7 +258,7 @@ func staleCase(t *schemas.Task, p Played, rerunPrinted []string, inputs []sandbo
 			}
 		}
 	}
-	return c, moved, !moved && !opaque
+	return c, moved, !moved && !opaque && known
 }
 
 // answerJudged reports whether a python check reads the answer.

@@ -18,10 +18,6 @@ const (
 	DropMissingFile    = "missing_file"    // an input file has no host path
 	DropBatteryPasses  = "battery_passes"  // a wrong solution of the battery (PlayBattery) passes every check
 	DropStalePasses    = "stale_passes"    // the reference's answer from perturbed inputs passes every check though the truth moved
-	// DropDataIgnored: the inputs were perturbed and the reference, rerun
-	// on them, gave the same answer and the same judged outputs: what the
-	// checks judge does not depend on the data (Battery.Unmoved).
-	DropDataIgnored = "data_ignored"
 )
 
 // Proof is how a task fared against each proof: its reference (which must
@@ -104,13 +100,7 @@ func (p Proof) Reason() (reason, why string) {
 		}
 		return adversary.Reason(a.Name), "adversary " + a.Name + " (" + a.Doc + ") passes every check"
 	}
-	if reason, why := p.batteryReason(); reason != "" {
-		return reason, why
-	}
-	if p.Unmoved {
-		return DropDataIgnored, "the reference rerun on perturbed inputs (" + BatteryPerturbRules + ") gives the same answer and outputs: what the checks judge does not depend on the data"
-	}
-	return "", ""
+	return p.batteryReason()
 }
 
 // batteryReason is the drop reason of the first battery case that passed
@@ -173,7 +163,7 @@ func (p Proof) Tally() Tally {
 			}
 		}
 	}
-	if t.Rejected < t.Wrong || p.Unmoved {
+	if t.Rejected < t.Wrong {
 		t.Dropped = 1
 	}
 	return t

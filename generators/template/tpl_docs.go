@@ -190,9 +190,23 @@ func buildDocxText(c *bctx) ([]spec, error) {
 		steps: []schemas.RefStep{docxStep(c), step("Write the paragraphs out.",
 			"import os\nos.makedirs('./output', exist_ok=True)\nopen('{OUT}.txt', 'w', encoding='utf-8').write('\\n'.join(paras) + '\\n')\nprint(len(paras))")},
 		answer: "The text is saved to {OUT}.txt.", answerZh: "文字已保存到 {OUT}.txt。",
-		checks:  []schemas.Check{plainText("{out}.txt"), textWordsCheck("{out}.txt", want)},
+		checks:  []schemas.Check{plainText("{out}.txt"), textWordsCheck("{out}.txt", want), docxParagraphsCheck(c)},
 		outputs: []string{"{out}.txt"},
 	}}, nil
+}
+
+// docxParagraphsCheck requires every paragraph with text of the real
+// input, as python-docx reads it in the verification sandbox, in
+// {out}.txt, with spaces and line breaks ignored (as textWordsCheck): a
+// text that lost a paragraph fails, whatever words it kept.
+func docxParagraphsCheck(c *bctx) schemas.Check {
+	return pyCheck(`import docx, unicodedata
+def flat(s):
+    return ''.join(unicodedata.normalize('NFKC', s).lower().split())
+text = flat(read_text('{out}.txt'))
+paras = [flat(p.text) for p in docx.Document(%s).paragraphs if p.text.strip()]
+missing = [p for p in paras if p not in text]
+assert not missing, '{out}.txt lacks %%d of the %%d paragraphs of the document, e.g. %%r' %% (len(missing), len(paras), missing[0][:60])`, py(c.dpath(0)))
 }
 
 func buildHTMLLinks(c *bctx) ([]spec, error) {
