@@ -16,15 +16,15 @@ import (
 type role int
 
 const (
-	roleText      role = iota // free text
-	roleID                    // identifier: a key, a code with leading zeros
-	roleOrdinal               // rank, position, index, game number
-	roleCategory              // a code or category: few distinct values
-	roleYear                  // a calendar year
-	roleDate                  // a date
-	roleExtensive             // an amount or a count: it sums
-	roleIntensive             // a rate, a level, a price, a temperature: it averages
-	roleCoordinate            // a latitude, a longitude, an easting: a place, not a measure
+	roleText       role = iota // free text
+	roleID                     // identifier: a key, a code with leading zeros
+	roleOrdinal                // rank, position, index, game number
+	roleCategory               // a code or category: few distinct values
+	roleYear                   // a calendar year
+	roleDate                   // a date
+	roleExtensive              // an amount or a count: it sums
+	roleIntensive              // a rate, a level, a price, a temperature: it averages
+	roleCoordinate             // a latitude, a longitude, an easting: a place, not a measure
 )
 
 var roleNames = [...]string{"text", "id", "ordinal", "category", "year", "date", "extensive", "intensive", "coordinate"}
