@@ -19,10 +19,13 @@ import (
 var staleFamilies = []string{
 	"table.stat", "table.shape", "table.nunique", "table.missing", "table.topgroup",
 	"text.topword", "text.wordcount", "text.lines", "text.summary",
-	"pdf.pages", "pdf.wordcount", "docx.paragraphs", "md.headings", "image.size", "audio.duration",
+	"pdf.pages", "pdf.wordcount", "docx.paragraphs", "image.size", "audio.duration",
 }
 
-// TestStaleAnswersFail: for each answer-checked template family, the
+// TestStaleAnswersFail: for each answer-checked template family (the
+// first of its tasks over the corpus whose answer's numbers the
+// perturbation moved; md.headings answers in words, which the battery
+// does not restate, and is held by its own recomputed check), the
 // reference's answer as first given, beside the outputs of its rerun on
 // perturbed inputs and judged on those inputs (the battery's
 // stale_answer case: a solver that ran its code on other data and stated
@@ -46,27 +49,38 @@ func TestStaleAnswersFail(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, fam := range staleFamilies {
-		i := slices.IndexFunc(tasks, func(x schemas.Task) bool { return TemplateName(&x) == fam })
-		if i < 0 {
-			t.Errorf("%s: no task over the corpus", fam)
-			continue
-		}
-		task := &tasks[i]
 		t.Run(fam, func(t *testing.T) {
-			var inputs []proof.Input
-			for _, f := range task.Files {
-				inputs = append(inputs, proof.Input{Name: f.Name, Path: paths[f.ID]})
+			var (
+				task  *schemas.Task
+				ref   proof.Played
+				bat   proof.Battery
+				tried []string
+			)
+			for i := range tasks {
+				if TemplateName(&tasks[i]) != fam {
+					continue
+				}
+				var inputs []proof.Input
+				for _, f := range tasks[i].Files {
+					inputs = append(inputs, proof.Input{Name: f.Name, Path: paths[f.ID]})
+				}
+				store := filepath.Join(t.TempDir(), "artifacts")
+				var err error
+				ref, bat, err = proof.PlayBattery(context.Background(), b, &tasks[i], tasks[i].Reference, inputs, store)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ref.Failed != "" {
+					t.Fatalf("%s: the reference failed: %s", tasks[i].ID, ref.Failed)
+				}
+				if bat.StaleAnswer != nil {
+					task = &tasks[i]
+					break
+				}
+				tried = append(tried, tasks[i].Files[0].Name)
 			}
-			store := filepath.Join(t.TempDir(), "artifacts")
-			ref, bat, err := proof.PlayBattery(context.Background(), b, task, task.Reference, inputs, store)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ref.Failed != "" {
-				t.Fatalf("%s: the reference failed: %s", task.ID, ref.Failed)
-			}
-			if bat.StaleAnswer == nil {
-				t.Fatalf("%s (%s): no stale_answer case: the answer's truth did not move (%s)", task.ID, task.Files[0].Name, bat.StaleSkipped)
+			if task == nil {
+				t.Fatalf("no task whose answer's numbers the perturbation moved (tried %v)", tried)
 			}
 			stale := bat.StaleAnswer.Case
 			weak := stale
