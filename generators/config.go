@@ -20,7 +20,7 @@ type Config struct {
 	Validate bool `yaml:"validate" json:"validate"`
 	// Composed sets the composed tasks: chains of dependent steps (clean,
 	// filter, join, aggregate, share) asked as one query.
-	Composed ComposedConfig `yaml:"composed" json:"composed"`
+	Composed ComposedConfig `yaml:"composed" json:"composed,omitempty"`
 }
 
 // ComposedConfig is the tasks.composed section: how many composed tasks
