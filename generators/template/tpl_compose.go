@@ -118,6 +118,41 @@ func filterLink(t *table, f column) (chainLink, bool) {
 	}, true
 }
 
+// excludeLink leaves out the rows of one group of cat: the group that
+// would come out on top of the aggregate without it, so that the answer
+// moves when it is skipped. ok is false when fewer than three groups
+// remain after the links before it, or the top is tied.
+func excludeLink(t *table, before []chainLink, cat, m string, f func([]float64) float64) (chainLink, bool) {
+	d := derived(t, t.header, t.rows)
+	for _, l := range before {
+		d = l.apply(d)
+	}
+	ci, mi := indexOf(d.header, cat), indexOf(d.header, m)
+	if ci < 0 || mi < 0 {
+		return chainLink{}, false
+	}
+	gs := d.groupBy(ci, mi)
+	top, _, unique := argmax(gs, f)
+	if len(gs) < 3 || !unique {
+		return chainLink{}, false
+	}
+	return chainLink{
+		en:      fmt.Sprintf("leave out the rows whose %s is %s", cat, top.key),
+		zh:      fmt.Sprintf("去掉 %s 为“%s”的行", cat, top.key),
+		thought: fmt.Sprintf("Leave out %s %s.", cat, top.key),
+		code:    fmt.Sprintf("df = df[df[%s].astype(str) != %s]\nprint(len(df))", py(cat), py(top.key)),
+		apply: func(d *table) *table {
+			var rows [][]string
+			for _, r := range d.rows {
+				if r[ci] != top.key {
+					rows = append(rows, r)
+				}
+			}
+			return derived(d, d.header, rows)
+		},
+	}, true
+}
+
 // joinLink inner-joins df with right (table b, unique on key) on key; b's
 // columns other than the key follow a's.
 func joinLink(c *bctx, key string, b *table, kb column) chainLink {
@@ -318,11 +353,14 @@ func buildChain(c *bctx) ([]spec, error) {
 	}
 	var out []spec
 	seen := map[string]bool{}
-	for try := 0; try < 8 && len(out) < c.chains; try++ {
+	for try := 0; try < 12 && len(out) < c.chains; try++ {
 		cat, _ := c.pickCol(cats)
 		m, _ := c.pickCol(ms)
 		fcol, _ := c.pickCol(ms)
-		agg, en, zh, _ := aggOf(m)
+		// Every other try leaves out a group, which a chain too short
+		// for the depth always does.
+		exclude := try%2 == 1
+		agg, en, zh, f := aggOf(m)
 		ch := chain{cat: cat.name, m: m.name, agg: agg, aggEn: en, aggZh: zh, share: agg == "sum",
 			loadCode: "import pandas as pd\n" + c.loadCode(0, "df") + "\nprint(df.shape)"}
 		if cl, ok := cleanLink(c, t, m); ok {
@@ -333,7 +371,14 @@ func buildChain(c *bctx) ([]spec, error) {
 			continue
 		}
 		ch.links = append(ch.links, fl)
-		ch.params = fmt.Sprintf("chain:%s:%s:%s:%s", cat.name, m.name, fcol.name, agg)
+		if short := len(ch.links)+1+boolInt(ch.share) < c.depth; short || exclude {
+			xl, ok := excludeLink(t, ch.links, cat.name, m.name, f)
+			if !ok {
+				continue
+			}
+			ch.links, exclude = append(ch.links, xl), true
+		}
+		ch.params = fmt.Sprintf("chain:%s:%s:%s:%s:%v", cat.name, m.name, fcol.name, agg, exclude)
 		if seen[ch.params] {
 			continue
 		}
@@ -343,6 +388,13 @@ func buildChain(c *bctx) ([]spec, error) {
 		}
 	}
 	return out, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // buildChainJoin writes a composed task over two tables that a key
