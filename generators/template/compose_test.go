@@ -114,3 +114,52 @@ func scoreSkips(t *testing.T, b proof.Backend, task *schemas.Task, paths map[str
 	}
 	return 0
 }
+
+// hollow is task with a step that does nothing put first in its chain:
+// the solution that skips it is the reference, which passes.
+func hollow(task schemas.Task) schemas.Task {
+	ref := *task.Reference
+	ref.Steps = append([]schemas.RefStep{ref.Steps[0], {Thought: "Keep every row.", Code: "df = df[df.index == df.index]\nprint(len(df))"}}, ref.Steps[1:]...)
+	task.Reference, task.Steps = &ref, task.Steps+1
+	return task
+}
+
+// TestComposedTaskWithAHollowStepIsDropped: a composed task one of whose
+// steps changes nothing fails its proof with skip_step_passes, naming the
+// step, though its reference passes.
+func TestComposedTaskWithAHollowStepIsDropped(t *testing.T) {
+	ins, paths := corpus(t)
+	opts := composedOpts
+	opts.Include = []string{"table.chain"}
+	all, err := New(opts).Generate(context.Background(), ins[:8])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := composedTasks(all)
+	if len(ts) == 0 {
+		t.Fatal("no composed task on the corpus's first files")
+	}
+	task := hollow(ts[0])
+	reason, why, err := ValidateTask(context.Background(), checkstest.Backend(t, 0), &task, paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reason != DropSkipPasses || !strings.Contains(why, "skip_1") {
+		t.Errorf("a hollow step: %q (%s), want %s naming skip_1", reason, why, DropSkipPasses)
+	}
+}
+
+// TestComposedDepth: every composed task has at least Depth steps.
+func TestComposedDepth(t *testing.T) {
+	opts := composedOpts
+	opts.Composed.Depth = 4
+	ts := composedTasks(generate(t, opts))
+	if len(ts) == 0 {
+		t.Fatal("no composed task of depth 4 on the built-in corpus")
+	}
+	for _, task := range ts {
+		if task.Steps < 4 {
+			t.Errorf("%s: %d steps, want at least 4", task.ID, task.Steps)
+		}
+	}
+}

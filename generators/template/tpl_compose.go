@@ -353,7 +353,7 @@ func buildChain(c *bctx) ([]spec, error) {
 	}
 	var out []spec
 	seen := map[string]bool{}
-	for try := 0; try < 12 && len(out) < c.chains; try++ {
+	for try := 0; try < 24 && len(out) < c.chains; try++ {
 		cat, _ := c.pickCol(cats)
 		m, _ := c.pickCol(ms)
 		fcol, _ := c.pickCol(ms)
