@@ -18,8 +18,8 @@ func TestConfigHashStable(t *testing.T) {
 		cfg  config.Config
 		want string
 	}{
-		"default": {config.Default(), "321541db82fad1e5"},
-		"rich":    {configtest.Rich(), "50e5f31c9df184b6"},
+		"default": {config.Default(), "4f631249fb5faedc"},
+		"rich":    {configtest.Rich(), "ad7df1a5b87af1d5"},
 		"default without composed tasks": {func() config.Config {
 			c := config.Default()
 			c.Tasks.Composed = generators.ComposedConfig{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"synth/config"
 	"synth/generators"
 	"synth/generators/template"
+	"synth/rundir"
 	"synth/sandbox"
 	"synth/schemas"
 	"synth/sources/sample"
@@ -65,5 +67,64 @@ func TestProveComposedDropsAHollowChain(t *testing.T) {
 	}
 	if why := m.dropped["hollow"]; !strings.HasPrefix(why, template.DropSkipPasses) || !strings.Contains(why, "skip_1") {
 		t.Errorf("the hollow chain's reason: %q, want %s naming skip_1", why, template.DropSkipPasses)
+	}
+}
+
+// TestBuildTakesComposedTasks: a build writes composed tasks, each with
+// its steps, into tasks.jsonl and the benchmark, which proves them as any
+// other (its validate stage keeps every one whose reference passes).
+func TestBuildTakesComposedTasks(t *testing.T) {
+	needPython(t)
+	files, err := sample.Files(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := t.TempDir()
+	for _, f := range files {
+		switch f.Name {
+		case "sales.csv", "customers.csv", "loan_applications.csv", "shipments.csv", "stock_prices.csv", "scores.tsv":
+			if err := os.WriteFile(filepath.Join(src, f.Name), f.Body, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cfg := quickConfig()
+	cfg.Sources.Specs = []string{"local:" + src}
+	cfg.Tasks.Templates = []string{"table.chain", "table.chainjoin", "table.sort"}
+	cfg.Tasks.Composed = generators.ComposedConfig{Share: 1, Depth: 3}
+	cfg.Bench.Fraction = 0.5
+	dir := filepath.Join(t.TempDir(), "out")
+	var log strings.Builder
+	if _, err := Build(context.Background(), cfg, Options{Out: dir, Log: &log}); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	for _, name := range []string{rundir.Tasks, filepath.Join("bench", "tasks.jsonl")} {
+		var composed int
+		readLines(t, filepath.Join(dir, name), func(task schemas.Task) {
+			if task.Steps >= 3 {
+				composed++
+			} else if task.Steps != 0 {
+				t.Errorf("%s: task %s has %d steps", name, task.ID, task.Steps)
+			}
+		})
+		if composed == 0 {
+			t.Errorf("%s holds no composed task\n%s", name, log.String())
+		}
+	}
+}
+
+// readLines calls f on each JSON line of path.
+func readLines(t *testing.T, path string, f func(schemas.Task)) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var task schemas.Task
+		if err := json.Unmarshal([]byte(line), &task); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		f(task)
 	}
 }
