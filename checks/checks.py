@@ -88,6 +88,8 @@ def _spans(text):
         before = text[start - 1] if start > 0 else " "
         if (before.isalnum() or before in "_/\\.") and not _DIMENSION_RE.match(text, max(0, start - 2), start):
             continue
+        if _VERSION_TAIL_RE.match(text, m.end()):
+            continue  # 0.11 of a version 0.11.0 (or an address 10.0.0.1): no number, as printed_numbers reads it
         vals, end = numbers_in(tok), m.end()
         f = _FRACTION_RE.match(text, end)
         if f and vals and "%" not in tok and float(f.group(1)) != 0:
@@ -96,6 +98,9 @@ def _spans(text):
             out.append((start, end, vals))
     return out
 
+
+# What follows the first two parts of a version or an address (.0 of 0.11.0).
+_VERSION_TAIL_RE = re.compile(r"\.\d")
 
 # The x of a dimension (800x600 states 800 and 600).
 _DIMENSION_RE = re.compile(r"\d[x×X]")
