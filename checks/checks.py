@@ -76,7 +76,9 @@ def _normalize(text):
 
 def _spans(text):
     """(start, end, values) of each number text states (see candidates),
-    on _normalize(text), in order."""
+    on _normalize(text), in order. Versions and full dates are names, not
+    quantities: their digits are not stated (see _unasserted)."""
+    text = _unasserted(text)
     out = []
     for m in _NUM_RE.finditer(text):
         start = m.start()
@@ -95,6 +97,18 @@ def _spans(text):
         if vals:
             out.append((start, end, vals))
     return out
+
+
+# A version (0.11.0, 1.2.3) or a full date (2024-03-07, 12/03/2019): it
+# names a release or a day, so a heading "[0.11.0] - 2024-03-07" states no
+# number, neither 0.11 nor 2024.
+_UNASSERTED_RE = re.compile(
+    r"(?<![\w.])(?:\d+(?:\.\d+){2,}|\d{4}([-/])\d{1,2}\1\d{1,2}|\d{1,2}([-/])\d{1,2}\2\d{2,4})(?!\d|\.\d)")
+
+
+def _unasserted(text):
+    """text with its versions and full dates blanked (positions kept)."""
+    return _UNASSERTED_RE.sub(lambda m: " " * len(m.group(0)), text)
 
 
 # The x of a dimension (800x600 states 800 and 600).

@@ -26,7 +26,7 @@ func init() {
 	reg("text.freqtable", GroupTextMining, textTypes, nil, buildFreqTable, mutateEmptyFile)
 	reg("text.wordcloud", GroupTextMining, textTypes, []string{"wordcloud"}, buildWordCloud, mutateBlankImage)
 	reg("text.replace", GroupTextMining, textTypes, nil, buildReplace, mutateCopyInput)
-	reg("md.headings", GroupDocQA, []string{"md"}, nil, buildHeadings, mutateWrongGroup)
+	reg("md.headings", GroupDocQA, []string{"md"}, nil, buildHeadings, mutateVagueAnswer)
 	reg("md.table", GroupDocQA, []string{"md"}, nil, buildMDTable, mutateEmptyFile)
 }
 
@@ -105,7 +105,7 @@ func buildTopWord(c *bctx) ([]spec, error) {
 			top[2].word, top[2].n),
 	}
 	said := append(append(slices.Clone(sp.en), sp.zh...), sp.answer, sp.answerZh)
-	sp.checks = []schemas.Check{answerHas(three...), topWordsCheck(c, top, 3, minLen, said...), wordsInOrder(three),
+	sp.checks = []schemas.Check{answerHas(three...), topWordsCheck(c, top, 3, minLen, said...), wordsInOrder(three, []int{top[0].n, top[1].n, top[2].n}),
 		answerInt(top[0].n), answerInt(top[1].n), answerInt(top[2].n),
 		answerInOrder([]int{top[0].n, top[1].n, top[2].n}, [][2]string{{regexp.QuoteMeta(top[0].word), ""}, {regexp.QuoteMeta(top[1].word), ""}, {regexp.QuoteMeta(top[2].word), ""}})}
 	return []spec{sp}, nil
@@ -357,7 +357,7 @@ func buildHeadings(c *bctx) ([]spec, error) {
 		steps: []schemas.RefStep{readTextStep(c, 0), step("Match lines that start with '## '.",
 			"import re\nprint(re.findall(r'(?m)^##\\s+(.+?)\\s*$', text))")},
 		answer: "The section headings are: " + strings.Join(hs, "; ") + ".", answerZh: "二级标题有：" + strings.Join(hs, "；") + "。",
-		checks: []schemas.Check{answerHas(hs...)},
+		checks: []schemas.Check{headingsExactly(c)},
 	}}, nil
 }
 

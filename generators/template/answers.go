@@ -1,0 +1,47 @@
+package template
+
+import (
+	"synth/schemas"
+)
+
+// headingsExactly is a python check that the answer lists the level-2
+// headings of the Markdown input, as the reference's regex finds them in
+// the verification sandbox, in their order and nothing else: each heading
+// must be named after the one before it, and once they are all found, the
+// rest of the answer may name a heading of the document (of any level)
+// at most once more. Headings are compared without case, brackets,
+// backticks, emphasis marks and extra spaces, so that a Markdown parser's
+// text ("0.11.0 - 2024-03-07" for "[0.11.0] - 2024-03-07") passes, and
+// the level-3 headings added, or two headings swapped, fail.
+func headingsExactly(c *bctx) schemas.Check {
+	return pyCheck(`
+import re
+def norm(s):
+    return ' '.join(re.sub(r'[\[\]`+"`"+`*_#]', ' ', s.lower()).split())
+text = read_text(%[1]s)
+want = [norm(h) for h in re.findall(r'(?m)^##\s+(.+?)\s*$', text)]
+every = set(norm(h) for h in re.findall(r'(?m)^#{1,6}[ \t]+(.+?)\s*$', text)) | set(want)
+said = norm(answer)
+at = 0
+for h in want:
+    m = re.compile(r'(?<!\w)' + re.escape(h) + r'(?!\w)').search(said, at)
+    assert m, 'the answer does not name the heading %%r after the ones before it: list the level-2 headings in their order' %% h
+    said = said[:m.start()] + ' ' * len(h) + said[m.end():]
+    at = m.end()
+extra = [h for h in every if len(h) >= 3 for _ in re.finditer(r'(?<!\w)' + re.escape(h) + r'(?!\w)', said)]
+assert len(extra) <= %[2]d, 'the answer names %%d more headings than the level-2 ones (%%s): list exactly the level-2 headings' %% (len(extra), ', '.join(sorted(set(extra))[:6]))
+`, py(c.dpath(0)), headingsAllowance)
+}
+
+// headingsAllowance is how many other headings an answer listing the
+// level-2 ones may name besides (a document's title, say).
+const headingsAllowance = 1
+
+// mutateVagueAnswer is the reference's code with an answer that names
+// nothing.
+func mutateVagueAnswer(t *schemas.Task) *schemas.Reference {
+	if t.Reference == nil {
+		return nil
+	}
+	return &schemas.Reference{Steps: t.Reference.Steps, Answer: "I could not find a clear answer; maybe 7."}
+}
