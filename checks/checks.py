@@ -284,6 +284,24 @@ def in_order(text, values, labels=None):
     return True, "values in order"
 
 
+def stated_to_its_digits(text, want):
+    """Whether the value text states (stated_value) is want to the digits
+    it writes, as (ok, message): 0.825 is known to 0.0005, so it does not
+    state a maximum of 0.8281 (the second largest value rounds nowhere
+    near), while 0.83 and 0.828 do. Each reading counts (12% is 12 and
+    0.12, 3.2 million is 3200000 to 50000), within its last digit and a
+    float's error."""
+    text = _normalize(final_answer_of(text))
+    span = _stated_span(text)
+    if not span:
+        return False, "the answer states no number"
+    for r, h in _readings(text, span):
+        if abs(r - want) <= h * (1 + 1e-9) + 1e-9 * max(1.0, abs(want)):
+            return True, "stated to its digits"
+    return False, "the answer states %s, which %s does not round to: state the value to the digits you know" % (
+        _short(text[span[0]:span[1]].strip(), 30), _fmt(want))
+
+
 def _check_number(text, spec, what, single=False):
     """Whether text states spec's number. With single (an answer to a task
     asking for one number), only the value it states counts
@@ -1746,6 +1764,8 @@ _HELPERS = {
     "read_audio": read_audio, "duration": duration, "loudness_db": loudness_db,
     "audio_match": audio_match, "level_db": level_db, "sniff_type": sniff_type,
 }
+# The helpers of stated answers and extracted text (docs/CHECKS.md).
+_HELPERS.update(stated_to_its_digits=stated_to_its_digits)
 
 
 def run_check(c, answer, messages):

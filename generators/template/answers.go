@@ -1,6 +1,8 @@
 package template
 
 import (
+	"fmt"
+
 	"synth/schemas"
 )
 
@@ -44,4 +46,16 @@ func mutateVagueAnswer(t *schemas.Task) *schemas.Reference {
 		return nil
 	}
 	return &schemas.Reference{Steps: t.Reference.Steps, Answer: "I could not find a clear answer; maybe 7."}
+}
+
+// statToItsDigits is a python check that the answer states the statistic
+// (pandas' expr of column col, computed on the real input in the
+// verification sandbox) to the digits it writes (stated_to_its_digits):
+// 0.825 for a maximum of 0.8281 fails where a tolerance of 0.01 passed
+// it; 0.83, 0.828 and 0.8281 pass.
+func statToItsDigits(c *bctx, col, expr string) schemas.Check {
+	return schemas.Check{Kind: schemas.CheckPython, Code: "import pandas as pd\n" + c.loadCode(0, "df") + fmt.Sprintf(`
+v = float(df[%s].%s)
+ok, why = stated_to_its_digits(answer, v)
+assert ok, why`, py(col), expr)}
 }

@@ -1,11 +1,15 @@
 package template
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 
+	"synth/checks/checkstest"
 	"synth/generators"
 	"synth/pyenv/pyenvtest"
+	"synth/schemas"
 )
 
 // changelog is a CHANGELOG.md in the keep-a-changelog style: versions and
@@ -95,5 +99,80 @@ func TestTopWordsTiesHaveNoOrder(t *testing.T) {
 		[]solution{
 			says("october first", "The three most frequent words are orange (11), october (7), december (7)."),
 			says("december first", "The three most frequent words are orange (11), december (7), october (7)."),
+		})
+}
+
+// judgeWhere is judge on the first task of tmpl, over seeds 1 to 80, whose
+// reference code holds code (a statistic, an aggregate).
+func judgeWhere(t *testing.T, ins []generators.Input, tmpl, code string, wrong, right []solution) *schemas.Task {
+	t.Helper()
+	var task *schemas.Task
+	for seed := int64(1); seed <= 80 && task == nil; seed++ {
+		tasks, err := New(Options{Seed: seed, Langs: []string{"en"}, Include: []string{tmpl}}).Generate(context.Background(), ins)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range tasks {
+			for _, st := range tasks[i].Reference.Steps {
+				if strings.Contains(st.Code, code) && task == nil {
+					task = &tasks[i]
+				}
+			}
+		}
+	}
+	if task == nil {
+		t.Fatalf("no %s task whose code holds %q", tmpl, code)
+	}
+	paths := inputPaths(ins)
+	if v := validateAll(t, []schemas.Task{*task}, paths); len(v.Kept) != 1 {
+		t.Fatalf("%s: the task does not prove: %v", tmpl, v.Why)
+	}
+	b := checkstest.Backend(t, 0)
+	for _, s := range wrong {
+		if ok, _ := plays(t, b, task, paths, s); ok {
+			t.Errorf("%s: wrong solution %q passes", tmpl, s.name)
+		}
+	}
+	for _, s := range right {
+		if ok, why := plays(t, b, task, paths, s); !ok {
+			t.Errorf("%s: right solution %q fails: %s", tmpl, s.name, why)
+		}
+	}
+	return task
+}
+
+// sharesCSV is a table of counties with a share column whose largest
+// values lie 0.003 apart (0.8281, 0.8253, 0.8222, ...).
+func sharesCSV() string {
+	var b strings.Builder
+	b.WriteString("county,college\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "C%02d,%.4f\n", i, 0.8281-0.0028*float64((i*7)%30)-0.0001*float64(i%3))
+	}
+	return b.String()
+}
+
+// TestStatStatedToItsDigits: a statistic is checked to the digits the
+// answer gives: the second largest share stated as 0.825 or 0.82, or the
+// mean for the max, fail; 0.83 (two decimals, as asked), 0.828 and the
+// value as numpy prints it pass.
+func TestStatStatedToItsDigits(t *testing.T) {
+	pyenvtest.Python(t)
+	ins := []generators.Input{writeFile(t, t.TempDir(), "counties.csv", "csv", []byte(sharesCSV()))}
+	printMax := "import pandas as pd, glob\nprint(pd.read_csv(glob.glob('data/*.csv')[0])['college'].nlargest(3))"
+	sol := func(name, answer string) solution {
+		return solution{name: name, own: true, steps: []string{printMax}, answer: answer}
+	}
+	judgeWhere(t, ins, "table.stat", ".max()",
+		[]solution{
+			sol("second largest, to three digits", "The maximum of college is 0.825."),
+			sol("second largest, to four digits", "The maximum of college is 0.8253."),
+			sol("second largest, rounded down", "The maximum of college is 0.82."),
+		},
+		[]solution{
+			sol("two decimals", "The maximum of college is 0.83."),
+			sol("three decimals", "The maximum of college is 0.828."),
+			sol("as printed", "The maximum of college is 0.8281."),
+			sol("chinese", "college 的最大值为 0.83。"),
 		})
 }
