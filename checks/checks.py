@@ -1022,6 +1022,42 @@ def sharpness(path):
     return float(lap.var())
 
 
+def _luma(im):
+    """The 128x128 grayscale thumbnail of im as PIL's L conversion makes it
+    (transparency over white): what brightness and contrast measure."""
+    return _gray_array(im, (128, 128))
+
+
+def enhanced_as_asked(out, src, kind, factor):
+    """Whether the image at out changes src's brightness (its mean
+    luminance) or contrast (its standard deviation) as PIL's ImageEnhance
+    with factor does, as (ok, message). The change out makes must be
+    between half and twice the change PIL's makes, and of its sign: darker
+    for brighter, or lowered contrast, fails. Where PIL's change is under
+    one grey level (a picture already at black and white, as a
+    silhouette), the image cannot show the change: then out must only not
+    go the other way, so a copy passes and a task asking it cannot be
+    proven. Measured the same way on all three images, so the grey formula
+    a solution uses (PIL's L, OpenCV's, an average) does not matter."""
+    from PIL import ImageEnhance
+    measure = {"brightness": lambda a: float(a.mean()), "contrast": lambda a: float(a.std())}[kind]
+    enhance = {"brightness": ImageEnhance.Brightness, "contrast": ImageEnhance.Contrast}[kind]
+    base = _open_image(src)
+    b = measure(_luma(base))
+    w = measure(_luma(enhance(flatten(base)).enhance(float(factor))))
+    a = measure(_luma(_open_image(out)))
+    want, got = w - b, a - b
+    if abs(want) < 1.0:
+        if got * (1 if want >= 0 else -1) < -0.5:
+            return False, "%s changes the %s the other way (%.1f, the input %.1f)" % (out, kind, a, b)
+        return True, "%s: the input's %s can hardly change (%.1f to %.1f)" % (out, kind, b, w)
+    ratio = got / want
+    if ratio < 0.5 or ratio > 2.0:
+        return False, "%s has %s %.1f, the input %.1f: a change of %+.1f where factor %s makes %+.1f (half to twice that passes)" % (
+            out, kind, a, b, got, _fmt(float(factor)), want)
+    return True, "%s %s %.1f (input %.1f, factor %s makes %.1f)" % (out, kind, a, b, _fmt(float(factor)), w)
+
+
 def check_image(c, answer, messages):
     path = c["path"]
     miss = _missing(path)
@@ -1765,7 +1801,7 @@ _HELPERS = {
     "audio_match": audio_match, "level_db": level_db, "sniff_type": sniff_type,
 }
 # The helpers of stated answers and extracted text (docs/CHECKS.md).
-_HELPERS.update(stated_to_its_digits=stated_to_its_digits)
+_HELPERS.update(stated_to_its_digits=stated_to_its_digits, enhanced_as_asked=enhanced_as_asked)
 
 
 def run_check(c, answer, messages):

@@ -3,6 +3,9 @@ package template
 import (
 	"context"
 	"fmt"
+	"image"
+	"image/color"
+	"math"
 	"strings"
 	"testing"
 
@@ -175,4 +178,80 @@ func TestStatStatedToItsDigits(t *testing.T) {
 			sol("as printed", "The maximum of college is 0.8281."),
 			sol("chinese", "college 的最大值为 0.83。"),
 		})
+}
+
+// imgEdit reads the input picture as floats (a), the factor the task asks
+// (f), for steps that write OUT with save(b).
+const imgEdit = `from PIL import Image
+import numpy as np, glob, os, re
+a = np.asarray(Image.open(glob.glob('data/*')[0]).convert('RGB'), dtype=float)
+f = float(re.search(r'enhance\(([\d.]+)\)', TASK_CODE).group(1))
+os.makedirs(os.path.dirname(OUT), exist_ok=True)
+def save(b):
+    Image.fromarray(np.clip(b, 0, 255).astype(np.uint8)).save(OUT)
+`
+
+// TestEnhanceAsAsked: brightness and contrast are judged by the change
+// PIL's ImageEnhance makes on the same input, measured alike: darker, a
+// copy, or lowered contrast fail; the same factor applied with numpy (its
+// own rounding, its own grey mean) passes.
+func TestEnhanceAsAsked(t *testing.T) {
+	pyenvtest.Python(t)
+	ins := []generators.Input{writeImage(t, t.TempDir(), "photo.png", photo(160, 120), "png")}
+	judge(t, ins, "image.brightness",
+		[]solution{
+			{name: "darker", own: true, steps: []string{imgEdit + "save(a / f)"}},
+			{name: "a copy", own: true, steps: []string{imgEdit + "save(a)"}},
+			{name: "three times the change", own: true, steps: []string{imgEdit + "save(a * (1 + 3 * (f - 1)))"}},
+		},
+		[]solution{
+			{name: "numpy", own: true, steps: []string{imgEdit + "save(a * f)"}},
+		})
+	judge(t, ins, "image.contrast",
+		[]solution{
+			{name: "lowered", own: true, steps: []string{imgEdit + "m = a.mean()\nsave(m + (a - m) / f)"}},
+			{name: "a copy", own: true, steps: []string{imgEdit + "save(a)"}},
+		},
+		[]solution{
+			{name: "numpy, around the mean of the channels", own: true, steps: []string{imgEdit + "m = a.mean()\nsave(m + (a - m) * f)"}},
+		})
+}
+
+// silhouette is a black disc on a transparent background with a soft,
+// antialiased rim: white and black as a viewer shows it, with greys only
+// at the rim, like scikit-image's horse.png.
+func silhouette(w, h int) image.Image {
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			dx, dy := float64(x-w/2), float64(y-h/2)
+			d := math.Sqrt(dx*dx+dy*dy) - float64(min(w, h))/3
+			a := math.Max(0, math.Min(1, 0.5-d/8))
+			img.SetNRGBA(x, y, color.NRGBA{A: uint8(255 * a)})
+		}
+	}
+	return img
+}
+
+// TestEnhanceOnASilhouette: on a black and white picture PIL's brightness
+// hardly moves the mean, and the reference passes its own check (it
+// failed a fixed margin of 3 grey levels: 171.4 against 170.7); darker
+// still fails.
+func TestEnhanceOnASilhouette(t *testing.T) {
+	pyenvtest.Python(t)
+	ins := []generators.Input{writeImage(t, t.TempDir(), "horse.png", silhouette(160, 140), "png")}
+	b := checkstest.Backend(t, 0)
+	for _, tmpl := range []string{"image.brightness", "image.contrast"} {
+		tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{tmpl}}).Generate(context.Background(), ins)
+		if err != nil || len(tasks) == 0 {
+			t.Fatalf("%s: no task (%v)", tmpl, err)
+		}
+		paths := inputPaths(ins)
+		if ok, why := plays(t, b, &tasks[0], paths, solution{name: "reference"}); !ok {
+			t.Errorf("%s: the reference fails: %s", tmpl, why)
+		}
+		if ok, _ := plays(t, b, &tasks[0], paths, solution{name: "inverted", own: true, steps: []string{imgEdit + "save(255 - a)"}}); ok {
+			t.Errorf("%s: the inverted picture passes", tmpl)
+		}
+	}
 }
