@@ -1251,6 +1251,65 @@ def read_text(path):
         return f.read()
 
 
+def _trigrams(text):
+    """The multiset of letter and digit trigrams of text, spaces, line
+    breaks and punctuation left out, ligatures (ﬁ) spelled out, any case:
+    PDF readers differ on where spaces go, not on the letters."""
+    import unicodedata
+    from collections import Counter
+    t = "".join(ch for ch in unicodedata.normalize("NFKC", text or "").lower() if ch.isalnum())
+    return Counter(t[i:i + 3] for i in range(len(t) - 2))
+
+
+def pdf_texts(path):
+    """The text of the PDF at path as each standard reader the sandbox has
+    gives it: pypdf's (the reference's) and PyMuPDF's, by name."""
+    import warnings
+    out = {}
+    from pypdf import PdfReader
+    out["pypdf"] = "\n".join(p.extract_text() or "" for p in PdfReader(path).pages)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                import pymupdf
+            except ImportError:
+                import fitz as pymupdf
+        with pymupdf.open(path) as doc:
+            out["PyMuPDF"] = "\n".join(p.get_text() for p in doc)
+    except ImportError:
+        pass
+    return out
+
+
+def covers_text(got, wants, min_recall=0.85, min_precision=0.6):
+    """Whether text got holds one of the texts wants (a dict of reader name
+    to text), as (ok, message): its letter trigrams (_trigrams) cover at
+    least min_recall of that text's and at least min_precision of got's
+    are that text's. Half the text, another page, or the text buried in
+    other text fails; another reader's spacing, line order within a page,
+    or a few glyphs read otherwise (pdfplumber's text covers 0.92 to 1.0
+    of pypdf's and PyMuPDF's) pass."""
+    g = _trigrams(got)
+    n = sum(g.values())
+    best = None
+    for name, text in wants.items():
+        w = _trigrams(text)
+        m = sum(w.values())
+        if not m:
+            continue
+        both = sum((g & w).values())
+        recall, precision = both / m, both / max(n, 1)
+        if recall >= min_recall and precision >= min_precision:
+            return True, "covers %.0f%% of %s's text" % (100 * recall, name)
+        if best is None or recall > best[1]:
+            best = (name, recall, precision)
+    if best is None:
+        return False, "no reader finds text to compare with"
+    return False, "holds %.0f%% of the text %s reads (at least %.0f%% needed), and %.0f%% of it is that text (at least %.0f%%)" % (
+        100 * best[1], best[0], 100 * min_recall, 100 * best[2], 100 * min_precision)
+
+
 def check_text(c, answer, messages):
     path = c["path"]
     miss = _missing(path)
@@ -1801,7 +1860,8 @@ _HELPERS = {
     "audio_match": audio_match, "level_db": level_db, "sniff_type": sniff_type,
 }
 # The helpers of stated answers and extracted text (docs/CHECKS.md).
-_HELPERS.update(stated_to_its_digits=stated_to_its_digits, enhanced_as_asked=enhanced_as_asked)
+_HELPERS.update(stated_to_its_digits=stated_to_its_digits, enhanced_as_asked=enhanced_as_asked,
+                pdf_texts=pdf_texts, covers_text=covers_text)
 
 
 def run_check(c, answer, messages):

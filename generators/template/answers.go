@@ -68,3 +68,13 @@ func enhancedAsAsked(c *bctx, kind string, factor float64) schemas.Check {
 	return pyCheck(`ok, why = enhanced_as_asked('{out}.png', %s, %s, %v)
 assert ok, why`, py("data/"+c.name(0)), py(kind), factor)
 }
+
+// pdfTextCovered is a python check that the text file at path holds the
+// text of input 0, a PDF, as a standard reader gives it, read in the
+// verification sandbox (pdf_texts: pypdf, the reference's, and PyMuPDF):
+// covers_text's letter trigrams, not a few rare words one reader may
+// spell otherwise, so half the text fails and pdfplumber's text passes.
+func pdfTextCovered(c *bctx, path string) schemas.Check {
+	return pyCheck(`ok, why = covers_text(read_text(%[1]s), pdf_texts(%[2]s))
+assert ok, '%[1]s ' + why`, py(path), py(c.dpath(0)))
+}
