@@ -78,3 +78,28 @@ func pdfTextCovered(c *bctx, path string) schemas.Check {
 	return pyCheck(`ok, why = covers_text(read_text(%[1]s), pdf_texts(%[2]s))
 assert ok, '%[1]s ' + why`, py(path), py(c.dpath(0)))
 }
+
+// sentencesExactly is a python check that {out}.txt holds, one per line,
+// the sentences of input 0 that contain word (any case, as a whole word),
+// split as the reference splits them, computed in the verification
+// sandbox: as many lines, each with the word, and their words (as a
+// multiset) at least 95% those sentences' and covering 95% of them. A
+// sentence holding "governments" for "government", two sentences run
+// together, or another sentence in place of one fail.
+func sentencesExactly(c *bctx, word string) schemas.Check {
+	return pyCheck(`
+import re
+from collections import Counter
+flat = ' '.join(read_text(%[1]s).split())
+sents = [s.strip() for s in re.split(r'(?<=[.!?])\s+', flat) if s.strip()]
+has = re.compile(r'(?i)\b%[2]s\b')
+want = [s for s in sents if has.search(s)]
+lines = [' '.join(l.split()) for l in read_text('{out}.txt').split('\n') if l.strip()]
+assert len(lines) == len(want), '{out}.txt has %%d sentences, expected %%d' %% (len(lines), len(want))
+bad = [l for l in lines if not has.search(l)]
+assert not bad, '{out}.txt has lines without %[2]s: %%r' %% bad[:2]
+w, g = Counter(re.findall(r'\w+', ' '.join(want).lower())), Counter(re.findall(r'\w+', ' '.join(lines).lower()))
+both = sum((w & g).values())
+assert both >= 0.95 * sum(w.values()) and both >= 0.95 * sum(g.values()), '{out}.txt holds %%.0f%%%% of the words of the sentences with %[2]s, and %%.0f%%%% of its words are theirs: write those sentences whole' %% (100.0 * both / max(1, sum(w.values())), 100.0 * both / max(1, sum(g.values())))
+`, py(c.dpath(0)), word)
+}

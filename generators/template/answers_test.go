@@ -180,11 +180,13 @@ func TestStatStatedToItsDigits(t *testing.T) {
 		})
 }
 
-// imgEdit reads the input picture as floats (a), the factor the task asks
+// imgEdit reads the input picture as floats (a), over white where it is
+// transparent, the factor the task asks
 // (f), for steps that write OUT with save(b).
 const imgEdit = `from PIL import Image
 import numpy as np, glob, os, re
-a = np.asarray(Image.open(glob.glob('data/*')[0]).convert('RGB'), dtype=float)
+im = Image.open(glob.glob('data/*')[0]).convert('RGBA')
+a = np.asarray(Image.alpha_composite(Image.new('RGBA', im.size, 'white'), im).convert('RGB'), dtype=float)
 f = float(re.search(r'enhance\(([\d.]+)\)', TASK_CODE).group(1))
 os.makedirs(os.path.dirname(OUT), exist_ok=True)
 def save(b):
@@ -290,5 +292,37 @@ func TestPDFTextCovered(t *testing.T) {
 		[]solution{
 			{name: "PyMuPDF", own: true, steps: []string{open + "import fitz\nopen(OUT, 'w').write('\\n'.join(p.get_text() for p in fitz.open(src)))"}},
 			{name: "pypdf's layout mode", own: true, steps: []string{open + "from pypdf import PdfReader\nopen(OUT, 'w').write('\\n'.join(p.extract_text(extraction_mode='layout') for p in PdfReader(src).pages))"}},
+		})
+}
+
+// budgetText holds "government" in five sentences, one with a decimal
+// (6.8) and one ending in a question mark, and "governments" in another.
+const budgetText = `The government budget grew by 6.8 percent this year. Did the government plan for it?
+Many governments did not! The government said the plan works.
+Citizens asked questions about spending. The new government program starts in May.
+Farmers want quick help from the government. Nobody knows the answer yet.
+`
+
+// TestSentencesWhole: the sentences are compared, words and all, with
+// the ones the reference finds in the sandbox: "governments" matched too,
+// a decimal split as a sentence end (the right count, a sentence cut
+// short), the right count of other sentences, each with the next one, or
+// sentences run together fail; the sentences split by hand, with other spacing, pass.
+func TestSentencesWhole(t *testing.T) {
+	pyenvtest.Python(t)
+	ins := []generators.Input{writeFile(t, t.TempDir(), "budget.txt", "txt", []byte(budgetText))}
+	const read = "import re, glob, os\nflat = ' '.join(open(glob.glob('data/*.txt')[0]).read().split())\nos.makedirs(os.path.dirname(OUT), exist_ok=True)\n"
+	const save = "open(OUT, 'w').write('\\n'.join(hits) + '\\n')"
+	judge(t, ins, "text.sentences",
+		[]solution{
+			{name: "substring match", own: true, steps: []string{read + "sents = re.split(r'(?<=[.!?])\\s+', flat)\nhits = [s for s in sents if 'government' in s.lower()]\n" + save}},
+			{name: "a decimal ends a sentence", own: true, steps: []string{read + "sents = [s.strip() for s in re.findall(r'[^.!?]+[.!?]', flat)]\nhits = [s for s in sents if re.search(r'(?i)\\bgovernment\\b', s)]\n" + save}},
+			{name: "the right count of other sentences", own: true, steps: []string{read + "sents = re.split(r'(?<=[.!?])\\s+', flat)\nn = len([s for s in sents if re.search(r'(?i)\\bgovernment\\b', s)])\nhits = [s + ' (government)' for s in sents[-n:]]\n" + save}},
+			{name: "each with the sentence after it", own: true, steps: []string{read + "sents = re.split(r'(?<=[.!?])\\s+', flat) + ['']\nhits = [s + ' ' + sents[i + 1] for i, s in enumerate(sents[:-1]) if re.search(r'(?i)\\bgovernment\\b', s)]\n" + save}},
+			{name: "split on '. ' only", own: true, steps: []string{read + "sents = flat.split('. ')\nhits = [s for s in sents if re.search(r'(?i)\\bgovernment\\b', s)]\n" + save}},
+		},
+		[]solution{
+			{name: "split by hand", own: true, steps: []string{read + "sents, cur = [], ''\nfor i, ch in enumerate(flat):\n    cur += ch\n    if ch in '.!?' and (i + 1 == len(flat) or flat[i + 1] == ' '):\n        sents.append(cur.strip())\n        cur = ''\nhits = [s for s in sents if re.search(r'(?i)\\bgovernment\\b', s)]\n" + save}},
+			{name: "other spacing", own: true, steps: []string{read + "sents = re.split(r'(?<=[.!?]) ', flat)\nhits = ['  ' + s.replace(' ', '  ') + ' ' for s in sents if re.search(r'(?i)\\bgovernment\\b', s)]\n" + save}},
 		})
 }
