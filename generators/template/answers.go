@@ -2,6 +2,7 @@ package template
 
 import (
 	"fmt"
+	"strings"
 
 	"synth/schemas"
 )
@@ -102,4 +103,41 @@ w, g = Counter(re.findall(r'\w+', ' '.join(want).lower())), Counter(re.findall(r
 both = sum((w & g).values())
 assert both >= 0.95 * sum(w.values()) and both >= 0.95 * sum(g.values()), '{out}.txt holds %%.0f%%%% of the words of the sentences with %[2]s, and %%.0f%%%% of its words are theirs: write those sentences whole' %% (100.0 * both / max(1, sum(w.values())), 100.0 * both / max(1, sum(g.values())))
 `, py(c.dpath(0)), word)
+}
+
+// withoutPrints is Python code without its print lines (a check's code
+// computes, it does not report).
+func withoutPrints(code string) string {
+	var keep []string
+	for _, l := range strings.Split(code, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "print(") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+// monthTableCheck compares the monthly table at {out}.csv, cell by cell,
+// with the one the reference's transform makes of the real input in the
+// verification sandbox (same_table, rows in any order), its month column
+// read to YYYY-MM: a month written as a date (2023-10-31, as a resample
+// writes it) names its month.
+func monthTableCheck(c *bctx, transform string) schemas.Check {
+	return schemas.Check{Kind: schemas.CheckPython, Code: "import pandas as pd\n" + c.loadCode(0, "df") + "\n" + withoutPrints(strings.TrimSpace(transform)) + `
+got = read_table('{out}.csv')
+m = find_column(got, 'month')
+assert m is not None, '{out}.csv has no month column'
+got[m] = got[m].astype(str).str.strip().str.slice(0, 7)
+same_table(got, df)`}
+}
+
+// joinTableCheck compares the joined table at {out}.csv, cell by cell,
+// with pandas' inner join of inputs 0 and 1 on key in the verification
+// sandbox, rows in any order; the columns pandas suffixes (_x, _y, where
+// both tables share a name besides the key) are not asked for.
+func joinTableCheck(c *bctx, key string) schemas.Check {
+	return sameTableCheck(c, "{out}.csv", c.loadCode(1, "right")+fmt.Sprintf(`
+cols = set(map(str, df.columns)) | set(map(str, right.columns))
+df = df.merge(right, on=%s, how='inner')
+df = df[[x for x in df.columns if str(x) in cols]]`, py(key)), false)
 }

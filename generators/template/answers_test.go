@@ -326,3 +326,200 @@ func TestSentencesWhole(t *testing.T) {
 			{name: "other spacing", own: true, steps: []string{read + "sents = re.split(r'(?<=[.!?]) ', flat)\nhits = ['  ' + s.replace(' ', '  ') + ' ' for s in sents if re.search(r'(?i)\\bgovernment\\b', s)]\n" + save}},
 		})
 }
+
+// TestGroupByEveryCell: a per-group table is compared cell by cell with
+// pandas' groupby of the real input: the sum for the mean (or the mean
+// for the sum), zeros, or a column's values shuffled fail; pivot_table, rows in another
+// order, or values rounded to cents pass.
+func TestGroupByEveryCell(t *testing.T) {
+	pyenvtest.Python(t)
+	judge(t, retailInput(t), "table.groupby",
+		[]solution{
+			{name: "the sum for the mean, or the mean for the sum", replace: sumMeanSwap},
+			{name: "all zeros", steps: []string{zeroNumbers}},
+			{name: "values shuffled", steps: []string{shuffleValues}},
+		},
+		[]solution{
+			{name: "pivot_table", own: true, steps: []string{groupByPivot}},
+			{name: "rows in another order", steps: []string{shuffleRows}},
+			{name: "rounded to cents", steps: []string{roundTwo}},
+		})
+}
+
+// sumMeanSwap turns a sum into a mean and a mean into a sum.
+var sumMeanSwap = []string{"].sum()\n", "].total()\n", "].mean()\n", "].sum()\n", "].total()\n", "].mean()\n"}
+
+// groupByPivot makes the task's per-group table with pivot_table, reading
+// the key, value and aggregate from the reference's groupby call.
+const groupByPivot = `import pandas as pd, glob, os, re
+key, val, agg = re.search(r'groupby\("([^"]+)", as_index=False\)\["([^"]+)"\]\.(\w+)\(\)', TASK_CODE).groups()
+d = pd.read_csv(glob.glob('data/*.csv')[0])
+os.makedirs(os.path.dirname(OUT), exist_ok=True)
+d.pivot_table(index=key, values=val, aggfunc=agg).reset_index().to_csv(OUT, index=False)
+`
+
+// TestMonthlyEveryCell: a monthly table is compared cell by cell with the
+// reference's monthly aggregate of the real input: the months shifted by
+// one, zeros, or the median for the aggregate fail; a resample that
+// writes each month as its last day, or rows in another order, pass.
+func TestMonthlyEveryCell(t *testing.T) {
+	pyenvtest.Python(t)
+	judge(t, retailInput(t), "table.monthly",
+		[]solution{
+			{name: "the median for the aggregate", replace: []string{"].sum()\n", "].median()\n", "].mean()\n", "].median()\n"}},
+			{name: "all zeros", steps: []string{zeroNumbers}},
+			{name: "months shifted by one", steps: []string{"import pandas as pd\nd = pd.read_csv(OUT)\nd['month'] = (pd.PeriodIndex(d['month'], freq='M') + 1).astype(str)\nd.to_csv(OUT, index=False)"}},
+		},
+		[]solution{
+			{name: "a resample", own: true, steps: []string{monthlyResample}},
+			{name: "rows in another order", steps: []string{shuffleRows}},
+		})
+}
+
+// monthlyResample makes the monthly table with resample, which writes a
+// month as its last day (2020-01-31).
+const monthlyResample = `import pandas as pd, glob, os, re
+date, val, agg = re.search(r'to_datetime\(df\["([^"]+)"\]\).*?\["([^"]+)"\]\.(\w+)\(\)', TASK_CODE, re.S).groups()
+d = pd.read_csv(glob.glob('data/*.csv')[0])
+d[date] = pd.to_datetime(d[date])
+m = getattr(d.set_index(date)[val].resample('ME'), agg)().reset_index()
+m.columns = ['month', val]
+os.makedirs(os.path.dirname(OUT), exist_ok=True)
+m.to_csv(OUT, index=False)
+`
+
+// ordersInputs are orders (unit price, quantity) and the shipments of
+// some of them, joined on order_ref.
+func ordersInputs(t *testing.T) []generators.Input {
+	dir := t.TempDir()
+	var o, s strings.Builder
+	o.WriteString("order_ref,customer,unit_price,quantity\n")
+	s.WriteString("order_ref,carrier,weight_kg\n")
+	for i := range 24 {
+		fmt.Fprintf(&o, "R%03d,cust%d,%d.25,%d\n", i, i%7, 3+i%5, 1+i%4)
+		if i%3 != 0 {
+			fmt.Fprintf(&s, "R%03d,k%d,%d.5\n", i, i%3, 2+i%9)
+		}
+	}
+	return []generators.Input{writeFile(t, dir, "orders.csv", "csv", []byte(o.String())), writeFile(t, dir, "shipments.csv", "csv", []byte(s.String()))}
+}
+
+// TestAddColAndJoinEveryCell: a table with a new column, and a joined
+// table, are compared cell by cell with what pandas makes of the real
+// inputs: the sum for the product, the new column shuffled (its mean
+// unchanged), another column zeroed, a joined column shuffled, or a left
+// join fail; the csv module's rows pass.
+func TestAddColAndJoinEveryCell(t *testing.T) {
+	pyenvtest.Python(t)
+	ins := ordersInputs(t)
+	judge(t, ins[:1], "table.addcol",
+		[]solution{
+			{name: "the sum for the product", replace: []string{"] * df[", "] + df["}},
+			{name: "the new column shuffled", steps: []string{"import pandas as pd\nd = pd.read_csv(OUT)\nc = d.columns[-1]\nd[c] = d[c][::-1].values\nd.to_csv(OUT, index=False)"}},
+			{name: "another column zeroed", steps: []string{"import pandas as pd\nd = pd.read_csv(OUT)\nd['quantity'] = 0\nd.to_csv(OUT, index=False)"}},
+		},
+		[]solution{
+			{name: "the csv module", own: true, steps: []string{addColByHand}},
+		})
+	judge(t, ins, "table.join",
+		[]solution{
+			{name: "a joined column shuffled", steps: []string{"import pandas as pd\nd = pd.read_csv(OUT)\nd['carrier'] = d['carrier'][::-1].values\nd.to_csv(OUT, index=False)"}},
+			{name: "weights zeroed", steps: []string{"import pandas as pd\nd = pd.read_csv(OUT)\nd['weight_kg'] = 0\nd.to_csv(OUT, index=False)"}},
+		},
+		[]solution{
+			{name: "the right table merged with the left", own: true, steps: []string{"import pandas as pd, os\nl, r = pd.read_csv('data/orders.csv'), pd.read_csv('data/shipments.csv')\nos.makedirs(os.path.dirname(OUT), exist_ok=True)\nr.merge(l, on='order_ref').to_csv(OUT, index=False)"}},
+		})
+}
+
+// addColByHand adds the product column with the csv module, reading its
+// name and factors from the reference's code.
+const addColByHand = `import csv, glob, os, re
+new, a, b = re.search(r'df\["([^"]+)"\] = df\["([^"]+)"\] \* df\["([^"]+)"\]', TASK_CODE).groups()
+rows = list(csv.DictReader(open(glob.glob('data/*.csv')[0])))
+for r in rows:
+    r[new] = float(r[a]) * float(r[b])
+os.makedirs(os.path.dirname(OUT), exist_ok=True)
+with open(OUT, 'w', newline='') as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0]))
+    w.writeheader()
+    w.writerows(rows)
+`
+
+// TestDatesEveryCell: a table with its dates rewritten is compared cell
+// by cell with the reference's conversion: day and month swapped, or
+// another column zeroed, fail; datetime.strptime row by row passes.
+func TestDatesEveryCell(t *testing.T) {
+	pyenvtest.Python(t)
+	var b strings.Builder
+	b.WriteString("ticket,opened,amount\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "T%02d,%02d/%02d/2021,%d.5\n", i, 1+(i*5)%28, 1+i%12, 10+i*3)
+	}
+	ins := []generators.Input{writeFile(t, t.TempDir(), "tickets.csv", "csv", []byte(b.String()))}
+	judge(t, ins, "table.dates",
+		[]solution{
+			{name: "day and month swapped", replace: []string{"format='%d/%m/%Y'", "format='%m/%d/%Y', errors='coerce'"}},
+			{name: "another column zeroed", steps: []string{"import pandas as pd\nd = pd.read_csv(OUT)\nd['amount'] = 0\nd.to_csv(OUT, index=False)"}},
+		},
+		[]solution{
+			{name: "strptime row by row", own: true, steps: []string{datesByHand}},
+		})
+}
+
+const datesByHand = `import csv, glob, os
+from datetime import datetime
+rows = list(csv.DictReader(open(glob.glob('data/*.csv')[0])))
+for r in rows:
+    r['opened'] = datetime.strptime(r['opened'], '%d/%m/%Y').strftime('%Y-%m-%d')
+os.makedirs(os.path.dirname(OUT), exist_ok=True)
+with open(OUT, 'w', newline='') as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0]))
+    w.writeheader()
+    w.writerows(rows)
+`
+
+// answersTemplates are the templates whose checks this file's tests hold.
+var answersTemplates = []string{"md.headings", "text.topword", "text.sentences", "table.stat", "pdf.extract", "image.brightness", "image.contrast",
+	"table.groupby", "table.monthly", "table.addcol", "table.join", "table.dates"}
+
+// TestAnswersChecksProveOnCorpus: on the built-in corpus, the reference
+// of every task of answersTemplates passes its checks, and its mutant and
+// every adversary fail them.
+func TestAnswersChecksProveOnCorpus(t *testing.T) {
+	pyenvtest.Python(t)
+	ins, paths := corpus(t)
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en", "zh"}, Include: answersTemplates}).Generate(context.Background(), ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks = proofSample(tasks, 1)
+	t.Logf("%d tasks", len(tasks))
+	if v := validateAll(t, tasks, paths); len(v.Kept) != len(tasks) {
+		for _, task := range tasks {
+			if v.Why[task.ID] != "" {
+				t.Logf("dropped: %s %s on %s: %s", task.ID, task.Generator, filesOf(task), v.Why[task.ID])
+			}
+		}
+		t.Fatalf("%d of %d tasks hold", len(v.Kept), len(tasks))
+	}
+}
+
+// TestSentencesSkipAbbreviations: where a sentence with the word may end
+// in an abbreviation (Dr. Brown), splitters disagree on the sentences, so
+// the word is not asked.
+func TestSentencesSkipAbbreviations(t *testing.T) {
+	text := "The harvest report came early. Dr. Brown checked the harvest twice. The harvest was large!\nFarmers praised the harvest. Prices fell after the harvest.\n"
+	ins := []generators.Input{writeFile(t, t.TempDir(), "farm.txt", "txt", []byte(text))}
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{"text.sentences"}}).Generate(context.Background(), ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range tasks {
+		if strings.Contains(task.Query, "harvest") {
+			t.Errorf("asks for the sentences with harvest, one after Dr.: %s", task.Query)
+		}
+	}
+	if got := sentences(text); len(got) != 6 || got[1] != "Dr." {
+		t.Errorf("sentences: %q", got)
+	}
+}
