@@ -108,7 +108,7 @@ func CalibratedBand(rate float64) string {
 // given twice is an error naming the file.
 func LoadDifficulty(dir string) (d Difficulty, ok bool, err error) {
 	p := filepath.Join(dir, DifficultyFile)
-	st, err := os.Stat(p)
+	st, err := os.Lstat(p)
 	if errors.Is(err, os.ErrNotExist) {
 		return d, false, nil
 	}
