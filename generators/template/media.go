@@ -241,9 +241,8 @@ func (c *bctx) decodeImage(i int) image.Image {
 }
 
 // bilevel reports whether image i, as a viewer shows it (transparency
-// over white), is black and white: fewer than one pixel in twenty is gray
-// (a silhouette's antialiased edge), so no edit of its contrast, brightness
-// or sharpness changes it measurably. Sampled on a grid.
+// over white), is black and white only: no edit of its contrast,
+// brightness or sharpness can change it. Sampled on a grid.
 func (c *bctx) bilevel(i int) bool {
 	img := c.decodeImage(i)
 	if img == nil {
@@ -251,19 +250,17 @@ func (c *bctx) bilevel(i int) bool {
 	}
 	b := img.Bounds()
 	step := max(1, min(b.Dx(), b.Dy())/64)
-	gray, n := 0, 0
 	for y := b.Min.Y; y < b.Max.Y; y += step {
 		for x := b.Min.X; x < b.Max.X; x += step {
 			r, g, bl, a := img.At(x, y).RGBA() // premultiplied by a
 			white := float64(0xffff - a)
 			v := (0.299*(float64(r)+white) + 0.587*(float64(g)+white) + 0.114*(float64(bl)+white)) / 257
-			n++
 			if v > 8 && v < 247 {
-				gray++
+				return false
 			}
 		}
 	}
-	return gray*20 < n
+	return true
 }
 
 // boxVariance is the variance of the gray level inside a box, sampled.
