@@ -6,7 +6,8 @@ import "hash/fnv"
 // turns and how a rollout runs.
 type Config struct {
 	// Kind: reference (plays a task's reference solution; offline), openai,
-	// replay, empty.
+	// replay, empty, sloppy (the reference with a bad habit per rollout, for
+	// trying the hygiene gate; offline).
 	Kind string `yaml:"kind" json:"kind"`
 	// Format: pybench (Analyse / This Step Todo / Action / code / Finished:)
 	// or openai-tools (execute_python tool calls).

@@ -61,6 +61,9 @@ func Report(s Summary, tasks []schemas.Task, results []Result) string {
 			}
 		}
 	}
+	if s.Variant != nil {
+		b.WriteString(variantSection(s.Variant))
+	}
 	b.WriteString(failedTasks(tasks, results))
 	return b.String()
 }

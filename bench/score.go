@@ -183,6 +183,9 @@ type Summary struct {
 	Failures map[string]int `json:"failures"`
 	Infra    map[string]int `json:"infra"`
 	Judge    *JudgeSummary  `json:"judge,omitempty"`
+	// Variant compares the benchmark with its variant split, when it has
+	// one and the eval ran it.
+	Variant *VariantScore `json:"variant,omitempty"`
 }
 
 // ScoreOptions are the eval's settings that the figures depend on.

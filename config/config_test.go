@@ -77,7 +77,7 @@ func TestStarterLoadsAsDefaults(t *testing.T) {
 
 func TestValidateNamesTheKey(t *testing.T) {
 	tests := []struct{ yaml, want string }{
-		{"teacher:\n  kind: opnai\n", `teacher.kind "opnai" is not known (want reference, openai, replay or empty)`},
+		{"teacher:\n  kind: opnai\n", `teacher.kind "opnai" is not known (want reference, openai, replay, empty or sloppy)`},
 		{"teacher:\n  kind: openai\n", "need an endpoint: pass --model M"},
 		{"llm:\n  endpoints:\n    - base_url: http://127.0.0.1:8000/v1\n", "llm.endpoints[0] needs a model"},
 		{"bench:\n  fraction: 1.5\n", "bench.fraction 1.5: want a share from 0 to 1"},

@@ -18,7 +18,7 @@ func (c Config) Validate() error {
 		if _, ok := adversary.Named(strings.TrimPrefix(c.Teacher.Kind, rollout.AdversaryPrefix)); !ok {
 			return fmt.Errorf("teacher.kind %q: no such adversary (want adversary: and one of %s)", c.Teacher.Kind, strings.Join(adversary.Names(), ", "))
 		}
-	} else if err := oneOf("teacher.kind", c.Teacher.Kind, "reference", "openai", "replay", "empty"); err != nil {
+	} else if err := oneOf("teacher.kind", c.Teacher.Kind, "reference", "openai", "replay", "empty", "sloppy"); err != nil {
 		return err
 	}
 	if err := oneOf("teacher.format", c.Teacher.Format, "pybench", "openai-tools"); err != nil {

@@ -39,6 +39,10 @@ type Config struct {
 	// PyBenchPrompt is the system prompt of the pybench scoring mode:
 	// agent.PromptGPT (default) or agent.PromptLocal.
 	PyBenchPrompt string `yaml:"pybench_prompt"`
+	// SkipVariants leaves out the benchmark's variant split
+	// (bench.VariantDir), which is otherwise evaluated too, with the same
+	// teacher, into the results folder's bench.VariantDir.
+	SkipVariants bool `yaml:"skip_variants"`
 }
 
 // Options are how an eval runs, beside its config.

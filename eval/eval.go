@@ -63,6 +63,9 @@ func Evaluate(ctx context.Context, cfg Config, opts Options) (*Result, error) {
 	info := r.teacher.Info()
 	sum.Model, sum.Teacher, sum.Bench, sum.BenchHash = info.Model, info.Kind, cfg.Bench, hash
 	sum.Scoring = r.scoring
+	if sum.Variant, err = r.variants(ctx, results); err != nil {
+		return nil, err
+	}
 	report := filepath.Join(opts.Out, rundir.EvalReport)
 	if err := writeSummary(opts.Out, sum); err != nil {
 		return nil, err

@@ -160,3 +160,62 @@ func readRunHygiene(dir string) (*schemas.HygieneReport, error) {
 	}
 	return v.Hygiene, nil
 }
+
+// TestSloppyTeacherKeepsNoRows: the offline sloppy teacher (synth build
+// --teacher sloppy) shows one bad habit in every rollout and still passes
+// its checks; the filter keeps none of its rollouts and names each drop's
+// reason, the hygiene gate's being the habit the teacher showed.
+func TestSloppyTeacherKeepsNoRows(t *testing.T) {
+	needPython(t)
+	dir := filepath.Join(t.TempDir(), "out")
+	cfg := quickConfig()
+	cfg.Tasks.Templates = []string{"table.sort", "table.shape", "text."}
+	cfg.Teacher.Kind = "sloppy"
+	if _, err := Build(context.Background(), cfg, Options{Out: dir}); err != nil {
+		t.Fatal(err)
+	}
+	trajs, err := rundir.ReadAll[schemas.Trajectory](filepath.Join(dir, rundir.Trajectories))
+	if err != nil {
+		t.Fatal(err)
+	}
+	habit, passed := map[string]string{}, 0
+	for _, tr := range trajs {
+		habit[tr.ID] = agent.HabitOf(tr.TaskID, tr.Sample)
+		if tr.Verdict != nil && tr.Verdict.Passed {
+			passed++
+		}
+	}
+	if passed == 0 {
+		t.Fatal("no sloppy rollout passed its checks: its habits must not break the solution")
+	}
+	shards, _ := filepath.Glob(filepath.Join(dir, rundir.DatasetDataDir, "*.parquet"))
+	for _, p := range shards {
+		if err := dataset.ReadRows(p, func(r *schemas.Row) error {
+			t.Errorf("row %s of a sloppy rollout (habit %s) was kept", r.ID, habit[r.ID])
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	drops, err := rundir.ReadAll[filters.DropRecord](filepath.Join(dir, rundir.Filtered))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, d := range drops {
+		h, ok := habit[d.Item]
+		if !ok || d.Stage != filters.StageHygiene {
+			continue
+		}
+		seen[d.Reason]++
+		// A repeated turn that is also a repeated cell is named for the cell.
+		if d.Reason != h && !(h == agent.HabitRepeatedCell && d.Reason == filters.ReasonRepeatedTurn) {
+			t.Errorf("rollout %s (habit %s) dropped for %q", d.Item, h, d.Reason)
+		}
+	}
+	for _, r := range []string{filters.ReasonRepeatedCell, filters.ReasonErrorLoop, filters.ReasonRepeatedTurn} {
+		if seen[r] == 0 {
+			t.Errorf("no rollout dropped for %s (drops: %v)", r, seen)
+		}
+	}
+}

@@ -4,38 +4,25 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
 	"synth/internal/manual"
 )
 
-// readmeFunnel is the funnel README.md quotes for make demo: the stages
-// of the code block that starts with the header "stage in out".
+// readmeFunnel is the funnel README.md quotes for make demo, as
+// internal/manual parses it (the parser make docs-check uses too).
 func readmeFunnel(readme string) ([]StageCount, error) {
-	_, block, ok := strings.Cut(readme, "```\n     stage   in  out\n")
+	lines, ok, err := manual.Funnel(readme)
 	if !ok {
 		return nil, fmt.Errorf("no funnel block (a ``` block starting with the stage/in/out header)")
 	}
-	block, _, ok = strings.Cut(block, "```")
-	if !ok {
-		return nil, fmt.Errorf("the funnel block does not end")
+	if err != nil {
+		return nil, err
 	}
-	line := regexp.MustCompile(`^ *(\S+) +(-|\d+) +(\d+)  (.*)$`)
-	var out []StageCount
-	for _, l := range strings.Split(strings.TrimSuffix(block, "\n"), "\n") {
-		m := line.FindStringSubmatch(l)
-		if m == nil {
-			return nil, fmt.Errorf("funnel line %q is not \"stage in out note\"", l)
-		}
-		var s StageCount
-		s.Stage, s.Note = m[1], m[4]
-		if m[2] != "-" {
-			fmt.Sscan(m[2], &s.In)
-		}
-		fmt.Sscan(m[3], &s.Out)
-		out = append(out, s)
+	out := make([]StageCount, len(lines))
+	for i, l := range lines {
+		out[i] = StageCount{Stage: l.Stage, In: max(l.In, 0), Out: l.Out, Note: l.Note}
 	}
 	return out, nil
 }

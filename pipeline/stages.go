@@ -387,6 +387,8 @@ func newTeacher(tc agent.Config, client func() (*llm.Client, error), inputs func
 		return agent.NewReference(format), format, nil
 	case "empty":
 		return agent.NewEmpty(), format, nil
+	case "sloppy":
+		return agent.NewSloppy(format), format, nil
 	case "openai":
 		c, err := client()
 		if err != nil {
@@ -403,7 +405,7 @@ func newTeacher(tc agent.Config, client func() (*llm.Client, error), inputs func
 		}
 		return rp, format, nil
 	}
-	return nil, nil, fmt.Errorf("teacher.kind %q is not known (want reference, openai, replay or empty)", tc.Kind)
+	return nil, nil, fmt.Errorf("teacher.kind %q is not known (want reference, openai, replay, empty or sloppy)", tc.Kind)
 }
 
 // emit writes the kept trajectories as Parquet shards, with the dataset

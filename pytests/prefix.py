@@ -12,7 +12,8 @@ depends on the template, not on the vocabulary, as long as the vocabulary
 is a byte-level BPE: a merge can still join text across a boundary, which
 this measure counts as a break, as a trainer would see it.
 
-As a script (scripts/prefix.sh DATASET_DIR) it measures a synth dataset,
+As a script (scripts/prefix.sh DATASET_DIR, in the rows environment:
+transformers, tokenizers and trl without torch) it measures a synth dataset,
 writes prefix.json beside its card and puts a "Chat templates" section in
 its README.md (replacing an earlier one).
 """
@@ -120,14 +121,14 @@ def main(argv) -> int:
     if len(argv) != 2:
         print("usage: prefix.py DATASET_DIR (a synth dataset: README.md and data/*.parquet)", file=sys.stderr)
         return 2
-    from datasets import load_dataset
+    import pyarrow.parquet as pq
 
     d = Path(argv[1])
     shards = sorted(str(p) for p in (d / "data").glob("train-*.parquet"))
     if not shards or not (d / "README.md").exists():
         print(f"prefix.py: {d} is not a synth dataset (README.md and data/train-*.parquet)", file=sys.stderr)
         return 1
-    rows = list(load_dataset("parquet", data_files=shards, split="train"))
+    rows = [r for s in shards for r in pq.read_table(s).to_pylist()]
     result = measure(rows)
     annotate(d, result, versions())
     for fam, r in result.items():

@@ -945,9 +945,10 @@ STEM_LIVE = {}  # in the zygote: pidfd -> pid of each interpreter the stem forke
 STEM_PID_NS = b"p"  # fork an interpreter into a new pid namespace
 STEM_PLAIN = b"f"   # fork an interpreter in the stem's own (no isolation)
 STEM_REAP = b"r"    # reap the interpreters that ended and report them
+STEM_COLLAPSE = b"h"  # move the stem's heap into huge pages (heap_ranges)
 
 
-def start_stem(zsock):
+def start_stem(zsock, heap, collapse):
     """Forks the stem, the process every interpreter is forked from. The
     zygote's heap changes as it serves: each request it parses, each death
     it reports, in whatever order the machine's timing gives, leaves blocks
@@ -982,7 +983,7 @@ def start_stem(zsock):
                 os.close(ZYGOTE_FDS["pidfd"])
             ZYGOTE_FDS["pidfd"] = os.pidfd_open(os.getpid())
             STEM.update(ops=ops_r, pids=pids_w, dead=dead_w, hand=hand_s)
-            op = stem_loop(ops_r, pids_w, dead_w, ZYGOTE_FDS.get("pidns", -1))
+            op = stem_loop(ops_r, pids_w, dead_w, ZYGOTE_FDS.get("pidns", -1), heap, collapse)
         except BaseException:
             os._exit(1)
         stem_child(op)
@@ -994,7 +995,7 @@ def start_stem(zsock):
     return True
 
 
-def stem_loop(ops, pids, dead, pidns):
+def stem_loop(ops, pids, dead, pidns, heap, collapse):
     """The stem's life. Returns only in a fresh fork, the op it was made
     for; the stem itself exits when the zygote is gone. Everything the loop
     calls is bound before it starts; what an iteration allocates (the pid,
@@ -1022,6 +1023,9 @@ def stem_loop(ops, pids, dead, pidns):
         op = read(ops, 1)  # one-byte bytes objects are CPython's own constants
         if op == STEM_REAP:
             reap_into(dead, record, waitpid, status)
+            continue
+        if op == STEM_COLLAPSE:
+            collapse(heap)
             continue
         if op == STEM_PID_NS:
             if unshare(CLONE_NEWPID) != 0:
@@ -1123,7 +1127,9 @@ def spawn_from_stem(req, fds):
                 os.close(fd)
             ZYGOTE_FDS.clear()
         return False  # a failed fork (-1): the zygote tries this one itself
-    STEM_LIVE[os.pidfd_open(pid)] = pid
+    pidfd = os.pidfd_open(pid)
+    STEM_LIVE[pidfd] = pid
+    watch(pidfd)
     template = root_template(req) if ns else None
     send = list(fds) + ([template] if template is not None else [])
     socket.send_fds(STEM["hand"], [json.dumps(req).encode()], send)
@@ -1136,10 +1142,12 @@ def stop_stem():
     """In the zygote: drops a stem that is gone; the zygote forks from then on."""
     for fd in (STEM.get("ops"), STEM.get("pids"), STEM.get("dead")):
         if fd is not None:
+            forget(fd)
             os.close(fd)
     if STEM.get("hand") is not None:
         STEM["hand"].close()
     for fd in STEM_LIVE:
+        forget(fd)
         os.close(fd)
     STEM_LIVE.clear()
     STEM.clear()
@@ -1158,6 +1166,7 @@ def stem_deaths(zsock):
     for off in range(0, len(data) - len(data) % 8, 8):
         pid, status = struct.unpack_from("ii", data, off)
         for fd in [fd for fd, p in STEM_LIVE.items() if p == pid]:
+            forget(fd)
             os.close(fd)
             del STEM_LIVE[fd]
         report_death(zsock, pid, status)
@@ -1279,18 +1288,18 @@ MADV_COLLAPSE = 25
 HUGE_PAGE = 2 << 20
 
 
-def huge_heap():
-    """Moves the zygote's heap, where it can, into transparent huge pages
-    (MADV_COLLAPSE, Linux 6.1): a fork then copies one page-table entry per
-    2 MiB instead of 512, and an interpreter's exit drops as few. Pages a
-    fork writes are still copied 4 KiB at a time. Where the kernel cannot,
-    nothing changes."""
-    libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+def heap_ranges():
+    """The zygote's heap as (start, length) ranges aligned to huge pages,
+    which collapse (bind_collapse) moves, where it can, into transparent
+    huge pages (MADV_COLLAPSE, Linux 6.1): a fork then copies one page-table
+    entry per 2 MiB instead of 512, and an interpreter's exit drops as few.
+    Pages a fork writes are still copied 4 KiB at a time."""
     try:
         with open("/proc/self/maps") as f:
             maps = f.read().splitlines()
     except OSError:
-        return
+        return []
+    ranges = []
     for line in maps:
         f = line.split()
         if len(f) < 5 or f[1][:2] != "rw" or (len(f) > 5 and f[5] != "[heap]"):
@@ -1299,34 +1308,39 @@ def huge_heap():
         start = (start + HUGE_PAGE - 1) // HUGE_PAGE * HUGE_PAGE
         end = end // HUGE_PAGE * HUGE_PAGE
         if end > start:
-            libc.madvise(start, end - start, MADV_COLLAPSE)
+            ranges.append((start, end - start))
+    return ranges
 
 
-def zygote(cfg):
-    residents = read_residents(RESIDENT_FD)
-    os.closerange(ZYGOTE_FD + 1, 1 << 16)  # nothing else from the launcher reaches a cell
-    zsock = socket.socket(fileno=ZYGOTE_FD)
-    os.set_inheritable(ZYGOTE_FD, False)
-    report = preload(cfg.get("preload") or [])
-    report.update(load_residents(residents))
-    # Set once here rather than in every fork (the filters compile regexes).
-    warnings.filterwarnings("ignore", message=".*non-interactive.*")
-    warnings.filterwarnings("ignore", message=".*FigureCanvasAgg.*")
-    import gc
-    gc.collect()
-    gc.freeze()  # forks then share the preloaded objects without the collector copying them
-    if "matplotlib" not in sys.modules:
-        try:
-            import matplotlib.font_manager  # noqa: F401 -- builds the cache once
-            del sys.modules["matplotlib.font_manager"]
-        except BaseException:
-            pass
-    remember_font_cache()
-    build_seccomp()
-    zygote_env()
-    huge_heap()
-    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    layers = {
+def bind_collapse():
+    """Returns collapse(ranges), which asks the kernel to move each range
+    into huge pages; where it cannot, nothing changes. Collapsing takes a
+    fifth of a second of a cold start, so the zygote does it once it is
+    idle after its ready message (COLLAPSE_IDLE), not before: the first
+    forks copy more page-table entries instead. It is called once here,
+    on nothing, so that its first real call allocates what every later one
+    does (the stem calls it in its loop)."""
+    madvise = libc.madvise
+    madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+
+    def collapse(ranges):
+        for start, length in ranges:
+            madvise(start, length, MADV_COLLAPSE)
+
+    collapse([(0, 0)])
+    return collapse
+
+
+# The zygote collapses its heap (and has the stem collapse its own) once no
+# request came for COLLAPSE_IDLE seconds, or COLLAPSE_LATEST seconds after
+# its ready message at the latest.
+COLLAPSE_IDLE = 0.2
+COLLAPSE_LATEST = 2.0
+
+
+def probe_layers():
+    """The isolation layers this machine allows, each probed in a fork."""
+    return {
         "mount": probe(CLONE_NEWNS, 0),
         "net": probe(CLONE_NEWNET, 0),
         "ipc": probe(CLONE_NEWIPC, 0),
@@ -1338,6 +1352,39 @@ def zygote(cfg):
             CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWPID, 0, True),
         "fixed_addresses": FIXED_ADDRESSES,
     }
+
+
+def zygote(cfg):
+    residents = read_residents(RESIDENT_FD)
+    os.closerange(ZYGOTE_FD + 1, 1 << 16)  # nothing else from the launcher reaches a cell
+    zsock = socket.socket(fileno=ZYGOTE_FD)
+    os.set_inheritable(ZYGOTE_FD, False)
+    layers = probe_layers()  # before the imports: forking a small process is cheap
+    # No collection while importing, none after: the modules' objects live
+    # as long as the zygote, and a full collection of pandas' heap costs a
+    # quarter of a second at every start. Freezing them keeps the
+    # collector of every fork off them.
+    import gc
+    gc.disable()
+    report = preload(cfg.get("preload") or [])
+    report.update(load_residents(residents))
+    # Set once here rather than in every fork (the filters compile regexes).
+    warnings.filterwarnings("ignore", message=".*non-interactive.*")
+    warnings.filterwarnings("ignore", message=".*FigureCanvasAgg.*")
+    gc.freeze()  # forks then share the preloaded objects without the collector copying them
+    gc.enable()
+    if "matplotlib" not in sys.modules:
+        try:
+            import matplotlib.font_manager  # noqa: F401 -- builds the cache once
+            del sys.modules["matplotlib.font_manager"]
+        except BaseException:
+            pass
+    remember_font_cache()
+    build_seccomp()
+    zygote_env()
+    heap = heap_ranges()
+    collapse = bind_collapse()
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     threads = helper_threads()
     layers["one_thread"] = not threads
     if layers["pid"] and os.getuid() == 0:
@@ -1349,7 +1396,7 @@ def zygote(cfg):
                 os.close(fd)
             ZYGOTE_FDS.clear()
     try:
-        layers["stem"] = start_stem(zsock)
+        layers["stem"] = start_stem(zsock, heap, collapse)
     except OSError:
         layers["stem"] = False
     wr, ww = os.pipe()
@@ -1359,14 +1406,22 @@ def zygote(cfg):
     signal.signal(signal.SIGCHLD, lambda *_: None)
     ready = {"ready": True, "python": sys.version.split()[0], "preload": report, "layers": layers,
              "pid": os.getpid(), "threads": threads}
+    for fd in [zsock.fileno(), wr] + ([STEM["dead"]] if STEM else []):
+        watch(fd)
     zsock.sendall(json.dumps(ready).encode())
+    latest = time.monotonic() + COLLAPSE_LATEST
     while True:
-        poll = select.poll()  # select() stops at fd 1024; one pidfd per live interpreter
-        for fd in [zsock.fileno(), wr] + ([STEM["dead"]] if STEM else []) + list(STEM_LIVE):
-            poll.register(fd, select.POLLIN)
-        r = [zsock if fd == zsock.fileno() else fd for fd, _ in poll.poll()]
+        wait = None
+        if heap is not None:
+            wait = max(0.0, min(COLLAPSE_IDLE, latest - time.monotonic())) * 1000
+        events = ZPOLL.poll(wait)
+        if heap is not None and (not events or time.monotonic() >= latest):
+            collapse_heaps(heap, collapse)
+            heap = None
+        r = [zsock if fd == zsock.fileno() else fd for fd, _ in events]
         ended = [fd for fd in r if fd in STEM_LIVE]
         for fd in ended:  # an interpreter ended: the stem reaps it and says how
+            forget(fd)
             os.close(fd)
             del STEM_LIVE[fd]
         if ended and STEM:
@@ -1392,6 +1447,38 @@ def zygote(cfg):
                 continue
             req = json.loads(msg)
             spawn(req, fds, zsock, (wr, ww))
+
+
+def collapse_heaps(heap, collapse):
+    """Has the stem move its heap into huge pages, and the zygote its own
+    where it forks interpreters itself (no stem, or no pid namespace fds)."""
+    if STEM:
+        try:
+            os.write(STEM["ops"], STEM_COLLAPSE)
+        except OSError:
+            stop_stem()
+    if not STEM or not ZYGOTE_FDS:
+        collapse(heap)
+
+
+# ZPOLL is the zygote's poll set: its socket, its signal wake-up pipe, the
+# stem's death pipe and a pidfd per interpreter the stem forked (STEM_LIVE),
+# kept across iterations so that a request costs the same with 4,000 live
+# interpreters as with none (select() stops at fd 1024).
+ZPOLL = select.poll()
+
+
+def watch(fd):
+    ZPOLL.register(fd, select.POLLIN)
+
+
+def forget(fd):
+    """Drops fd from ZPOLL; the caller closes it next (a closed fd left
+    registered would be reported forever, and its number reused)."""
+    try:
+        ZPOLL.unregister(fd)
+    except KeyError:
+        pass
 
 
 def reap(zsock):

@@ -1,8 +1,13 @@
 package sandbox
 
 import (
+	"sync/atomic"
 	"time"
 )
+
+// afterSpareFork, set only by tests, runs in keepSpares between a spare's
+// fork and its hand-over to the spares channel.
+var afterSpareFork atomic.Pointer[func(*backend)]
 
 // keepSpares keeps the spares channel full of forked interpreters, so that
 // Open does not wait for a fork.
@@ -34,6 +39,9 @@ func (b *backend) keepSpares() {
 				return
 			}
 			continue
+		}
+		if hook := afterSpareFork.Load(); hook != nil {
+			(*hook)(b)
 		}
 		select {
 		case <-b.stop: // closed while forking: a send could still win the select below

@@ -145,7 +145,7 @@ func startZygote(o zygoteOptions) (*zygote, error) {
 		deaths: map[int]death{}, waiters: map[int]chan death{}, done: make(chan struct{})}
 	cmd.Stderr = z.stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	if err := startFixedAddresses(cmd); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("zygote: start %s: %w", args[0], err)
 	}

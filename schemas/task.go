@@ -27,6 +27,10 @@ type Task struct {
 	Generator   string     `json:"generator"`          // template:csv.dedup@1, llm:gpt-4o, pybench
 	Outputs     []string   `json:"outputs,omitempty"`  // paths the query asks for, e.g. output/3.csv
 	Requires    []string   `json:"requires,omitempty"` // Python modules the task needs beyond the core
+	// Steps is the number of dependent steps a composed task chains (clean,
+	// filter, join, aggregate …: each step's result feeds the next, and a
+	// solution that skips one fails); 0 for a one-step task.
+	Steps int `json:"steps,omitempty"`
 }
 
 // TaskFile is an input file of a task: the stored file and the name it has

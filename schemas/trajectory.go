@@ -82,7 +82,7 @@ type Trajectory struct {
 
 // TeacherInfo names the model that produced a trajectory.
 type TeacherInfo struct {
-	Kind     string `json:"kind"` // reference, openai, replay, empty
+	Kind     string `json:"kind"` // reference, openai, replay, empty, sloppy
 	Model    string `json:"model,omitempty"`
 	Endpoint string `json:"endpoint,omitempty"`
 	Format   string `json:"format,omitempty"` // pybench, openai-tools

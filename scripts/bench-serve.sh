@@ -7,6 +7,10 @@
 #   BENCH_N=30 scripts/bench-serve.sh   (fewer iterations, for a quick look)
 #   BENCH_CAPACITY_ONLY=1 BENCH_CLIENTS=1,4,16 BENCH_LIVE=64,256 BENCH_EPISODES=60 scripts/bench-serve.sh
 #                                       (only the capacity sweep, at the levels given)
+#   BENCH_BURST_ONLY=1 BENCH_BURST=512 BENCH_BURST_LIVE=0,1536 scripts/bench-serve.sh
+#                                       (only the reset bursts: BenchmarkBurst in
+#                                       serve/burst_bench_test.go, with 2 spares and with
+#                                       as many spares as the burst)
 #
 # The capacity sweep (BenchmarkCapacity, BenchmarkLive in
 # serve/capacity_bench_test.go) prints a second table: at each number of
@@ -46,6 +50,30 @@ capacity() {
 		echo "| $n | $(field "$b" live) ($(field "$b" success-%)%) | $(field "$b" pss-MiB/session) MiB | $(field "$b" reset-p50-ms) / $(field "$b" reset-p99-ms) ms | $(field "$b" overhead-all-live-p50-ms) / $(field "$b" overhead-all-live-p99-ms) ms | $(field "$b" load1) |"
 	done
 }
+burst() {
+	B=${BENCH_BURST:-512}
+	L=${BENCH_BURST_LIVE:-0,1536}
+	echo "serve: bursts of $B resets with $L live, spares 2 and $B ..." >&2
+	for sp in 0 "$B"; do
+		BENCH_BURST=$B BENCH_BURST_LIVE=$L BENCH_SPARES=$sp go test -run '^$' -bench 'BenchmarkBurst' -benchtime 1x -timeout 60m ./serve/ |
+			sed "s|^BenchmarkBurst/|BenchmarkBurst/spares=$sp/|" >>"$out/burst.txt"
+	done
+	field() { awk -v b="$1" -v u="$2" '$1 ~ "^"b"(-[0-9]+)?$" { for (i = 3; i < NF; i++) if ($(i+1) == u) print $i }' "$out/burst.txt"; }
+	echo "Reset bursts: $(date -u +%F) on $(nproc) cores; $B resets at once, each from a client of its own, with episodes live (each a real interpreter that ran a cell); spares = synth serve --spares (0: the default, 2)."
+	echo
+	echo "| live | spares | burst opened | reset p50 / p99 | burst wall time | load average |"
+	echo "|---:|---:|---:|---:|---:|---:|"
+	for sp in 0 "$B"; do
+		for n in $(echo "$L" | tr , ' '); do
+			b="BenchmarkBurst/spares=$sp/live=$n/burst=$B"
+			echo "| $(field "$b" live) | $sp | $(field "$b" success-%)% | $(field "$b" reset-p50-ms) / $(field "$b" reset-p99-ms) ms | $(field "$b" burst-ms) ms | $(field "$b" load1) |"
+		done
+	done
+}
+if [ -n "${BENCH_BURST_ONLY:-}" ]; then
+	burst
+	exit 0
+fi
 if [ -n "${BENCH_CAPACITY_ONLY:-}" ]; then
 	capacity
 	exit 0
@@ -88,3 +116,5 @@ echo "| episodes per second, 64 clients | $e64 | | $(ratio "$e64") |"
 echo "| a Jupyter kernel per episode, episodes per second, 1 at a time (no verification) | $jupyter | | |"
 echo
 capacity
+echo
+burst

@@ -18,7 +18,7 @@ const trivialCell = "Action:\n```python\n1 + 1\n```"
 
 func benchServer(b *testing.B, maxEpisodes, maxTurns int) (*Server, string) {
 	b.Helper()
-	be := testBackendOf(b, sandbox.Config{Slots: maxEpisodes + 2})
+	be := testBackendOf(b, sandbox.Config{Slots: maxEpisodes + 2, Spares: benchSpares(b)})
 	if w, ok := be.(interface{ Warm() error }); ok {
 		if err := w.Warm(); err != nil {
 			b.Fatal(err)

@@ -26,6 +26,10 @@ func TestMessyTablesTyped(t *testing.T) {
 		{"comments.tsv", "# exported by a tool\n# columns: id, val, w\nid\tval\tw\n1\t2\t3\n4\t5\t6\n7\t8\t9\n", "tsv", `encoding="utf-8", sep="\t", skiprows=2`, 3},
 		{"r_export.txt", "\"x\"\t\"y\"\t\"z\"\n\"r1\"\t1\t2\t3\n\"r2\"\t4\t5\t6\n\"r3\"\t7\t8\t9\n", "tsv", `encoding="utf-8", sep="\t", index_col=0`, 3},
 		{"r_export_comma.txt", "\"x\",\"y\",\"z\"\n\"r1\",1,2,3\n\"r2\",4,5,6\n\"r3\",7,8,9\n", "csv", `encoding="utf-8", sep=",", index_col=0`, 3},
+		{"aligned.txt", "Region    Item      Volume\nEast      Apple     9000\nSouth     Orange    9000\nNorth     Apple     2000\n", "csv", `encoding="utf-8", sep="\\s+"`, 3},
+		{"mac.tsv", "Survey export\nname\tage\tcity\rann\t3\tOslo\rbo\t4\tLima\rcy\t5\tRome\r", "tsv", `encoding="utf-8", sep="\t", skiprows=1`, 3},
+		{"stacked.csv", "Raiders at Jets,,\nstate,sales,tickets\nNY,47%,45%\nNJ,28%,31%\nCT,5%,5%\n,,\nBears at Jets,,\nstate,sales,tickets\nNY,43%,43%\nIL,9%,7%\nCT,5%,4%\n", "csv", `encoding="utf-8", sep=",", skiprows=1, nrows=3`, 3},
+		{"two_row_header.tsv", "Your name?\t\tHow do you weight?\t\nName\tOrganization\tResponse\tResponse\nAnn\tA Co\tBy age\tyes\nBo\tB Inc\tNot at all\tno\n", "tsv", `encoding="utf-8", sep="\t"`, 3},
 		{"titled.txt", "Sales report 2020\nPrepared by finance\n\nregion|q1|q2\nN|1|2\nS|3|4\nE|5|6\n\nSource: internal ledger\n", "csv", `encoding="utf-8", sep="|", skiprows=3, nrows=3`, 3},
 	} {
 		p := filepath.Join(dir, c.name)
@@ -51,6 +55,7 @@ func TestProseStaysText(t *testing.T) {
 	for _, s := range []string{
 		"# Notes\n\nWe met on Monday, and again on Friday.\nThe plan, as agreed, is to ship soon.\nQuestions, if any, go to the list.\n",
 		"# Title\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n\nSome **bold** text.\n",
+		"# Data\n\nThe columns:\n\nHeader | Definition\n---|---------\n`URL`| The page\n`Name` | The name\n`Year` | The year\n",
 	} {
 		if typ := Detect([]byte(s), "notes.txt"); typ == "csv" || typ == "tsv" {
 			t.Errorf("typed %s: %q", typ, s)
@@ -121,5 +126,20 @@ func TestWorkbookWithoutATableIsCollected(t *testing.T) {
 	}
 	if file.Type != "xlsx" || file.Preview == nil || len(file.Preview.Sheets) != 1 || len(file.Preview.Columns) != 0 {
 		t.Errorf("stored %+v, want an xlsx with its sheet listed and no table told", file)
+	}
+}
+
+// TestPreviewLeavesOutEmptyTrailingColumns: lines ending in separators
+// with nothing between them (",,") add no columns to a preview, as the
+// reading states usecols=range(n).
+func TestPreviewLeavesOutEmptyTrailingColumns(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "trailing.csv")
+	os.WriteFile(p, []byte("name,n,,\nann,1,,\nbo,2,,\ncy,3,,\n"), 0o644)
+	pv, err := Preview(p, "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pv.Columns) != 2 || pv.Read != `encoding="utf-8", sep=",", usecols=range(2)` || pv.Rows != 3 {
+		t.Errorf("preview: %d columns, %d rows, read with %s; want 2 columns, 3 rows, usecols=range(2)", len(pv.Columns), pv.Rows, pv.Read)
 	}
 }

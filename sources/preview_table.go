@@ -49,17 +49,14 @@ func previewTable(path string) (*schemas.Preview, error) {
 	if enc != EncUTF8 {
 		r = transform.NewReader(br, decoder(enc))
 	}
-	cr := csv.NewReader(r)
-	cr.Comma = []rune(l.Sep)[0]
-	if l.Comment != "" {
-		cr.Comment = '#'
-	}
-	cr.FieldsPerRecord = -1
-	cr.LazyQuotes = true
+	cr := tableread.RecordReader(r, l)
 	cr.ReuseRecord = true
 	header, err := tableHeader(cr, l)
 	if err != nil {
 		return nil, err
+	}
+	if l.NCols > 0 && l.NCols < len(header) {
+		header = header[:l.NCols]
 	}
 	p := &schemas.Preview{Encoding: enc, Delimiter: l.Sep, Read: strings.Join(l.Args(), ", ")}
 	infer := make([]dtypeGuess, len(header))
@@ -82,6 +79,9 @@ func previewTable(path string) (*schemas.Preview, error) {
 		}
 		if l.IndexCol && len(rec) > 0 {
 			rec = rec[1:]
+		}
+		if l.NCols > 0 && l.NCols < len(rec) {
+			rec = rec[:l.NCols]
 		}
 		if l.Decimal != "" {
 			rec = pointDecimals(rec)

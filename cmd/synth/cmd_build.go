@@ -97,7 +97,7 @@ A run directory belongs to one config; use another -o for another config.`,
 func addBuildFlags(cmd *cobra.Command, f *buildFlags) {
 	fl := cmd.Flags()
 	addSourceFlags(cmd, f)
-	fl.StringVar(&f.teacher, "teacher", "", "who writes the turns: reference, openai, replay, empty or adversary:NAME (a hostile rollout, see synth eval --help) (config: teacher.kind)")
+	fl.StringVar(&f.teacher, "teacher", "", "who writes the turns: reference, openai, replay, empty, sloppy (the reference with repeated cells, error loops or repeated turns: the hygiene gate drops its rows) or adversary:NAME (a hostile rollout, see synth eval --help) (config: teacher.kind)")
 	fl.StringVar(&f.format, "format", "", "message format: pybench or openai-tools (config: teacher.format)")
 	fl.StringVar(&f.model, "model", "", "model name at the endpoint (config: llm.endpoints[0].model)")
 	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible API root, e.g. http://localhost:8000/v1; default $OPENAI_BASE_URL, else "+llm.OpenAIBaseURL+" (config: llm.endpoints[0].base_url)")

@@ -36,6 +36,7 @@ type evalFlags struct {
 	judge, judgeModel, judgeURL    string
 	judgeKeyEnv, judgeBaseline     string
 	scoring, pybenchPrompt, python string
+	noVariants                     bool
 }
 
 func newEvalCmd() *cobra.Command {
@@ -108,6 +109,12 @@ An optional LLM judge (--judge score|pairwise, with its own endpoint) adds
 pass/fail with reasoning and code-quality scores, or win/tie/lose against a
 baseline run, beside the unit-test figures and never instead of them.
 
+A benchmark with a variant split (synth bench variants) is scored on both halves
+with the same teacher: the twins' results go to -o's variant/ folder, and the
+printout, summary.json ("variant") and report.md give the original and variant
+pass rates over the twinned tasks and their difference, per category
+(--no-variants leaves the split out).
+
 Compare runs with: synth eval compare RUN_A RUN_B ...
 Export a run for inspect_ai (inspect view): synth eval export RUN --format inspect`,
 		Example: `  # a model served by vLLM on this machine
@@ -162,6 +169,7 @@ Export a run for inspect_ai (inspect view): synth eval export RUN --format inspe
 	fl.StringVar(&f.judgeBaseline, "judge-baseline", "reference", "pairwise baseline: reference (the benchmark's reference trajectories), a results folder or a trajectory file")
 	fl.StringVar(&f.scoring, "scoring", "", "strict or pybench (default: the benchmark's bench.json, else strict)")
 	fl.StringVar(&f.pybenchPrompt, "pybench-prompt", "", "system prompt of --scoring pybench: gpt (default) or local (PyBench's prompt for local models)")
+	fl.BoolVar(&f.noVariants, "no-variants", false, "leave out the benchmark's variant split ("+bench.VariantDir+"/, made by synth bench variants), which is otherwise scored too, into -o's "+bench.VariantDir+"/")
 	fl.StringVar(&f.python, "python", "", "the sandbox's interpreter; default the locked environment (synth doctor shows it), e.g. /usr/bin/python3 for Debian's (config: sandbox.python)")
 	cmd.AddCommand(newEvalCompareCmd(), newEvalExportCmd())
 	return cmd
@@ -220,6 +228,7 @@ func evalConfig(cmd *cobra.Command, f evalFlags) (eval.Config, error) {
 		cfg.InfraRetries = f.infraRetries
 	}
 	cfg.Tasks = f.tasks
+	cfg.SkipVariants = f.noVariants
 	if f.scoring != "" {
 		if err := bench.CheckScoring(f.scoring); err != nil {
 			return cfg, usagef("--scoring: %v", err)
@@ -351,6 +360,15 @@ func printEval(w io.Writer, res *eval.Result) {
 	for _, c := range schemas.Categories {
 		if g, ok := s.PerCategory[c]; ok {
 			fmt.Fprintf(w, "  %-22s %5.1f%%  (%d/%d)\n", bench.CategoryTitle(c), 100*g.PassRate, g.Passed, g.Rollouts)
+		}
+	}
+	if v := s.Variant; v != nil {
+		fmt.Fprintf(w, "variant split (%d twinned tasks, truth moved in %d): original %.1f%%, variant %.1f%%, difference %+.1f pts; on moved twins %.1f%%\n",
+			v.Twins, v.Moved, 100*v.Original, 100*v.Variant, 100*v.Difference, 100*v.VariantMoved)
+		for _, c := range schemas.Categories {
+			if p, ok := v.PerCategory[c]; ok {
+				fmt.Fprintf(w, "  %-22s %5.1f%% -> %5.1f%%  (%+.1f pts, %d tasks)\n", bench.CategoryTitle(c), 100*p.Original, 100*p.Variant, 100*p.Difference, p.Tasks)
+			}
 		}
 	}
 	if s.Tokens > 0 {

@@ -21,6 +21,7 @@ func TestServeUsage(t *testing.T) {
 		{[]string{"serve"}, true, "serve needs one DIR"},
 		{[]string{"serve", evalFixture, "--format", "chatml"}, true, "want pybench or openai-tools"},
 		{[]string{"serve", evalFixture, "--max-episodes", "0"}, true, "--max-episodes 0"},
+		{[]string{"serve", evalFixture, "--spares", "-1", "--addr", "no-such-host:-1"}, true, "--spares -1"},
 		{[]string{"serve", evalFixture, "--token-env", "SYNTH_TEST_NO_SUCH_TOKEN"}, true, "export SYNTH_TEST_NO_SUCH_TOKEN=TOKEN"},
 		{[]string{"serve", t.TempDir()}, false, "neither a benchmark folder"},
 	} {

@@ -111,7 +111,7 @@ var groups = []struct{ id, title string }{
 var commandOrder = []struct{ name, group string }{
 	{"build", "build"}, {"collect", "build"}, {"generate", "build"}, {"plan", "build"},
 	{"rollout", "build"}, {"merge", "build"}, {"launch", "build"},
-	{"eval", "evaluate"}, {"import", "evaluate"}, {"replay", "evaluate"},
+	{"eval", "evaluate"}, {"bench", "evaluate"}, {"import", "evaluate"}, {"replay", "evaluate"},
 	{"view", "look"}, {"serve", "look"}, {"stats", "look"}, {"export", "look"},
 	{"init", "operate"}, {"doctor", "operate"}, {"sandbox", "operate"}, {"version", "operate"},
 }

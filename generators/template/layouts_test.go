@@ -36,8 +36,9 @@ func layoutRows(sep, decimal string) string {
 
 // layoutFiles are tables in the layouts real files come in, written here:
 // title rows and a note, ; with decimal commas, tab under # comments, |
-// saved as .txt, an R export, cp1252, latin-1, UTF-16 and GBK text, and
-// a workbook whose table starts at B4 under a title.
+// saved as .txt, an R export, cp1252, latin-1, UTF-16 and GBK text, a
+// workbook whose table starts at B4 under a title, lines ending in empty
+// columns (",,"), old Mac line ends (CR) and columns aligned with spaces.
 func layoutFiles(t *testing.T, dir string) []generators.Input {
 	enc := func(s string, e interface{ Bytes([]byte) ([]byte, error) }) []byte {
 		b, err := e.Bytes([]byte(s))
@@ -65,6 +66,9 @@ func layoutFiles(t *testing.T, dir string) []generators.Input {
 		writeFile(t, dir, "utf16.csv", "csv", enc(layoutRows(",", "."), unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewEncoder())),
 		writeFile(t, dir, "gbk.csv", "csv", enc(gbk, simplifiedchinese.GBK.NewEncoder())),
 		writeFile(t, dir, "offset.xlsx", "xlsx", offsetXLSX(t)),
+		writeFile(t, dir, "trailing.csv", "csv", []byte(strings.ReplaceAll(layoutRows(",", "."), "\n", ",,\n"))),
+		writeFile(t, dir, "mac.tsv", "tsv", enc(strings.ReplaceAll(layoutRows("\t", "."), "\n", "\r"), charmap.ISO8859_1.NewEncoder())),
+		writeFile(t, dir, "aligned.txt", "csv", []byte(strings.ReplaceAll(strings.ReplaceAll(layoutRows("\t", "."), "\t\t", "\tNA\t"), "\t", "      "))),
 	}
 }
 
@@ -107,6 +111,7 @@ func TestMessyLayoutsProve(t *testing.T) {
 		"titled.csv": "skiprows=3, nrows=8", "semicolon.csv": `sep=";", decimal=","`, "comments.tsv": "skiprows=2",
 		"pipes.txt": `sep="|"`, "r_export.txt": "index_col=0", "cp1252.csv": `encoding="cp1252"`, "latin1.csv": `encoding="latin-1"`,
 		"utf16.csv": `encoding="utf-16"`, "gbk.csv": `encoding="gbk"`, "offset.xlsx": `skiprows=3, usecols="B:D", nrows=8`,
+		"trailing.csv": "usecols=range(3)", "mac.tsv": `encoding="cp1252", sep="\t"`, "aligned.txt": `sep="\\s+"`,
 	}
 	shaped := map[string]bool{}
 	for _, task := range tasks {

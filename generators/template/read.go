@@ -42,6 +42,7 @@ type reading[T any] struct {
 var (
 	tableFile     = reading[*table]{"table", readTableFile}
 	textFile      = reading[string]{"text", readText}
+	textEncFile   = reading[string]{"textenc", readTextEncoding}
 	pdfFile       = reading[[]string]{"pdf", readPDFPages}
 	docxFile      = reading[[]string]{"docx", readDocxParagraphs}
 	imageSizeFile = reading[size]{"imagesize", readImageSize}

@@ -68,13 +68,40 @@ func readTableFile(in generators.Input) (*table, error) {
 // text is file i as UTF-8 text.
 func (c *bctx) text(i int) string { return must(c, i, textFile) }
 
-// readText reads a file as UTF-8 text.
+// readText reads a file as text, decoded from the encoding
+// tableread.SniffEncoding names for all its bytes (readTextEncoding), as
+// the reference code opens it.
 func readText(in generators.Input) (string, error) {
 	b, err := os.ReadFile(in.Path)
 	if err != nil {
 		return "", fmt.Errorf("read %s: %w", in.File.Name, err)
 	}
-	return string(b), nil
+	enc, _ := tableread.SniffEncoding(b)
+	if enc == "" || enc == tableread.EncUTF8 {
+		return string(b), nil
+	}
+	s, err := tableread.Decoder(enc).Bytes(b)
+	if err != nil {
+		return "", fmt.Errorf("read %s as %s: %w", in.File.Name, enc, err)
+	}
+	return string(s), nil
+}
+
+// textEncoding is the Python codec that decodes text file i, stated in
+// the reference code's open(..., encoding=...).
+func (c *bctx) textEncoding(i int) string { return must(c, i, textEncFile) }
+
+// readTextEncoding names a text file's encoding as Python's codecs do
+// (utf-8 for text whose encoding cannot be told).
+func readTextEncoding(in generators.Input) (string, error) {
+	b, err := os.ReadFile(in.Path)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", in.File.Name, err)
+	}
+	if enc, _ := tableread.SniffEncoding(b); enc != "" {
+		return enc, nil
+	}
+	return tableread.EncUTF8, nil
 }
 
 // loadCode is the pandas line that reads table i into v; under

@@ -33,7 +33,7 @@ func init() {
 // readTextStep loads file i into text.
 func readTextStep(c *bctx, i int) schemas.RefStep {
 	return step("Read the text and look at its beginning.",
-		fmt.Sprintf("text = open(%s, encoding='utf-8').read()\nprint(len(text))\nprint(text[:500])", py(c.dpath(i))))
+		fmt.Sprintf("text = open(%s, encoding=%s).read()\nprint(len(text))\nprint(text[:500])", py(c.dpath(i)), py(c.textEncoding(i))))
 }
 
 func buildWordCount(c *bctx) ([]spec, error) {

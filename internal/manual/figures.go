@@ -70,51 +70,86 @@ const FiguresMarker = "<!-- figures: make demo -->"
 // CPU times, a test's build on a loaded machine, checks the counts only).
 func Figures(page, text string, d Demo) []string {
 	var bad []string
-	if funnel, ok := funnelBlock(text); ok {
-		bad = append(bad, checkFunnel(page, funnel, d)...)
-	}
+	bad = append(bad, checkFunnel(page, text, d)...)
 	for _, p := range markedParagraphs(text) {
 		bad = append(bad, checkParagraph(page, p, d)...)
 	}
 	return bad
 }
 
-func funnelBlock(text string) (string, bool) {
-	_, block, ok := strings.Cut(text, "```\n     stage   in  out\n")
-	if !ok {
-		return "", false
-	}
-	block, _, _ = strings.Cut(block, "```")
-	return block, true
+// FunnelLine is one stage of a funnel as synth build prints it and the
+// pages quote it: "   stage   in  out  note" (In is -1 for "-").
+type FunnelLine struct {
+	Stage   string
+	In, Out int
+	Note    string
 }
 
-var funnelLine = regexp.MustCompile(`^ *(\S+) +(-|\d+) +(\d+)  `)
+// FunnelHeader starts a funnel block: a ``` block whose first line it is.
+const FunnelHeader = "     stage   in  out"
 
-func checkFunnel(page, block string, d Demo) []string {
+var funnelLine = regexp.MustCompile(`^ *(\S+) +(-|\d+) +(\d+)  (.*)$`)
+
+// Funnel parses the funnel block of a page: ok is false when the page has
+// none, err names a line that is not "stage in out note".
+func Funnel(text string) (lines []FunnelLine, ok bool, err error) {
+	_, block, ok := strings.Cut(text, "```\n"+FunnelHeader+"\n")
+	if !ok {
+		return nil, false, nil
+	}
+	block, _, closed := strings.Cut(block, "```")
+	if !closed {
+		return nil, true, fmt.Errorf("the funnel block does not end")
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(block, "\n"), "\n") {
+		m := funnelLine.FindStringSubmatch(l)
+		if m == nil {
+			return lines, true, fmt.Errorf("funnel line %q is not \"stage in out note\"", l)
+		}
+		f := FunnelLine{Stage: m[1], In: -1, Note: m[4]}
+		if m[2] != "-" {
+			f.In, _ = strconv.Atoi(m[2])
+		}
+		f.Out, _ = strconv.Atoi(m[3])
+		lines = append(lines, f)
+	}
+	return lines, true, nil
+}
+
+func checkFunnel(page, text string, d Demo) []string {
+	lines, ok, err := Funnel(text)
+	if !ok {
+		return nil
+	}
+	if err != nil {
+		return []string{page + ": " + err.Error()}
+	}
 	var bad []string
-	lines := strings.Split(strings.TrimSuffix(block, "\n"), "\n")
 	if len(lines) != len(d.Stages) {
 		bad = append(bad, fmt.Sprintf("%s: the funnel has %d stages, the demo %d", page, len(lines), len(d.Stages)))
 	}
 	for i, l := range lines {
-		m := funnelLine.FindStringSubmatch(l)
-		if m == nil {
-			bad = append(bad, fmt.Sprintf("%s: funnel line %q is not \"stage in out note\"", page, l))
-			continue
-		}
 		if i >= len(d.Stages) {
 			continue
 		}
 		st := d.Stages[i]
-		in := strconv.Itoa(st.In)
+		in := st.In
 		if st.Stage == "collect" {
-			in = "-"
+			in = -1
 		}
-		if m[1] != st.Stage || m[2] != in || m[3] != strconv.Itoa(st.Out) {
-			bad = append(bad, fmt.Sprintf("%s: funnel line %d says %s %s %s, the demo %s %s %d", page, i+1, m[1], m[2], m[3], st.Stage, in, st.Out))
+		if l.Stage != st.Stage || l.In != in || l.Out != st.Out {
+			bad = append(bad, fmt.Sprintf("%s: funnel line %d says %s %s %d, the demo %s %s %d", page, i+1, l.Stage, count(l.In), l.Out, st.Stage, count(in), st.Out))
 		}
 	}
 	return bad
+}
+
+// count writes a funnel's in count: "-" for none.
+func count(n int) string {
+	if n < 0 {
+		return "-"
+	}
+	return strconv.Itoa(n)
 }
 
 var markerLine = regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(FiguresMarker) + `$`)

@@ -29,7 +29,7 @@ func ReadDelimited(b []byte) (*Table, error) {
 	}
 	t, err := delimited(text, false)
 	if err != nil {
-		return nil, err
+		return nil, err // an ambiguous layout's first reading is for typing only
 	}
 	t.Layout.Encoding = enc
 	return t, nil
@@ -37,14 +37,16 @@ func ReadDelimited(b []byte) (*Table, error) {
 
 // SniffDelimited reads the head of a file (it may stop mid-line) as
 // delimited text; ok is false when it holds no table. Typing and previews
-// use it; the table's rows are those of the head.
+// use it; the table's rows are those of the head. A table whose layout is
+// ambiguous (a header of two rows, a second table below) is still a table:
+// its first reading types it, and ReadDelimited names why no task reads it.
 func SniffDelimited(head []byte) (t *Table, ok bool) {
 	enc, ok := SniffEncoding(head)
 	if !ok {
 		return nil, false
 	}
 	t, err := delimited(DecodeHead(head, enc), true)
-	if err != nil {
+	if err != nil && (t == nil || !errors.As(err, new(*Ambiguous))) {
 		return nil, false
 	}
 	t.Layout.Encoding = enc
@@ -61,7 +63,7 @@ func looksTabular(t *Table) bool {
 	if t.lines.table*2 < t.lines.records {
 		return false
 	}
-	if t.Layout.Sep == "|" && strings.HasPrefix(strings.TrimSpace(t.lines.headerLine), "|") {
+	if t.Layout.Sep == "|" && (strings.HasPrefix(strings.TrimSpace(t.lines.headerLine), "|") || mdRule.MatchString(t.lines.belowHeader)) {
 		return false
 	}
 	if t.Layout.Sep != "\t" && wordy(t) {
@@ -155,6 +157,7 @@ func modal(recs []record) (width, share int) {
 // delimited finds the table in decoded text; cut says the text may stop
 // mid-line (a head), whose last line is then left out.
 func delimited(text string, cut bool) (*Table, error) {
+	text = crLines(text)
 	if cut {
 		if i := strings.LastIndexByte(text, '\n'); i >= 0 {
 			text = text[:i+1]
@@ -179,6 +182,9 @@ func delimited(text string, cut bool) (*Table, error) {
 		}
 	}
 	if share < 2 {
+		if recs, width, ok := spaced(text); ok {
+			return shape(text, recs, ' ', width)
+		}
 		return nil, fmt.Errorf("%w: no two lines split into the same number of fields by , ; tab or |", ErrNoTable)
 	}
 	recs, ok := parse(text, sep)
@@ -190,10 +196,15 @@ func delimited(text string, cut bool) (*Table, error) {
 }
 
 // shape finds the header, the rows and what lies around them among recs,
-// which split by sep mostly into width fields.
+// which split by sep mostly into width fields. For a layout that is
+// ambiguous yet a table (a header of two rows, a second table below), it
+// returns the first reading with the *Ambiguous error.
 func shape(text string, recs []record, sep rune, width int) (*Table, error) {
 	lines := strings.Split(text, "\n")
 	l := Layout{Format: "delimited", Sep: string(sep)}
+	if sep == ' ' {
+		l.Sep = `\s+`
+	}
 	h := -1
 	for i, r := range recs {
 		if i == 0 && len(r.fields) == width-1 && width >= 3 && len(recs) > 1 && len(recs[1].fields) == width && r.nonEmpty() == width-1 {
@@ -210,13 +221,17 @@ func shape(text string, recs []record, sep rune, width int) (*Table, error) {
 	}
 	header := recs[h].fields
 	l.SkipRows = recs[h].line
+	soft := twoRowHeader(recs, h, width)
 	if hl, ok := commentHeader(lines, recs[h], sep, width); h == 0 && ok {
 		// A header written as a comment (#CHROM …): the first record is data.
 		header, l.SkipRows, h = hl, recs[0].line-1, -1
 	}
-	body, after, err := bodyOf(lines, recs, h, width, l.IndexCol)
+	body, after, second, err := bodyOf(lines, recs, h, width, l.IndexCol)
 	if err != nil {
 		return nil, err
+	}
+	if soft == nil {
+		soft = second
 	}
 	if after > 0 {
 		l.NRows = len(body)
@@ -227,7 +242,21 @@ func shape(text string, recs []record, sep rune, width int) (*Table, error) {
 	t := &Table{Layout: l}
 	t.lines.records = len(recs)
 	t.lines.table = len(body) + 1
+	if second != nil { // tables one below another: all their lines are table
+		t.lines.table = 0
+		for _, r := range recs {
+			if len(r.fields) == width && r.nonEmpty() >= 2 {
+				t.lines.table++
+			}
+		}
+	}
 	t.lines.headerLine = lines[l.SkipRows]
+	if l.SkipRows+1 < len(lines) {
+		t.lines.belowHeader = lines[l.SkipRows+1]
+	}
+	if n := namedWidth(header, body, l.IndexCol); n < len(header) {
+		t.Layout.NCols, header = n, header[:n]
+	}
 	for _, r := range body {
 		f := r.fields
 		if l.IndexCol {
@@ -247,6 +276,9 @@ func shape(text string, recs []record, sep rune, width int) (*Table, error) {
 				}
 			}
 		}
+	}
+	if soft != nil {
+		return t, soft
 	}
 	return t, nil
 }
@@ -288,21 +320,31 @@ func allNumberish(f []string) bool {
 // a comment line above recs[0]): they run while rows have no more fields
 // than the table, up to the last row of its width; notes below (one cell
 // of text) and a second table after a blank line are left out. after
-// counts the records below the body.
-func bodyOf(lines []string, recs []record, h, width int, indexCol bool) (body []record, after int, err error) {
+// counts the records below the body; second, when a second table lies
+// below, says so (the body is then the first table's).
+func bodyOf(lines []string, recs []record, h, width int, indexCol bool) (body []record, after int, second, err error) {
 	hw := width
 	if indexCol {
 		hw = width - 1
 	}
 	end := h + 1
+	gap := false // a record of empty fields (",,") since the last row: a blank line
 	for j := h + 1; j < len(recs); j++ {
 		r := recs[j]
 		if len(r.fields) > width {
-			return nil, 0, &Ambiguous{fmt.Sprintf("line %d has %d fields, the table's rows %d", r.line+1, len(r.fields), width)}
+			return nil, 0, nil, &Ambiguous{fmt.Sprintf("line %d has %d fields, the table's rows %d", r.line+1, len(r.fields), width)}
 		}
-		if j > h+1 && blankBetween(lines, recs[j-1], r) && startsAnother(r, recs[h+1:j], hw) {
+		if r.nonEmpty() == 0 {
+			gap = true
+			continue
+		}
+		if end > h+1 && (gap || blankBetween(lines, recs[j-1], r)) && startsAnother(r, recs[h+1:end], hw) {
+			if k := secondTable(recs[j:], width); k >= 0 {
+				second = &Ambiguous{fmt.Sprintf("a second table begins on line %d below the first: which one a task means is a guess", recs[j+k].line+1)}
+			}
 			break
 		}
+		gap = false
 		end = j + 1
 	}
 	body = recs[h+1 : end]
@@ -310,9 +352,109 @@ func bodyOf(lines []string, recs []record, h, width int, indexCol bool) (body []
 		body = body[:len(body)-1]
 	}
 	if len(body) == 0 {
-		return nil, 0, fmt.Errorf("%w: a header without rows", ErrNoTable)
+		return nil, 0, nil, fmt.Errorf("%w: a header without rows", ErrNoTable)
 	}
-	return body, len(recs) - (h + 1 + len(body)), nil
+	return body, len(recs) - (h + 1 + len(body)), second, nil
+}
+
+// secondTable is the index in recs (what follows a table and a blank
+// line) of the header of a second table: a record of the table's width with
+// two values or more and a row of two values or more below it; -1 when
+// there is none (notes only).
+func secondTable(recs []record, width int) int {
+	for i := 0; i+1 < len(recs); i++ {
+		if len(recs[i].fields) == width && recs[i].nonEmpty() >= 2 && recs[i+1].nonEmpty() >= 2 {
+			return i
+		}
+	}
+	return -1
+}
+
+// twoRowHeader refuses a header of two rows: a row that leaves some
+// columns unnamed (questions or groups over several columns) above a row
+// of text naming every column with names repeated (a survey export's
+// "Response", "Open-Ended Response" …). Which row names the columns is a
+// guess.
+func twoRowHeader(recs []record, h, width int) error {
+	if h+1 >= len(recs) || recs[h].nonEmpty() == width {
+		return nil
+	}
+	next := recs[h+1]
+	if len(next.fields) != width || next.nonEmpty() != width || allNumberish(next.fields) {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, f := range next.fields {
+		f = strings.TrimSpace(f)
+		if seen[f] {
+			return &Ambiguous{fmt.Sprintf("a header of two rows (lines %d and %d): which one names the columns is a guess", recs[h].line+1, next.line+1)}
+		}
+		seen[f] = true
+	}
+	return nil
+}
+
+// namedWidth is how many columns the table has when its lines end in
+// separators with nothing between them: the trailing columns with no name
+// and no value in any row are left out (their count is the width). With
+// row names (index_col) every column is kept.
+func namedWidth(header []string, body []record, indexCol bool) int {
+	if indexCol {
+		return len(header)
+	}
+	n := len(header)
+	for n > 1 && strings.TrimSpace(header[n-1]) == "" && emptyColumn(body, n-1) {
+		n--
+	}
+	return n
+}
+
+// emptyColumn reports whether no row holds a value in column c.
+func emptyColumn(body []record, c int) bool {
+	for _, r := range body {
+		if c < len(r.fields) && strings.TrimSpace(r.fields[c]) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// spaced reads text whose columns are aligned with runs of spaces (a table
+// saved as text, which pandas reads with sep="\s+"): every line that is
+// not blank splits at whitespace into one number of fields, two or more,
+// on three lines or more, and no line holds a quote or starts with #.
+func spaced(text string) (recs []record, width int, ok bool) {
+	for i, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0:
+			continue
+		case strings.ContainsAny(line, "\"'") || strings.HasPrefix(f[0], "#"):
+			return nil, 0, false
+		case width == 0:
+			width = len(f)
+		case len(f) != width:
+			return nil, 0, false
+		}
+		recs = append(recs, record{fields: f, line: i})
+	}
+	return recs, width, width >= 2 && len(recs) >= 3
+}
+
+// crLines makes each lone carriage return (the line end of old Mac files,
+// which pandas reads as a line end) a newline, one byte for one, so that
+// lines count as pandas counts them.
+func crLines(text string) string {
+	if !strings.Contains(text, "\r") {
+		return text
+	}
+	b := []byte(text)
+	for i, c := range b {
+		if c == '\r' && (i+1 == len(b) || b[i+1] != '\n') {
+			b[i] = '\n'
+		}
+	}
+	return string(b)
 }
 
 // blankBetween reports a blank line between records a and b.
@@ -368,6 +510,8 @@ func commentsAmong(lines []string, header int, l *Layout) error {
 }
 
 var (
+	// mdRule is the rule below a Markdown table's header (---|:---:).
+	mdRule   = regexp.MustCompile(`^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)+\|?\s*$`)
 	number   = regexp.MustCompile(`^[-+]?(\d+([.,]\d*)?|[.,]\d+)([eE][-+]?\d+)?$`)
 	decComma = regexp.MustCompile(`^[-+]?\d*,\d+$`)
 	decPoint = regexp.MustCompile(`^[-+]?\d*\.\d+$`)

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/japanese"
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/unicode"
 )
@@ -18,12 +19,14 @@ const (
 	EncUTF8BOM = "utf-8-sig"
 	EncUTF16   = "utf-16" // with a BOM, either byte order: Python's utf-16 reads the BOM
 	EncGBK     = "gbk"
+	EncCP932   = "cp932" // Shift-JIS as Windows writes it (Python's shift_jis is a subset)
 	EncCP1252  = "cp1252"
 	EncLatin1  = "latin-1" // bytes cp1252 leaves undefined (0x81, 0x8d, 0x8f, 0x90, 0x9d) occur
 )
 
 // SniffEncoding names the encoding of a text head: a BOM decides; valid
-// UTF-8 is utf-8; otherwise GBK when the bytes decode as GBK with mostly CJK
+// UTF-8 is utf-8; otherwise Shift-JIS (cp932) when the bytes decode as it
+// with Japanese kana among the text, GBK when the bytes decode as GBK with mostly CJK
 // text, else cp1252, or latin-1 when a byte cp1252 leaves undefined occurs
 // (Python's cp1252 refuses those). ok is false when the head looks binary.
 // Given the whole file rather than its head, it names the codec that
@@ -40,6 +43,9 @@ func SniffEncoding(head []byte) (enc string, ok bool) {
 	}
 	if ValidUTF8Prefix(head) {
 		return EncUTF8, LooksPrintable(string(head))
+	}
+	if shiftJIS(head) {
+		return EncCP932, true
 	}
 	if pairedHighBytes(head) {
 		if s, err := simplifiedchinese.GBK.NewDecoder().Bytes(trimPartial(head)); err == nil && cjkShare(string(s)) > 0.1 && utf8.Valid(s) {
@@ -63,6 +69,8 @@ func Decoder(enc string) *encoding.Decoder {
 		return unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder()
 	case EncGBK:
 		return simplifiedchinese.GBK.NewDecoder()
+	case EncCP932:
+		return japanese.ShiftJIS.NewDecoder()
 	case EncCP1252:
 		return charmap.Windows1252.NewDecoder()
 	case EncLatin1:
@@ -138,6 +146,29 @@ func pairedHighBytes(b []byte) bool {
 		}
 	}
 	return pairs > 0 && lone*10 <= pairs
+}
+
+// shiftJIS reports text in Shift-JIS: it decodes as such without an
+// invalid byte, and a fifth or more of its characters beyond ASCII are
+// hiragana or katakana (U+3040-U+30FF), which Japanese text is full of.
+// GBK or cp1252 text read as Shift-JIS gives half-width katakana and
+// rare kanji, not these.
+func shiftJIS(b []byte) bool {
+	s, err := japanese.ShiftJIS.NewDecoder().Bytes(trimPartial(b))
+	s = bytes.TrimSuffix(s, []byte("\ufffd")) // a character cut at the head's end
+	if err != nil || bytes.ContainsRune(s, utf8.RuneError) {
+		return false
+	}
+	var kana, all int
+	for _, r := range string(s) {
+		if r > 0x7f {
+			all++
+			if r >= 0x3040 && r <= 0x30ff {
+				kana++
+			}
+		}
+	}
+	return all > 0 && kana*5 >= all
 }
 
 func cjkShare(s string) float64 {

@@ -28,7 +28,8 @@ type Layout struct {
 	Format string
 	// Encoding is the Python codec of delimited text.
 	Encoding string
-	// Sep is delimited text's field separator: , ; tab or |.
+	// Sep is delimited text's field separator: , ; tab or |, or the regular
+	// expression \s+ for columns aligned with runs of spaces.
 	Sep string
 	// Comment is "#" when lines starting with it lie among the table's rows.
 	Comment string
@@ -46,6 +47,10 @@ type Layout struct {
 	// UseCols is a sheet's column range ("B:F") when the table does not
 	// span the sheet's used columns from A; "" reads them all.
 	UseCols string
+	// NCols is how many columns of delimited text the table has when the
+	// lines end in columns with no name and no value (trailing separators):
+	// pandas reads the first NCols (usecols=range(NCols)); 0 reads them all.
+	NCols int
 	// Sheet is the worksheet the table is on.
 	Sheet string
 }
@@ -61,6 +66,7 @@ type Table struct {
 	lines struct {
 		records, table int // records parsed; the header and data rows among them
 		headerLine     string
+		belowHeader    string // the line below the header
 	}
 }
 
@@ -72,7 +78,7 @@ func (e *Ambiguous) Error() string { return "ambiguous layout: " + e.Reason }
 // Plain reports whether pandas reads the table with its defaults but for
 // the encoding and separator: nothing above, below or beside it.
 func (l Layout) Plain() bool {
-	return l.Comment == "" && l.Decimal == "" && l.SkipRows == 0 && l.NRows == 0 && !l.IndexCol && l.UseCols == ""
+	return l.Comment == "" && l.Decimal == "" && l.SkipRows == 0 && l.NRows == 0 && !l.IndexCol && l.UseCols == "" && l.NCols == 0
 }
 
 // Args are the keyword arguments that make pandas read the table as
@@ -98,6 +104,9 @@ func (l Layout) Args() []string {
 	}
 	if l.UseCols != "" {
 		a = append(a, "usecols="+q(l.UseCols))
+	}
+	if l.NCols > 0 {
+		a = append(a, fmt.Sprintf("usecols=range(%d)", l.NCols))
 	}
 	if l.NRows > 0 {
 		a = append(a, fmt.Sprintf("nrows=%d", l.NRows))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/japanese"
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/unicode"
 
@@ -77,7 +78,15 @@ func layoutCases() []layoutCase {
 			want: with(delim(","), func(l *Layout) { l.Encoding = EncUTF16 }), header: []string{"name", "value"}, rows: 2},
 		{name: "gbk.csv", data: encode("城市,人口\n北京,2154\n上海,2428\n广州,1530\n", simplifiedchinese.GBK.NewEncoder()),
 			want: with(delim(","), func(l *Layout) { l.Encoding = EncGBK }), header: []string{"城市", "人口"}, rows: 3, cell: [2]int{1, 0}, value: "上海"},
-		{name: "two_tables.csv", data: []byte("k,v\na,1\nb,2\nc,3\n\nk2,w\nx,9\ny,8\n"),
+		{name: "sjis.csv", data: encode("商品,価格\nりんご,120\nみかん,80\nバナナ,100\n", japanese.ShiftJIS.NewEncoder()),
+			want: with(delim(","), func(l *Layout) { l.Encoding = EncCP932 }), header: []string{"商品", "価格"}, rows: 3, cell: [2]int{2, 0}, value: "バナナ"},
+		{name: "trailing_separators.csv", data: []byte("\ufeffname,n,when,,\nCarter,1,1/21/77,,\nReagan,2,1/23/81,,\nBush,3,,,\n"),
+			want: with(delim(","), func(l *Layout) { l.Encoding, l.NCols = EncUTF8BOM, 3 }), header: []string{"name", "n", "when"}, rows: 3, cell: [2]int{2, 1}, value: "3"},
+		{name: "cr_lines.tsv", data: encode("name\tn\r\"caf\u00e9\"\t1\rth\u00e9\t2\rmat\u00e9\t3\r", charmap.ISO8859_1.NewEncoder()),
+			want: with(delim("\t"), func(l *Layout) { l.Encoding = EncCP1252 }), header: []string{"name", "n"}, rows: 3, cell: [2]int{2, 0}, value: "mat\u00e9"},
+		{name: "aligned.txt", data: []byte("Region    Item      Volume    Month\nEast      Apple     9000      July\nSouth     Orange    9000      September\n  North   Apple     2000      November\n"),
+			want: delim(`\s+`), header: []string{"Region", "Item", "Volume", "Month"}, rows: 3, cell: [2]int{2, 0}, value: "North"},
+		{name: "table_then_notes.csv", data: []byte("k,v\na,1\nb,2\nc,3\n,\nSource: a survey\n"),
 			want: with(delim(","), func(l *Layout) { l.NRows = 3 }), header: []string{"k", "v"}, rows: 3},
 		{name: "vcf_like.tsv", data: []byte("##fileformat=VCFv4.2\n##source=x\n#CHROM\tPOS\tREF\n1\t100\tA\n1\t200\tC\n2\t300\tG\n"),
 			want: with(delim("\t"), func(l *Layout) { l.SkipRows = 2 }), header: []string{"#CHROM", "POS", "REF"}, rows: 3},
@@ -170,6 +179,9 @@ func TestAmbiguousLayouts(t *testing.T) {
 	for _, c := range []layoutCase{
 		{name: "longer_row.csv", data: []byte("a,b\n1,2\n3,4,5\n6,7\n")},
 		{name: "hash_in_cells.csv", data: []byte("id,tag\n1,#red\n# comment\n2,#blue\n3,x\n")},
+		{name: "two_tables.csv", data: []byte("k,v\na,1\nb,2\nc,3\n\nk2,w\nx,9\ny,8\n")},
+		{name: "stacked_blocks.csv", data: []byte("Raiders at Jets,,\nstate,sales,tickets\nNY,47%,45%\nNJ,28%,31%\n,,\nBears at Jets,,\nstate,sales,tickets\nNY,43%,43%\nIL,9%,7%\n")},
+		{name: "two_row_header.tsv", data: []byte("Your name?\t\tHow do you weight?\t\nName\tOrganization\tResponse\tResponse\nAnn\tA Co\tBy age\tyes\nBo\tB Inc\tNot at all\tno\n")},
 		{name: "gap_or_two.xlsx", sheet: func(f *excelize.File) {
 			for i, r := range [][]any{{"k", "v", nil, "k2", "w"}, {"a", 1, nil, "x", 9}, {"b", 2, nil, "y", 8}} {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)
@@ -231,6 +243,35 @@ func TestLayoutsAgreeWithPandas(t *testing.T) {
 		tb := want[j.Name]
 		if !reflect.DeepEqual(cols, tb.Header) || n != len(tb.Rows) {
 			t.Errorf("%s: pandas reads %q and %d rows with %s; the reading found %q and %d", j.Name, cols, n, j.Call, tb.Header, len(tb.Rows))
+		}
+	}
+}
+
+// TestSniffTextEncodings: text in the encodings real files come in is
+// named as Python's codecs name them, from the whole text and from a head
+// cut mid-character; Japanese in Shift-JIS is not taken for GBK, nor
+// Chinese in GBK for Shift-JIS.
+func TestSniffTextEncodings(t *testing.T) {
+	ja := strings.Repeat("これは日本語のテキストです。製品の説明をここに書きます。\n", 20)
+	zh := strings.Repeat("这是一个中文文本。产品说明写在这里。\n", 20)
+	for _, c := range []struct {
+		name string
+		b    []byte
+		want string
+	}{
+		{"shift-jis", encode(ja, japanese.ShiftJIS.NewEncoder()), EncCP932},
+		{"gbk", encode(zh, simplifiedchinese.GBK.NewEncoder()), EncGBK},
+		// GBK whose bytes all lie in Shift-JIS's half-width katakana: it
+		// decodes as Shift-JIS too, without a kana among it.
+		{"gbk-as-halfwidth", encode(strings.Repeat("中南中国，南中。\n", 30), simplifiedchinese.GBK.NewEncoder()), EncGBK},
+		{"cp1252", encode(strings.Repeat("Le café où l'on mange des crêpes.\n", 20), charmap.Windows1252.NewEncoder()), EncCP1252},
+		{"utf-16", utf16(ja, false), EncUTF16},
+		{"utf-8", []byte(ja), EncUTF8},
+	} {
+		for _, cut := range []int{len(c.b), min(len(c.b)-1, 301)} {
+			if got, ok := SniffEncoding(c.b[:cut]); !ok || got != c.want {
+				t.Errorf("%s (%d bytes): sniffed %q (%v), want %q", c.name, cut, got, ok, c.want)
+			}
 		}
 	}
 }

@@ -1,0 +1,83 @@
+package proof
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"synth/schemas"
+)
+
+// salesTask is a one-step task over sales.csv whose reference prints code's
+// result and whose answer states it.
+func salesTask(code, answer string, cs ...schemas.Check) *schemas.Task {
+	return &schemas.Task{ID: "t", Index: "7", Files: []schemas.TaskFile{{ID: "f", Name: "sales.csv", Type: "csv"}}, Checks: cs,
+		Reference: &schemas.Reference{Answer: answer, Steps: []schemas.RefStep{
+			{Code: "import pandas as pd\ndf = pd.read_csv('data/sales.csv')\n" + code}}}}
+}
+
+// TestVariantTruthFromRerun proves that a twin's truth is what the
+// reference printed on the perturbed inputs (every third row dropped: 20
+// units, not 30), that its checks are re-derived from that printout, that
+// the original answer fails the twin (moved), and that a truth the
+// perturbation does not touch (the column count) is kept and not moved.
+func TestVariantTruthFromRerun(t *testing.T) {
+	b := newBackend(t)
+	ctx := context.Background()
+	task := salesTask("print('units', int(df['units'].sum()))", "The total of units is 30.", answerIs(30))
+	v, err := MakeVariant(ctx, b, task, salesInputs(t), t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Skipped != "" {
+		t.Fatalf("no twin: %s", v.Skipped)
+	}
+	if got := v.Task.Reference.Answer; got != "The total of units is 20." {
+		t.Errorf("twin answer %q, want the rerun's total (20)", got)
+	}
+	if got := v.Task.Checks[0].Number.Value; got != 20 {
+		t.Errorf("twin check expects %v, want 20", got)
+	}
+	if !v.Moved {
+		t.Error("the original answer (30) passes the twin: truth not moved")
+	}
+	if v.Task.Files[0].ID == "f" || v.Inputs[v.Task.Files[0].ID] == "" || v.Task.ID == task.ID || v.Task.Index != "7" {
+		t.Errorf("twin files %+v, inputs %v, id %s, index %s: want the perturbed copy's digest, its path, a new id and the same index", v.Task.Files, v.Inputs, v.Task.ID, v.Task.Index)
+	}
+
+	cols := salesTask("print('columns', len(df.columns))", "The table has 3 columns.", answerIs(3))
+	v, err = MakeVariant(ctx, b, cols, salesInputs(t), t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Skipped != "" || v.Moved {
+		t.Errorf("column count: skipped %q, moved %v; want a twin whose truth did not move", v.Skipped, v.Moved)
+	}
+}
+
+// TestVariantRefusesStaleTruth proves that a twin is not made when its
+// truth cannot be re-derived: a text answer whose printed line changed on
+// the perturbed inputs, and a check holding a value of the original inputs
+// that the rerun's outputs no longer meet.
+func TestVariantRefusesStaleTruth(t *testing.T) {
+	b := newBackend(t)
+	ctx := context.Background()
+	third := salesTask("print(df.sort_values('price', ascending=False)['region'].tolist()[2])", "The third priciest region is S.",
+		schemas.Check{Kind: schemas.CheckAnswer, ContainsAll: []string{"S"}})
+	v, err := MakeVariant(ctx, b, third, salesInputs(t), t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(v.Skipped, "text truth may have moved") {
+		t.Errorf("a text answer whose line changed: skipped %q, want the text refused", v.Skipped)
+	}
+	copyTask := salesTask("import os\nos.makedirs('output', exist_ok=True)\ndf.to_csv('output/out.csv', index=False)\nprint('saved')", "Saved.",
+		schemas.Check{Kind: schemas.CheckPython, Code: "import pandas as pd\nassert len(pd.read_csv('output/out.csv')) == 6, 'rows'"})
+	v, err = MakeVariant(ctx, b, copyTask, salesInputs(t), t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(v.Skipped, "twin's reference fails its checks") {
+		t.Errorf("a literal of the original inputs: skipped %q, want the twin's proof to refuse it", v.Skipped)
+	}
+}
