@@ -60,6 +60,8 @@ func TestAnswerSupportedByOutput(t *testing.T) {
 		{"a month is two numbers", num(10, 0), "October is month 10.", []string{"2023-10    5.2\n"}, true, false},
 		{"no rounding to a power of ten", num(123000, 1), "The total is 123000.", []string{"123456\n"}, false, true},
 		{"a round integer printed", num(123000, 1), "The total is 123,000.", []string{"123000\n"}, true, false},
+		{"versions and dates are names", schemas.Check{Kind: schemas.CheckAnswer, ContainsAll: []string{"[0.11.0] - 2024-03-07", "[0.10.4] - 2024-02-10"}},
+			"The headings are: [0.11.0] - 2024-03-07; [0.10.4] - 2024-02-10.", []string{"['[0.11.0] - 2024-03-07', '[0.10.4] - 2024-02-10']\n"}, true, false},
 	}
 	var in []Case
 	for _, tc := range cases {
