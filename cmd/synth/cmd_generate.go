@@ -30,7 +30,8 @@ least one, and so must a mutated reference (the other sort order, a wrong
 number, an untransformed image) where the template defines one, and the
 battery of wrong solutions made from the reference (its output tables with
 wrong values, its answer's numbers zeroed, off by one or swapped, its answer
-computed on perturbed inputs). Tasks that fail are dropped and counted by
+computed on perturbed inputs, its first answer judged on perturbed inputs).
+Tasks that fail are dropped and counted by
 reason; tasks.report.md lists each with why, and how often each template's
 checks rejected the battery (grader accuracy). Tasks without a reference solution
 are kept unproven, and the summary says how many. Benchmark tasks are always
