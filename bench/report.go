@@ -41,6 +41,10 @@ func Report(s Summary, tasks []schemas.Task, results []Result) string {
 
 	b.WriteString("\n## By category\n\n")
 	b.WriteString(groupTable(s.PerCategory, schemas.Categories, CategoryTitle, s.Samples))
+	if len(s.PerBand) > 0 {
+		fmt.Fprintf(&b, "\n## By difficulty band (%s bands, %s)\n\n", s.Bands, DifficultyFile)
+		b.WriteString(groupTable(s.PerBand, Bands, func(k string) string { return k }, s.Samples))
+	}
 	b.WriteString("\n## By input file type\n\n")
 	b.WriteString(groupTable(s.PerFileType, nil, func(k string) string { return k }, s.Samples))
 

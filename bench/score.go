@@ -183,6 +183,10 @@ type Summary struct {
 	Failures map[string]int `json:"failures"`
 	Infra    map[string]int `json:"infra"`
 	Judge    *JudgeSummary  `json:"judge,omitempty"`
+	// PerBand holds the figures per difficulty band (DifficultyFile), and
+	// Bands where the bands came from, when the benchmark has them.
+	PerBand map[string]Group `json:"per_band,omitempty"`
+	Bands   string           `json:"bands,omitempty"`
 	// Variant compares the benchmark with its variant split, when it has
 	// one and the eval ran it.
 	Variant *VariantScore `json:"variant,omitempty"`

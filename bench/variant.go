@@ -35,6 +35,9 @@ const (
 	StaleFile = "stale_trajectories.jsonl"
 )
 
+// maxVariantsBytes bounds the VariantsFile a benchmark may hold.
+const maxVariantsBytes = 64 << 20
+
 // maxStaleBytes bounds the outputs a stale trajectory carries inline.
 const maxStaleBytes = 4 << 20
 
@@ -239,8 +242,12 @@ func variantReport(s VariantSummary) string {
 // benchmark has no variant split.
 func Variants(dir string) (recs []VariantRecord, ok bool, err error) {
 	p := filepath.Join(dir, VariantDir, VariantsFile)
-	if _, err := os.Stat(p); err != nil {
+	st, err := os.Lstat(p)
+	if err != nil {
 		return nil, false, nil
+	}
+	if !st.Mode().IsRegular() || st.Size() > maxVariantsBytes {
+		return nil, true, fmt.Errorf("bench %s: %s/%s is not a regular file of at most %d bytes; run synth bench variants %s again", dir, VariantDir, VariantsFile, maxVariantsBytes, dir)
 	}
 	f, err := os.Open(p)
 	if err != nil {

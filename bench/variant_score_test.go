@@ -1,6 +1,9 @@
 package bench
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"synth/schemas"
@@ -24,5 +27,18 @@ func TestCompareVariantsPairsByRecord(t *testing.T) {
 	}
 	if p := v.PerCategory[data]; p.Tasks != 1 || p.Difference != -1 {
 		t.Errorf("per category %+v, want one task, difference -1", p)
+	}
+}
+
+// TestVariantsRefusesALink proves that a variants.jsonl that is a symlink
+// (a benchmark folder is untrusted) is refused, naming the file.
+func TestVariantsRefusesALink(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, VariantDir), 0o755)
+	target := filepath.Join(t.TempDir(), "elsewhere.jsonl")
+	os.WriteFile(target, []byte(`{"index":"2","task_id":"a","twin_id":"b"}`+"\n"), 0o644)
+	os.Symlink(target, filepath.Join(dir, VariantDir, VariantsFile))
+	if _, ok, err := Variants(dir); !ok || err == nil || !strings.Contains(err.Error(), VariantsFile) {
+		t.Errorf("a linked %s: ok %v, err %v; want it refused", VariantsFile, ok, err)
 	}
 }

@@ -194,7 +194,8 @@ func CategoryTitle(c string) string {
 	return c
 }
 
-// ContentHash hashes a benchmark's content — every file but the card — by
+// ContentHash hashes a benchmark's content — every file but the card and
+// the difficulty file — by
 // relative path and bytes, so two benchmarks with the same hash are the same.
 func ContentHash(dir string) (string, error) {
 	var paths []string
@@ -203,7 +204,7 @@ func ContentHash(dir string) (string, error) {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
-		if rel != CardFile {
+		if rel != CardFile && rel != DifficultyFile {
 			paths = append(paths, filepath.ToSlash(rel))
 		}
 		return nil

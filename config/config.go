@@ -65,7 +65,8 @@ func Default() Config {
 	return Config{
 		Seed:    1,
 		Sources: sources.Config{Specs: []string{"sample"}},
-		Tasks:   TasksConfig{Config: generators.Config{Writer: "template", Langs: []string{"en", "zh"}, PerFile: 3}},
+		Tasks: TasksConfig{Config: generators.Config{Writer: "template", Langs: []string{"en", "zh"}, PerFile: 3,
+			Composed: generators.ComposedConfig{Share: 1, Depth: 3}}},
 		Teacher: agent.Config{Kind: "reference", Format: "pybench", Samples: 1, MaxTurns: 10, MaxObservation: 8000},
 		Bench:   BenchConfig{Fraction: 0.4},
 	}

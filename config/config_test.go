@@ -81,6 +81,8 @@ func TestValidateNamesTheKey(t *testing.T) {
 		{"teacher:\n  kind: openai\n", "need an endpoint: pass --model M"},
 		{"llm:\n  endpoints:\n    - base_url: http://127.0.0.1:8000/v1\n", "llm.endpoints[0] needs a model"},
 		{"bench:\n  fraction: 1.5\n", "bench.fraction 1.5: want a share from 0 to 1"},
+		{"tasks:\n  composed:\n    share: 2\n", "tasks.composed.share 2: want a share from 0 to 1"},
+		{"tasks:\n  composed:\n    depth: 2\n", "tasks.composed.depth 2: want 3 to 5 steps"},
 		{"sources:\n  specs: [s3:bucket]\n", `unknown source kind "s3"`},
 		{"sandbox:\n  limits:\n    cell_timeout: soon\n", "sandbox.limits.cell_timeout"},
 		{"teacher:\n  kind: replay\n", "needs teacher.replay"},

@@ -38,6 +38,11 @@ func (c Config) Validate() error {
 			return fmt.Errorf("llm.endpoints[%d] needs a model (--model; base_url defaults to $OPENAI_BASE_URL, else OpenAI's API)", i)
 		}
 	}
+	if cc := c.Tasks.Composed; cc.Share < 0 || cc.Share > 1 {
+		return fmt.Errorf("tasks.composed.share %v: want a share from 0 to 1 (0: no composed tasks)", cc.Share)
+	} else if cc.Depth != 0 && (cc.Depth < 3 || cc.Depth > 5) {
+		return fmt.Errorf("tasks.composed.depth %d: want 3 to 5 steps (clean, filter, join, aggregate, share), or 0 for 3", cc.Depth)
+	}
 	if c.Bench.Fraction < 0 || c.Bench.Fraction > 1 {
 		return fmt.Errorf("bench.fraction %v: want a share from 0 to 1", c.Bench.Fraction)
 	}

@@ -81,7 +81,9 @@ const (
 	TeacherOpenAI    = "openai"
 	TeacherReference = "reference"
 	TeacherEmpty     = "empty"
-	TeacherReplay    = "replay"
+	// TeacherWeak does each task's first step only (agent.Weak).
+	TeacherWeak   = "weak"
+	TeacherReplay = "replay"
 )
 
 // evalInfo is eval.json: what made a results folder.

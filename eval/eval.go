@@ -63,6 +63,7 @@ func Evaluate(ctx context.Context, cfg Config, opts Options) (*Result, error) {
 	info := r.teacher.Info()
 	sum.Model, sum.Teacher, sum.Bench, sum.BenchHash = info.Model, info.Kind, cfg.Bench, hash
 	sum.Scoring = r.scoring
+	r.bands(&sum, results)
 	if sum.Variant, err = r.variants(ctx, results); err != nil {
 		return nil, err
 	}

@@ -401,7 +401,7 @@ func (r *evalRun) setTeacherKind(tc agent.Config) error {
 		return err
 	}
 	switch tc.Kind {
-	case TeacherReference:
+	case TeacherReference, TeacherWeak:
 		var missing []string
 		for _, t := range r.tasks {
 			if t.Reference == nil {
@@ -409,10 +409,13 @@ func (r *evalRun) setTeacherKind(tc agent.Config) error {
 			}
 		}
 		if len(missing) > 0 {
-			return fmt.Errorf("teacher reference: tasks %s of %s have no reference solution (a benchmark imported from PyBench has none: score trajectories with --teacher replay --trajectories FILE)",
-				abbreviate(missing, 10), r.cfg.Bench)
+			return fmt.Errorf("teacher %s: tasks %s of %s have no reference solution (a benchmark imported from PyBench has none: score trajectories with --teacher replay --trajectories FILE)",
+				tc.Kind, abbreviate(missing, 10), r.cfg.Bench)
 		}
 		r.teacher = agent.NewReference(r.format)
+		if tc.Kind == TeacherWeak {
+			r.teacher = agent.NewWeak(r.format)
+		}
 	case TeacherEmpty:
 		r.teacher = agent.NewEmpty()
 	case TeacherReplay:
@@ -431,7 +434,7 @@ func (r *evalRun) setTeacherKind(tc agent.Config) error {
 		}
 		r.endpoint.Client, r.teacher = c, agent.NewOpenAI(c, tc)
 	default:
-		return fmt.Errorf("teacher kind %q is not known (want openai, reference, empty, replay or adversary:NAME with NAME one of %s)", tc.Kind, strings.Join(adversary.Names(), ", "))
+		return fmt.Errorf("teacher kind %q is not known (want openai, reference, empty, weak, replay or adversary:NAME with NAME one of %s)", tc.Kind, strings.Join(adversary.Names(), ", "))
 	}
 	return nil
 }

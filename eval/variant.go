@@ -12,15 +12,19 @@ import (
 // variants evaluates the benchmark's variant split with the same teacher
 // and settings, into the results folder's bench.VariantDir, and compares
 // it with the original half's results. It returns nil when the benchmark
-// has no variant split, SkipVariants is set, or none of the evaluated
-// tasks has a twin.
+// has no variant split, SkipVariants is set, none of the evaluated tasks
+// has a twin, or its variants.jsonl does not load (said in the log).
 func (r *evalRun) variants(ctx context.Context, results []bench.Result) (*bench.VariantScore, error) {
 	if r.cfg.SkipVariants {
 		return nil, nil
 	}
 	recs, ok, err := bench.Variants(r.cfg.Bench)
-	if !ok || err != nil {
-		return nil, err
+	if err != nil {
+		fmt.Fprintf(r.log, "eval: the variant split left out: %v\n", err)
+		return nil, nil
+	}
+	if !ok {
+		return nil, nil
 	}
 	var twinned []string
 	for _, t := range r.tasks {

@@ -18,4 +18,18 @@ type Config struct {
 	// Validate runs every task's reference solution and an empty rollout
 	// before keeping it.
 	Validate bool `yaml:"validate" json:"validate"`
+	// Composed sets the composed tasks: chains of dependent steps (clean,
+	// filter, join, aggregate, share) asked as one query.
+	Composed ComposedConfig `yaml:"composed" json:"composed,omitempty"`
+}
+
+// ComposedConfig is the tasks.composed section: how many composed tasks
+// the template writer writes, and how deep.
+type ComposedConfig struct {
+	// Share is the share of a table file's tasks (per_file, or 3 when it
+	// is 0) that are composed, rounded, at least one when above 0; 0
+	// writes none. Each pair of tables a key links gets one more.
+	Share float64 `yaml:"share" json:"share"`
+	// Depth is the fewest dependent steps of a composed task (0: 3).
+	Depth int `yaml:"depth" json:"depth"`
 }

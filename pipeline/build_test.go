@@ -15,6 +15,7 @@ import (
 	"synth/agent"
 	"synth/bench"
 	"synth/config"
+	"synth/generators"
 	"synth/internal/duckdbtest"
 	"synth/internal/testenv"
 	"synth/pyenv"
@@ -39,6 +40,9 @@ func quickConfig() config.Config {
 	cfg := config.Default()
 	cfg.Tasks.PerFile = 1
 	cfg.Tasks.Langs = []string{"en"}
+	// Composed tasks have tests of their own (TestBuildTakesComposedTasks);
+	// here each table file's one task stays a single-step one.
+	cfg.Tasks.Composed = generators.ComposedConfig{}
 	return cfg
 }
 

@@ -83,6 +83,8 @@ func (m *taskMaker) generate(ctx context.Context, fs *fileSet) ([]slimTask, erro
 		if tasks, err = m.validateTasks(ctx, tasks, fs); err != nil {
 			return nil, err
 		}
+	} else if tasks, err = m.proveComposed(ctx, tasks, fs); err != nil {
+		return nil, err
 	}
 	untasked := untaskedFiles(fs, gen, made, valid, tasks)
 	m.info.Untasked = untaskedRecords(untasked)
@@ -146,7 +148,8 @@ func (m *taskMaker) generator(ctx context.Context) (gen generators.Generator, pr
 		if filesOnly {
 			m.logf("generate: no tasks that read no file (math, programs, web pages): the sources do not include the built-in corpus; --fileless (tasks.fileless: true) writes them too")
 		}
-		return template.New(template.Options{Seed: m.cfg.Seed, Langs: tc.Langs, Include: tc.Templates, PerFile: tc.PerFile, PythonModules: have, FilesOnly: filesOnly}), "", nil
+		return template.New(template.Options{Seed: m.cfg.Seed, Langs: tc.Langs, Include: tc.Templates, PerFile: tc.PerFile, PythonModules: have, FilesOnly: filesOnly,
+			Composed: template.Composed{Share: tc.Composed.Share, Depth: tc.Composed.Depth}}), "", nil
 	case "llm":
 		c, err := m.llm.client(m.work)
 		if err != nil {

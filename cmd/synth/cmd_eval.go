@@ -77,6 +77,9 @@ Teachers:
   openai      any OpenAI-compatible endpoint: --model and --base-url (default)
   reference   plays each task's reference solution: a valid benchmark scores 100%
   empty       answers "Finished:" at once, with no code: a valid benchmark scores 0%
+  weak        a scripted weak solver: plays each task's first step only (a
+              composed task's load, first step and report) and answers with
+              the last line it printed
   replay      re-executes the assistant turns of --trajectories FILE (synth's
               trajectories.jsonl, an eval's or synth serve --record's
               results.jsonl, or PyBench's trajectory.jsonl, matched to tasks
@@ -113,7 +116,8 @@ A benchmark with a variant split (synth bench variants) is scored on both halves
 with the same teacher: the twins' results go to -o's variant/ folder, and the
 printout, summary.json ("variant") and report.md give the original and variant
 pass rates over the twinned tasks and their difference, per category
-(--no-variants leaves the split out).
+(--no-variants leaves the split out). A benchmark with difficulty bands (synth
+bench difficulty) gets its pass rate per band too.
 
 Compare runs with: synth eval compare RUN_A RUN_B ...
 Export a run for inspect_ai (inspect view): synth eval export RUN --format inspect`,
@@ -149,7 +153,7 @@ Export a run for inspect_ai (inspect view): synth eval export RUN --format inspe
 	fl.StringVar(&f.model, "model", "", "model to evaluate (served at --base-url)")
 	fl.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible API root (default $OPENAI_BASE_URL, else "+llm.OpenAIBaseURL+")")
 	fl.StringVar(&f.keyEnv, "api-key-env", "", "environment variable holding the API key (default "+llm.DefaultKeyEnv+"; unset: no key)")
-	fl.StringVar(&f.teacher, "teacher", "", "openai (default), reference, empty, replay or adversary:NAME (see above)")
+	fl.StringVar(&f.teacher, "teacher", "", "openai (default), reference, empty, weak, replay or adversary:NAME (see above)")
 	fl.StringVar(&f.trajectories, "trajectories", "", "trajectory file to replay and grade (implies --teacher replay)")
 	fl.StringVar(&f.format, "format", "", "message format: pybench (default) or openai-tools")
 	fl.IntVar(&f.samples, "samples", 1, "rollouts per task (k of pass@k)")
@@ -360,6 +364,14 @@ func printEval(w io.Writer, res *eval.Result) {
 	for _, c := range schemas.Categories {
 		if g, ok := s.PerCategory[c]; ok {
 			fmt.Fprintf(w, "  %-22s %5.1f%%  (%d/%d)\n", bench.CategoryTitle(c), 100*g.PassRate, g.Passed, g.Rollouts)
+		}
+	}
+	if len(s.PerBand) > 0 {
+		fmt.Fprintf(w, "by difficulty band (%s bands):\n", s.Bands)
+		for _, b := range bench.Bands {
+			if g, ok := s.PerBand[b]; ok {
+				fmt.Fprintf(w, "  %-22s %5.1f%%  (%d/%d)\n", b, 100*g.PassRate, g.Passed, g.Rollouts)
+			}
 		}
 	}
 	if v := s.Variant; v != nil {

@@ -15,7 +15,7 @@ var (
 	// a cost or weight per unit.
 	perUnitWords = regexp.MustCompile(`(?i)(price|fare|rate|wage|cost|fee|tariff|per[ _.]|_per_|unit[ _.]?(price|cost|weight)|each)`)
 	// quantityWords name how many of something there are.
-	quantityWords = regexp.MustCompile(`(?i)(quantity|\bqty|qty$|units|count|sold|hours|nights|days|pieces|items|volume|number[ _.]of|^n[ _.]|^num[ _.])`)
+	quantityWords = regexp.MustCompile(`(?i)(quantity|\bqty|qty$|units|count($|s|[^a-z])|sold|hours|nights|days|pieces|items|volume|number[ _.]of|^n[ _.]|^num[ _.])`)
 	// genericKey names a key that says nothing of what it keys.
 	genericKey = regexp.MustCompile(`(?i)^\s*(id|key|index|idx|no\.?|nr\.?|#|code|row|pk|unnamed: \d+)\s*$`)
 )

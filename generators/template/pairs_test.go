@@ -88,3 +88,13 @@ func TestPairsByMeaning(t *testing.T) {
 		t.Errorf("no join of orders.csv and shipments.csv, whose order_ref overlap")
 	}
 }
+
+// TestQuantityWordsNotCounty: a county or a country is not a count, so a
+// rate is never multiplied by a county code as by a quantity.
+func TestQuantityWordsNotCounty(t *testing.T) {
+	for name, want := range map[string]bool{"county_bucket": false, "country": false, "item_count": true, "Count": true, "counts": true, "units_sold": true} {
+		if got := quantityWords.MatchString(name); got != want {
+			t.Errorf("quantityWords(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -63,6 +63,10 @@ type tmpl struct {
 	build func(c *bctx) ([]spec, error)
 	// mutate returns a wrong solution the checks must reject, or nil.
 	mutate func(t *schemas.Task) *schemas.Reference
+	// composed marks a template of composed tasks (tpl_compose.go): it
+	// runs only when Options.Composed.Share is above 0, first on each
+	// file, with slots of its own (see Composed).
+	composed bool
 }
 
 // spec is one task a template can write before it gets a language and an
@@ -78,6 +82,9 @@ type spec struct {
 	checks   []schemas.Check
 	outputs  []string // {out}.csv …
 	requires []string // overrides the template's Requires when set
+	// chain is the number of dependent steps of a composed task (its
+	// reference's steps between the load and the report); 0 otherwise.
+	chain int
 }
 
 var registry []*tmpl

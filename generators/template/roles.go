@@ -16,31 +16,38 @@ import (
 type role int
 
 const (
-	roleText      role = iota // free text
-	roleID                    // identifier: a key, a code with leading zeros
-	roleOrdinal               // rank, position, index, game number
-	roleCategory              // a code or category: few distinct values
-	roleYear                  // a calendar year
-	roleDate                  // a date
-	roleExtensive             // an amount or a count: it sums
-	roleIntensive             // a rate, a level, a price, a temperature: it averages
+	roleText       role = iota // free text
+	roleID                     // identifier: a key, a code with leading zeros
+	roleOrdinal                // rank, position, index, game number
+	roleCategory               // a code or category: few distinct values
+	roleYear                   // a calendar year
+	roleDate                   // a date
+	roleExtensive              // an amount or a count: it sums
+	roleIntensive              // a rate, a level, a price, a temperature: it averages
+	roleCoordinate             // a latitude, a longitude, an easting: a place, not a measure
 )
 
-var roleNames = [...]string{"text", "id", "ordinal", "category", "year", "date", "extensive", "intensive"}
+var roleNames = [...]string{"text", "id", "ordinal", "category", "year", "date", "extensive", "intensive", "coordinate"}
 
 func (r role) String() string { return roleNames[r] }
 
 var (
 	// idWords name identifiers and codes.
-	idWords = regexp.MustCompile(`(?i)(^id$|^id[ _.]|[ _.]id$|(?-i:[a-z]Id$)|(?-i:[a-z]ID$)|\bid\b|identifier|^uuid|guid|code$|^code|\bkey$|[ _.]key$|(?-i:[a-z]Key$)|[ _.]sk$|(?-i:[a-z]SK$)|surrogate|zip|postal|phone|isbn|sku|serial|account|^no\.?$|^nr\.?$|^#$)`)
+	idWords = regexp.MustCompile(`(?i)([ _.]fp$|fips|^id$|^id[ _.]|[ _.]id$|(?-i:[a-z]Id$)|(?-i:[a-z]ID$)|\bid\b|identifier|^uuid|guid|code$|^code|\bkey$|[ _.]key$|(?-i:[a-z]Key$)|[ _.]sk$|(?-i:[a-z]SK$)|surrogate|zip|postal|phone|isbn|sku|serial|account|^no\.?$|^nr\.?$|^#$)`)
 	// ordinalWords name ranks, positions and sequence numbers.
 	ordinalWords = regexp.MustCompile(`(?i)((^|[ _.])rank|^pos$|^pos[ _.]|(^|[ _.])position|^month$|^mon$|^day$|^dow$|weekday|day[ _.]of[ _.]|^hour$|^hr$|^minute$|quarter|^qtr$|^index$|^idx|^order$|sequence|^seq|^place$|^seed$|^round$|^row$|^lap$|^inns?$|inning|episode|^ep$|^week$|^match$|^game$|(game|match|race|episode|round|lap|row|pick|jersey|shirt|squad|player|seat|room|lot|batch|order|item|record|entry|case|ticket|invoice|customer|student|employee)[ _.]*(no\.?|nr\.?|number|num|#|index|idx)$|^(no|num|number)[ _.]*(of[ _.]+)?(game|match|row|entry|order|episode|season|round|lap|week|day)s?$|(^|[ _.])(day|date|month|hour|minute|week)$)`)
 	// yearWords name calendar years.
 	yearWords = regexp.MustCompile(`(?i)(^(year|yr\.?|fy|season)$|^year[ _.]|[ _.]year$|[ _.]year[ _.]|fiscal.?year|(?-i:^Year[A-Z][a-z]+$)|(?-i:[a-z]Year$)|[ _.]yr\.?$|^model[ _.]?yr)`)
 	// countWords start the name of a count ("Number of cases", "n_items").
 	countWords = regexp.MustCompile(`(?i)^(number|num|no|n|count|cnt|nb|total)[ _.]+(of[ _.]+)?[a-z]`)
+	// codeWords name what a column of whole numbers codes rather than
+	// measures: a state or county number, a bucket, a class.
+	codeWords = regexp.MustCompile(`(?i)(^(state|county|country|region|district|province|division|ward|precinct|zone|msa|cbsa|cluster|group|class|type|kind|category|segment|tier|sector|bucket|quintile|decile|quartile)s?$|[ _.](state|county|region|district|zone|cluster|group|class|type|category|segment|tier|bucket|quintile|decile|quartile)$)`)
+	// coordWords name coordinates: a place, never a measure to total,
+	// average, correlate or multiply.
+	coordWords = regexp.MustCompile(`(?i)(latitude|longitude|(^|[ _.])(lat|lon|lng|long)$|^[xy]?(lat|lon|lng)$|coord|easting|northing)`)
 	// extensiveWords name amounts and counts: totals make sense.
-	extensiveWords = regexp.MustCompile(`(?i)(count|\btips?\b|charges|fares?$|cogs|total|amount|sales|sold|revenue|turnover|quantity|\bqty|units|volume|deaths|death|cases|births|casualt|injur|killed|visitors|passengers|population|budget|gross|spend|expens|profit|income|earning|salary|salaries|cost|payment|paid|donation|export|import|production|consumption|runs|goals|wins|losses|medals|points|votes|views|subscribers|uploads|downloads|clicks|orders|bookings|trips|rides|flights|minutes|mins|hours|balls|bf$|^4s$|^6s$|boundar|wickets|tonnes|barrels|gallons)`)
+	extensiveWords = regexp.MustCompile(`(?i)(count($|s|[^a-z])|\btips?\b|charges|fares?$|cogs|total|amount|sales|sold|revenue|turnover|quantity|\bqty|units|volume|deaths|death|cases|births|casualt|injur|killed|visitors|passengers|population|budget|gross|spend|expens|profit|income|earning|salary|salaries|cost|payment|paid|donation|export|import|production|consumption|runs|goals|wins|losses|medals|points|votes|views|subscribers|uploads|downloads|clicks|orders|bookings|trips|rides|flights|minutes|mins|hours|balls|bf$|^4s$|^6s$|boundar|wickets|tonnes|barrels|gallons)`)
 	// intensiveWords name rates, levels, prices and other averages.
 	intensiveWords = regexp.MustCompile(`(?i)((?-i:^Years)|^years[ _.]|tenure|pulse|heart|bpm|^[xyz]$|coord|rate|ratio|percent|pct|%|share|proportion|probab|average|avg|mean|median|per[ _.]|_per_|temp|°|celsius|fahrenheit|humid|pressure|speed|velocity|wind|kmh|mph|km/h|m/s|knot|ppm|ppb|concentration|density|level|extent|index|score|rating|grade|gpa|bmi|age$|^age|price|close|open|high|low|adj|volatil|yield|margin|elevation|altitude|depth|height|width|length|size|weight|area|lat$|latitude|lon$|long$|longitude|ozone|co2|no2|so2|pm2|pm10|aqi|ph$|sr$|strike|economy|efficiency|mpg|magnitude|intensity|frequency|duration|distance|radius|diameter|vote_average|popularity|sentiment|polarity|acidity|sweetness|brix|firmness|ripeness)`)
 	// unitPart is a unit written in a name: "Extent (10^6 sq km)", "CO2 [ppm]", "wind_kmh".
@@ -114,6 +121,10 @@ func (t *table) profile(c *column) {
 		c.role = roleCategory // a constant: nothing to summarise or learn from
 	case t.leadingZeros(c.idx):
 		c.role = roleID
+	case coordWords.MatchString(bare):
+		c.role = roleCoordinate
+	case c.isInt && codeWords.MatchString(bare):
+		c.role = roleCategory // a number standing for a state, a bucket, a class
 	case ordinalWords.MatchString(bare):
 		c.role = roleOrdinal
 	case countWords.MatchString(bare):

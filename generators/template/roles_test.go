@@ -60,6 +60,11 @@ var realShaped = []struct {
 		"No. of Episode (Overall)": roleOrdinal, "Number of trainings": roleExtensive, "HourlyRate": roleIntensive,
 		"EmployeeCount": roleCategory,
 	}},
+	{"places.csv", placesCSV(), map[string]role{
+		"state": roleCategory, "year": roleYear, "county_bucket": roleCategory, "urate": roleIntensive,
+		"Xlongitude": roleCoordinate, "Ylatitude": roleCoordinate, "lat": roleCoordinate, "price": roleIntensive,
+		"sales": roleExtensive, "county": roleCategory, "county_rain": roleIntensive,
+	}},
 	{"noheader.csv", noHeaderCSV(), nil},
 }
 
@@ -143,6 +148,16 @@ func hrCSV() string {
 	return genRows("EmpID,Department,JobSatisfaction,JobLevel,YearsAtCompany,MonthlyIncome,created_date,No. of Episode (Overall),Number of trainings,HourlyRate,EmployeeCount", 70, func(i int) string {
 		return fmt.Sprintf("RM%03d,%s,%d,%d,%d,%d,%d,%d,%d,%d,1", i+1, []string{"Sales", "R&D", "HR"}[(i*5)%3], 1+(i*7)%4, 1+(i*3)%5,
 			(i*11)%36, 2000+(i*397)%9000, 1+(i*13)%31, 100+i*3+(i%2), (i*7)%6, 30+(i*17)%70)
+	})
+}
+
+// placesCSV is a panel of places, as Cigar.csv and police_killings.csv
+// are: states and counties coded as numbers, a bucket code, coordinates,
+// a rate, a price and sales.
+func placesCSV() string {
+	return genRows("state,county,year,county_bucket,urate,Xlongitude,Ylatitude,lat,price,sales,county_rain", 60, func(i int) string {
+		return fmt.Sprintf("%d,%d,%d,%d,%.3f,%.4f,%.4f,%.4f,%.1f,%.1f,%.1f", 1+(i*7)%48, 1+(i*5)%30, 1970+i%20, 1+i%5, 0.03+float64(i%9)/100,
+			-120+float64(i*13%40)/3, 30+float64(i*7%20)/3, 40+float64(i%11)/7, 20+float64(i*3%17)/2, 80+float64(i*29%50), 300+float64(i*17%90))
 	})
 }
 
@@ -304,7 +319,7 @@ func misuse(task *schemas.Task, roles map[string]role, totals []string) []string
 			regexp.MustCompile(`values=`+q+`, aggfunc='sum'`).MatchString(src)) {
 			out = append(out, fmt.Sprintf("%s sums the intensive %s", tmpl, name))
 		}
-		if r != roleID && r != roleOrdinal && r != roleYear {
+		if r != roleID && r != roleOrdinal && r != roleYear && r != roleCoordinate {
 			continue
 		}
 		// Drop the places where a key belongs: group, pivot and join keys,

@@ -25,6 +25,10 @@ type bctx struct {
 	// noTotals makes table and loadStep leave out aggregate rows
 	// ("Total", "All"); see withoutTotals.
 	noTotals bool
+	// depth is the fewest dependent steps a composed task may have, and
+	// chains how many composed tasks a one-file composer writes for the
+	// file (Options.Composed).
+	depth, chains int
 }
 
 func newCtx(seed int64, files []generators.Input, cache *parsed) *bctx {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"path"
 	"slices"
@@ -47,6 +48,41 @@ type Options struct {
 	// FilesOnly writes no task that reads no file (math, programs, web
 	// pages): the tasks are about the files given, and nothing else.
 	FilesOnly bool
+	// Composed sets the composed tasks (tpl_compose.go): none when its
+	// Share is 0.
+	Composed Composed
+}
+
+// Composed is how many composed tasks the generator writes, and how deep.
+type Composed struct {
+	// Share is the share of a table file's tasks (PerFile, or 3 when
+	// PerFile is 0) given to composed tasks, rounded, at least one when
+	// above 0: with PerFile 3, 0.5 gives two composed tasks and one
+	// single-step task per table file, where the composer finds a chain.
+	// Each pair of tables a key links gets one composed task more.
+	Share float64
+	// Depth is the fewest dependent steps a composed task has (3 when 0).
+	Depth int
+}
+
+// chains is how many composed tasks a one-file composer writes per file.
+func (o Options) chains() int {
+	if o.Composed.Share <= 0 {
+		return 0
+	}
+	per := o.PerFile
+	if per <= 0 {
+		per = 3
+	}
+	return max(1, int(math.Round(o.Composed.Share*float64(per))))
+}
+
+// depth is the fewest dependent steps of a composed task.
+func (o Options) depth() int {
+	if o.Composed.Depth <= 0 {
+		return 3
+	}
+	return o.Composed.Depth
 }
 
 type generator struct {
@@ -112,6 +148,9 @@ func (g *generator) chosen() []*tmpl {
 		if missing(t.Requires, g.opts.PythonModules) != "" {
 			continue // Available says which, with how to install it
 		}
+		if t.composed && g.opts.chains() == 0 {
+			continue
+		}
 		ts = append(ts, t)
 	}
 	return ts
@@ -149,7 +188,10 @@ func (r *run) oneFileTasks(ctx context.Context, files []generators.Input) (reada
 // Options.PerFile of them have written a task.
 func (r *run) overFile(c *bctx) error {
 	f := c.files[0]
-	n := 0
+	n, err := r.composedOver(c)
+	if err != nil {
+		return err
+	}
 	for _, t := range messyFirst(c, candidates(r.ts, f, r.opts.Seed)) {
 		if r.opts.PerFile > 0 && n >= r.opts.PerFile {
 			break
@@ -164,6 +206,26 @@ func (r *run) overFile(c *bctx) error {
 		}
 	}
 	return nil
+}
+
+// composedOver runs the one-file composed templates over the file of c
+// first, each writing up to Options.Composed's chains; n is how many
+// composed tasks (specs) they wrote, which count against PerFile.
+func (r *run) composedOver(c *bctx) (n int, err error) {
+	c.depth, c.chains = r.opts.depth(), r.opts.chains()
+	defer func() { c.chains = 0 }()
+	for _, t := range r.ts {
+		if !t.composed || t.inputs != 1 || !t.accepts(c.files[0].File.Type) {
+			continue
+		}
+		c.rng = rngFor(r.opts.Seed, t.Name, c.files[0].File.ID)
+		made, err := r.addN(t, c)
+		if err != nil {
+			return 0, err
+		}
+		n += made
+	}
+	return n, nil
 }
 
 // twoFileTasks runs the two-file templates: each readable file is tried
@@ -190,6 +252,7 @@ func (r *run) twoFileTasks(ctx context.Context, files []generators.Input, readab
 				}
 				tried++
 				c := newCtx(r.opts.Seed, []generators.Input{files[i], files[j]}, r.cache)
+				c.depth, c.chains = r.opts.depth(), 1
 				c.rng = rngFor(r.opts.Seed, t.Name, files[i].File.ID+files[j].File.ID)
 				made, err := r.add(t, c)
 				if err != nil {
@@ -227,14 +290,20 @@ func (r *run) filelessTasks() error {
 // and the stage goes on, unless Options.Strict (the tests' setting) makes
 // it the error of Generate.
 func (r *run) add(t *tmpl, c *bctx) (made bool, err error) {
+	n, err := r.addN(t, c)
+	return n > 0, err
+}
+
+// addN is add, saying how many specs t wrote.
+func (r *run) addN(t *tmpl, c *bctx) (made int, err error) {
 	specs, err := build(t, c)
 	if err != nil {
 		err = fmt.Errorf("template %s: files %s: %w", t.Name, namesOf(c.files), err)
 		if r.opts.Strict {
-			return false, err
+			return 0, err
 		}
 		slog.Warn("template failed on its files; no task from it", "template", t.Name, "files", namesOf(c.files), "err", err)
-		return false, nil
+		return 0, nil
 	}
 	for _, s := range specs {
 		name := r.names.unique(nestedName(t.Name, outName(t.Name, c.files), s))
@@ -242,7 +311,7 @@ func (r *run) add(t *tmpl, c *bctx) (made bool, err error) {
 			task, err := r.task(t, s, c.files, lang, name)
 			if err != nil {
 				if r.opts.Strict {
-					return false, err
+					return 0, err
 				}
 				slog.Warn("template wrote an invalid task; left out", "template", t.Name, "files", namesOf(c.files), "err", err)
 				continue
@@ -254,7 +323,7 @@ func (r *run) add(t *tmpl, c *bctx) (made bool, err error) {
 			r.out = append(r.out, task)
 		}
 	}
-	return len(specs) > 0, nil
+	return len(specs), nil
 }
 
 // Untasked implements generators.Explainer.
@@ -310,7 +379,7 @@ func build(t *tmpl, c *bctx) (specs []spec, err error) {
 func candidates(ts []*tmpl, f generators.Input, seed int64) []*tmpl {
 	var out []*tmpl
 	for _, t := range ts {
-		if t.inputs == 1 && t.accepts(f.File.Type) {
+		if t.inputs == 1 && !t.composed && t.accepts(f.File.Type) {
 			out = append(out, t)
 		}
 	}
@@ -414,7 +483,7 @@ func (g *generator) task(t *tmpl, s spec, files []generators.Input, lang, name s
 	}
 	task := schemas.Task{
 		ID: id, Category: t.Category, Subcategory: t.Subcategory, Files: tfs, Query: query, Lang: lang,
-		Checks: cs, Reference: ref, Generator: gen, Outputs: outs, Requires: req,
+		Checks: cs, Reference: ref, Generator: gen, Outputs: outs, Requires: req, Steps: s.chain,
 	}
 	if err := checks.Validate(&task); err != nil {
 		return schemas.Task{}, fmt.Errorf("template %s: %w", t.Name, err)

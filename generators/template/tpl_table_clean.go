@@ -63,6 +63,11 @@ func buildDropNA(c *bctx) ([]spec, error) {
 		return nil, nil
 	}
 	left := len(t.rows) - n
+	if left == 0 || t.hasEmptyColumn() {
+		// "0 rows remain" whatever the data: a column with no value (or
+		// nulls spread over every row) empties the table.
+		return nil, nil
+	}
 	return []spec{{
 		params: "dropna",
 		en: []string{
@@ -88,6 +93,16 @@ func buildDropNA(c *bctx) ([]spec, error) {
 		},
 		outputs: []string{"{out}.csv"},
 	}}, nil
+}
+
+// hasEmptyColumn reports a column with no value in any row.
+func (t *table) hasEmptyColumn() bool {
+	for _, col := range t.columns() {
+		if col.nulls == len(t.rows) {
+			return true
+		}
+	}
+	return false
 }
 
 func buildFillNA(c *bctx) ([]spec, error) {
@@ -317,6 +332,7 @@ s = df[find_column(df, %[1]q)].astype(str).str.slice(0, 10)
 for i, want in [%[2]s]:
     assert s.iloc[i] == want, 'row %%d of {out}.csv has %[1]s %%r, expected %%r' %% (i + 1, s.iloc[i], want)
 `, col.name, strings.Join(sample, ", ")),
+				sameTableCheck(c, "{out}.csv", fmt.Sprintf("df[%[1]s] = pd.to_datetime(df[%[1]s], format='%%d/%%m/%%Y').dt.strftime('%%Y-%%m-%%d')", py(col.name)), true),
 			},
 			outputs: []string{"{out}.csv"},
 		}}, nil
