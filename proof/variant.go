@@ -97,11 +97,15 @@ func MakeVariant(ctx context.Context, b sandbox.Backend, t *schemas.Task, inputs
 		v.Skipped = why
 		return v, nil
 	}
+	// The twin's reference is judged as eval judges a rollout: an answer
+	// number its code never printed fails, so a number the mapping left
+	// stale cannot pass the twin's own (equally stale) check.
 	refCase := rerun.Case
 	refCase.Checks, refCase.Answer, refCase.Messages = twin.Checks, twin.Reference.Answer, finished(twin.Reference.Answer)
+	refCase.Observations = rerun.Printed
 	empty := checks.Case{Checks: twin.Checks, Messages: finished(""), Files: CaseInputs(perturbed)}
 	stale := orig.Case
-	stale.Checks = twin.Checks
+	stale.Checks, stale.Observations = twin.Checks, orig.Printed
 	stale.Files = append(CaseInputs(perturbed), orig.Case.Files[len(inputs):]...)
 	rs, err := Verify(ctx, b, []checks.Case{refCase, empty, stale}, 0)
 	if err != nil {

@@ -96,15 +96,16 @@ type linePlace struct {
 }
 
 // place finds v, written with d decimals, in printed: the last line that
-// states it, searching the last step first (a reference prints its
-// results last).
+// states a number that rounds to it (an answer may round what the code
+// printed: 1.43 for 1.4286), searching the last step first (a reference
+// prints its results last).
 func place(printed []string, v float64, d int) (linePlace, token, bool) {
 	n := schemas.NumberMatch{Value: v}
 	for s := len(printed) - 1; s >= 0; s-- {
 		lines := strings.Split(strings.TrimRight(printed[s], "\n"), "\n")
 		for l := len(lines) - 1; l >= 0; l-- {
 			for r, tk := range tokens(lines[l]) {
-				if within(&n, tk.value, max(d, decimals(tk.text))) {
+				if within(&n, tk.value, d) {
 					return linePlace{s, len(lines) - 1 - l, r, masked(lines[l])}, tk, true
 				}
 			}
