@@ -76,7 +76,9 @@ def _normalize(text):
 
 def _spans(text):
     """(start, end, values) of each number text states (see candidates),
-    on _normalize(text), in order."""
+    on _normalize(text), in order. Versions and full dates are names, not
+    quantities: their digits are not stated (see _unasserted)."""
+    text = _unasserted(text)
     out = []
     for m in _NUM_RE.finditer(text):
         start = m.start()
@@ -95,6 +97,18 @@ def _spans(text):
         if vals:
             out.append((start, end, vals))
     return out
+
+
+# A version (0.11.0, 1.2.3) or a full date (2024-03-07, 12/03/2019): it
+# names a release or a day, so a heading "[0.11.0] - 2024-03-07" states no
+# number, neither 0.11 nor 2024.
+_UNASSERTED_RE = re.compile(
+    r"(?<![\w.])(?:\d+(?:\.\d+){2,}|\d{4}([-/])\d{1,2}\1\d{1,2}|\d{1,2}([-/])\d{1,2}\2\d{2,4})(?!\d|\.\d)")
+
+
+def _unasserted(text):
+    """text with its versions and full dates blanked (positions kept)."""
+    return _UNASSERTED_RE.sub(lambda m: " " * len(m.group(0)), text)
 
 
 # The x of a dimension (800x600 states 800 and 600).
@@ -268,6 +282,24 @@ def in_order(text, values, labels=None):
             return False, "the answer states %s and %s in the wrong order (or both orders): expected %s" % (
                 _fmt(values[i]), _fmt(values[i + 1]), ", ".join(_fmt(v) for v in values))
     return True, "values in order"
+
+
+def stated_to_its_digits(text, want):
+    """Whether the value text states (stated_value) is want to the digits
+    it writes, as (ok, message): 0.825 is known to 0.0005, so it does not
+    state a maximum of 0.8281 (the second largest value rounds nowhere
+    near), while 0.83 and 0.828 do. Each reading counts (12% is 12 and
+    0.12, 3.2 million is 3200000 to 50000), within its last digit and a
+    float's error."""
+    text = _normalize(final_answer_of(text))
+    span = _stated_span(text)
+    if not span:
+        return False, "the answer states no number"
+    for r, h in _readings(text, span):
+        if abs(r - want) <= h * (1 + 1e-9) + 1e-9 * max(1.0, abs(want)):
+            return True, "stated to its digits"
+    return False, "the answer states %s, which %s does not round to: state the value to the digits you know" % (
+        _short(text[span[0]:span[1]].strip(), 30), _fmt(want))
 
 
 def _check_number(text, spec, what, single=False):
@@ -990,6 +1022,42 @@ def sharpness(path):
     return float(lap.var())
 
 
+def _luma(im):
+    """The 128x128 grayscale thumbnail of im as PIL's L conversion makes it
+    (transparency over white): what brightness and contrast measure."""
+    return _gray_array(im, (128, 128))
+
+
+def enhanced_as_asked(out, src, kind, factor):
+    """Whether the image at out changes src's brightness (its mean
+    luminance) or contrast (its standard deviation) as PIL's ImageEnhance
+    with factor does, as (ok, message). The change out makes must be
+    between half and twice the change PIL's makes, and of its sign: darker
+    for brighter, or lowered contrast, fails. Where PIL's change is under
+    one grey level (a picture already at black and white, as a
+    silhouette), the image cannot show the change: then out must only not
+    go the other way, so a copy passes and a task asking it cannot be
+    proven. Measured the same way on all three images, so the grey formula
+    a solution uses (PIL's L, OpenCV's, an average) does not matter."""
+    from PIL import ImageEnhance
+    measure = {"brightness": lambda a: float(a.mean()), "contrast": lambda a: float(a.std())}[kind]
+    enhance = {"brightness": ImageEnhance.Brightness, "contrast": ImageEnhance.Contrast}[kind]
+    base = _open_image(src)
+    b = measure(_luma(base))
+    w = measure(_luma(enhance(flatten(base)).enhance(float(factor))))
+    a = measure(_luma(_open_image(out)))
+    want, got = w - b, a - b
+    if abs(want) < 1.0:
+        if got * (1 if want >= 0 else -1) < -0.5:
+            return False, "%s changes the %s the other way (%.1f, the input %.1f)" % (out, kind, a, b)
+        return True, "%s: the input's %s can hardly change (%.1f to %.1f)" % (out, kind, b, w)
+    ratio = got / want
+    if ratio < 0.5 or ratio > 2.0:
+        return False, "%s has %s %.1f, the input %.1f: a change of %+.1f where factor %s makes %+.1f (half to twice that passes)" % (
+            out, kind, a, b, got, _fmt(float(factor)), want)
+    return True, "%s %s %.1f (input %.1f, factor %s makes %.1f)" % (out, kind, a, b, _fmt(float(factor)), w)
+
+
 def check_image(c, answer, messages):
     path = c["path"]
     miss = _missing(path)
@@ -1181,6 +1249,65 @@ def read_text(path):
         return re.sub(r"<[^>]+>", "", xml)
     with open(path, encoding="utf-8", errors="replace") as f:
         return f.read()
+
+
+def _trigrams(text):
+    """The multiset of letter and digit trigrams of text, spaces, line
+    breaks and punctuation left out, ligatures (ﬁ) spelled out, any case:
+    PDF readers differ on where spaces go, not on the letters."""
+    import unicodedata
+    from collections import Counter
+    t = "".join(ch for ch in unicodedata.normalize("NFKC", text or "").lower() if ch.isalnum())
+    return Counter(t[i:i + 3] for i in range(len(t) - 2))
+
+
+def pdf_texts(path):
+    """The text of the PDF at path as each standard reader the sandbox has
+    gives it: pypdf's (the reference's) and PyMuPDF's, by name."""
+    import warnings
+    out = {}
+    from pypdf import PdfReader
+    out["pypdf"] = "\n".join(p.extract_text() or "" for p in PdfReader(path).pages)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                import pymupdf
+            except ImportError:
+                import fitz as pymupdf
+        with pymupdf.open(path) as doc:
+            out["PyMuPDF"] = "\n".join(p.get_text() for p in doc)
+    except ImportError:
+        pass
+    return out
+
+
+def covers_text(got, wants, min_recall=0.85, min_precision=0.6):
+    """Whether text got holds one of the texts wants (a dict of reader name
+    to text), as (ok, message): its letter trigrams (_trigrams) cover at
+    least min_recall of that text's and at least min_precision of got's
+    are that text's. Half the text, another page, or the text buried in
+    other text fails; another reader's spacing, line order within a page,
+    or a few glyphs read otherwise (pdfplumber's text covers 0.92 to 1.0
+    of pypdf's and PyMuPDF's) pass."""
+    g = _trigrams(got)
+    n = sum(g.values())
+    best = None
+    for name, text in wants.items():
+        w = _trigrams(text)
+        m = sum(w.values())
+        if not m:
+            continue
+        both = sum((g & w).values())
+        recall, precision = both / m, both / max(n, 1)
+        if recall >= min_recall and precision >= min_precision:
+            return True, "covers %.0f%% of %s's text" % (100 * recall, name)
+        if best is None or recall > best[1]:
+            best = (name, recall, precision)
+    if best is None:
+        return False, "no reader finds text to compare with"
+    return False, "holds %.0f%% of the text %s reads (at least %.0f%% needed), and %.0f%% of it is that text (at least %.0f%%)" % (
+        100 * best[1], best[0], 100 * min_recall, 100 * best[2], 100 * min_precision)
 
 
 def check_text(c, answer, messages):
@@ -1732,6 +1859,9 @@ _HELPERS = {
     "read_audio": read_audio, "duration": duration, "loudness_db": loudness_db,
     "audio_match": audio_match, "level_db": level_db, "sniff_type": sniff_type,
 }
+# The helpers of stated answers and extracted text (docs/CHECKS.md).
+_HELPERS.update(stated_to_its_digits=stated_to_its_digits, enhanced_as_asked=enhanced_as_asked,
+                pdf_texts=pdf_texts, covers_text=covers_text)
 
 
 def run_check(c, answer, messages):

@@ -182,19 +182,25 @@ assert len(extra) <= 1, 'the answer names %%d other words of the text (%%s): nam
 `, pyList(top), py(c.dpath(0)), minLen, pyList(aside), n)
 }
 
-// wordsInOrder is a python check that the answer names words in their
-// order (a ranking): each word's first mention, as a whole word in any
-// case, comes after the previous one's.
-func wordsInOrder(words []string) schemas.Check {
+// wordsInOrder is a python check that the answer names words in the
+// order of their counts (a ranking): each word's first mention, as a whole
+// word in any case, comes before that of every word with a lower count.
+// Words of the same count have no order between them.
+func wordsInOrder(words []string, counts []int) schemas.Check {
+	cs := make([]string, len(counts))
+	for i, n := range counts {
+		cs[i] = fmt.Sprint(n)
+	}
 	return pyCheck(`
-words = %s
+words, counts = %s, [%s]
 at = []
 for w in words:
     m = re.search(r'(?<!\w)' + re.escape(w) + r'(?!\w)', answer, re.IGNORECASE)
     assert m, 'the answer does not name %%s' %% w
     at.append(m.start())
-assert at == sorted(at), 'the answer names %%s out of order: expected %%s' %% (', '.join(sorted(words, key=lambda w: at[words.index(w)])), ', '.join(words))
-`, pyList(words))
+late = [(words[i], words[j]) for i in range(len(words)) for j in range(len(words)) if counts[i] > counts[j] and at[i] > at[j]]
+assert not late, 'the answer names %%s out of order: %%s (more frequent) comes after %%s; expected %%s' %% (', '.join(sorted(words, key=lambda w: at[words.index(w)])), late[0][0], late[0][1], ', '.join(words))
+`, pyList(words), strings.Join(cs, ", "))
 }
 
 // yearsExactly is a python check that the years the answer states, the

@@ -94,7 +94,7 @@ func buildPDFExtract(c *bctx) ([]spec, error) {
 		steps: []schemas.RefStep{pdfStep(c), step("Join the pages and save.",
 			"import os\nos.makedirs('./output', exist_ok=True)\nopen('{OUT}.txt', 'w', encoding='utf-8').write('\\n\\n'.join(pages))\nprint(sum(len(p) for p in pages))")},
 		answer: "The text of the PDF is saved to {OUT}.txt.", answerZh: "PDF 的文字已保存到 {OUT}.txt。",
-		checks:  []schemas.Check{plainText("{out}.txt"), textWordsCheck("{out}.txt", want)},
+		checks:  []schemas.Check{plainText("{out}.txt"), pdfTextCovered(c, "{out}.txt")},
 		outputs: []string{"{out}.txt"},
 	}}, nil
 }

@@ -332,6 +332,7 @@ s = df[find_column(df, %[1]q)].astype(str).str.slice(0, 10)
 for i, want in [%[2]s]:
     assert s.iloc[i] == want, 'row %%d of {out}.csv has %[1]s %%r, expected %%r' %% (i + 1, s.iloc[i], want)
 `, col.name, strings.Join(sample, ", ")),
+				sameTableCheck(c, "{out}.csv", fmt.Sprintf("df[%[1]s] = pd.to_datetime(df[%[1]s], format='%%d/%%m/%%Y').dt.strftime('%%Y-%%m-%%d')", py(col.name)), true),
 			},
 			outputs: []string{"{out}.csv"},
 		}}, nil
