@@ -157,16 +157,28 @@ type group struct {
 
 // groupBySharedFiles groups tasks by the files they read. Tasks reading
 // one file (or none) are grouped first; a task reading several joins their
-// groups while the result reads at most maxGroupFiles files, and is
-// otherwise a bridge, returned apart, whose side its files decide.
+// groups while the result reads at most maxGroupFiles files and at most
+// half the files of each type (typeShare), and is otherwise a bridge,
+// returned apart, whose side its files decide.
 func groupBySharedFiles(n int, item func(int) Item) (groups []group, bridges []int) {
 	parent := map[string]string{}
 	nfiles := map[string]int{}
+	fileType, typeFiles := map[string]string{}, map[string]int{}
+	for i := range n {
+		for _, f := range item(i).Files {
+			if _, ok := fileType[f.ID]; !ok {
+				fileType[f.ID] = f.Type
+				typeFiles[f.Type]++
+			}
+		}
+	}
+	ntypes := map[string]map[string]int{} // a root's files per type
 	var find func(string) string
 	find = func(f string) string {
 		p, ok := parent[f]
 		if !ok {
 			parent[f], nfiles[f] = f, 1
+			ntypes[f] = map[string]int{fileType[f]: 1}
 			return f
 		}
 		if p != f {
@@ -189,13 +201,17 @@ func groupBySharedFiles(n int, item func(int) Item) (groups []group, bridges []i
 	for _, i := range multi {
 		roots := map[string]bool{}
 		n := 0
+		perType := map[string]int{}
 		for _, f := range item(i).Files {
 			if r := find(f.ID); !roots[r] {
 				roots[r] = true
 				n += nfiles[r]
+				for t, k := range ntypes[r] {
+					perType[t] += k
+				}
 			}
 		}
-		if len(roots) > 1 && n > maxGroupFiles {
+		if len(roots) > 1 && (n > maxGroupFiles || overShare(perType, typeFiles)) {
 			isBridge[i] = true
 			bridges = append(bridges, i)
 			continue
@@ -205,6 +221,9 @@ func groupBySharedFiles(n int, item func(int) Item) (groups []group, bridges []i
 			if r != first {
 				parent[r] = first
 				nfiles[first] += nfiles[r]
+				for t, k := range ntypes[r] {
+					ntypes[first][t] += k
+				}
 			}
 		}
 	}
@@ -236,6 +255,19 @@ func groupBySharedFiles(n int, item func(int) Item) (groups []group, bridges []i
 		groups = append(groups, *byRoot[r])
 	}
 	return groups, bridges
+}
+
+// overShare reports a group that would read more than half the files of a
+// type (one file of a type of two or three): then no other group reads that
+// type, and it cannot reach both sides. Pairing templates (image.concat over
+// every two images) chain a type's files into one group otherwise.
+func overShare(perType, typeFiles map[string]int) bool {
+	for t, k := range perType {
+		if k > max(1, typeFiles[t]/2) {
+			return true
+		}
+	}
+	return false
 }
 
 // placeBridges puts each bridge task on the side of its files when they

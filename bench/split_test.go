@@ -350,3 +350,35 @@ func TestSplitTypeSpreadOverStrata(t *testing.T) {
 		assertDisjoint(t, b, tr)
 	}
 }
+
+// A type whose every two files a pairing template reads (image.concat over
+// four png files and a jpeg) still reaches both sides: the pairs do not
+// chain all of its files into one group.
+func TestSplitPairedFilesOfOneTypeOnBothSides(t *testing.T) {
+	var files []schemas.TaskFile
+	for f := range 4 {
+		files = append(files, schemas.TaskFile{ID: fmt.Sprintf("png%d", f), Type: "png"})
+	}
+	files = append(files, schemas.TaskFile{ID: "jpeg0", Type: "jpeg"})
+	var tasks []schemas.Task
+	for i, f := range files {
+		for k := range 1 + i%3 {
+			tasks = append(tasks, schemas.Task{ID: fmt.Sprintf("%s-%d", f.ID, k), Category: schemas.CategoryMedia, Generator: fmt.Sprintf("template:image.t%d@1", (i+k)%4), Files: []schemas.TaskFile{f}})
+		}
+		for _, g := range files[i+1:] {
+			tasks = append(tasks, schemas.Task{ID: "concat-" + f.ID + "-" + g.ID, Category: schemas.CategoryMedia, Generator: "template:image.concat@1", Files: []schemas.TaskFile{f, g}})
+		}
+	}
+	for i := range 40 {
+		tasks = append(tasks, schemas.Task{ID: fmt.Sprint("csv", i), Category: schemas.CategoryData, Generator: fmt.Sprintf("template:table.t%d@1", i%5),
+			Files: []schemas.TaskFile{{ID: fmt.Sprint("csvf", i/2), Type: "csv"}}})
+	}
+	for seed := int64(1); seed <= 40; seed++ {
+		b, tr := Split(tasks, 0.2, seed)
+		types, _ := sidesOf(b, tr)
+		if c := types["png"]; c[0] == 0 || c[1] == 0 {
+			t.Errorf("seed %d: png in %d training and %d benchmark tasks, want both", seed, c[0], c[1])
+		}
+		assertDisjoint(t, b, tr)
+	}
+}

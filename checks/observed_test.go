@@ -53,6 +53,8 @@ func TestAnswerSupportedByOutput(t *testing.T) {
 		{"words are not held", schemas.Check{Kind: schemas.CheckAnswer, ContainsAny: []string{"March"}}, "March, with 12 sales.", []string{"May\n"}, true, false},
 		{"chinese", num(19, 0), "共有 19 行。", []string{"19\n"}, true, false},
 		{"huge exponents printed", num(4, 0), "It occurs 4 times.", []string{"1e999999 2.5e-400000 -1E+308888\n4\n"}, true, false},
+		{"a version is not a number", schemas.Check{Kind: schemas.CheckAnswer, ContainsAll: []string{"[0.11.0] - 2024-03-07", "Added", "[0.10.4] - 2024-02-10"}},
+			"The headings are: [0.11.0] - 2024-03-07; Added; [0.10.4] - 2024-02-10.", []string{"['[0.11.0] - 2024-03-07', 'Added', '[0.10.4] - 2024-02-10']\n"}, true, false},
 		{"an identifier's number is not stated", num(4, 0), "Top of the 4 groups by mean litres: VAN-1 (60.523).", []string{"4 groups\n", "VAN 60.523\n"}, true, false},
 		{"a number inside an identifier", num(1, 0), "There is 1 missing value.", []string{"Traceback (most recent call last):\n  File \"<cell-1>\", line 2, in <module>\nKeyError: 'x'\n", "run_1 x1 <cell-1>\n"}, false, true},
 		{"a traceback's numbers", num(7, 0), "It occurs 7 times.", []string{"Traceback (most recent call last):\n  File \"<cell-2>\", line 7, in <module>\n    s = 7 * n\nValueError: 7\n"}, false, true},

@@ -43,8 +43,11 @@ func BackendConfig(cfg sandbox.Config, inFlight int) sandbox.Config {
 }
 
 // Residents are the modules a run's sandboxes hold resident: the checks
-// library, which verifies every rollout.
-func Residents() []sandbox.Resident { return []sandbox.Resident{checks.Resident()} }
+// library, which verifies every rollout, and the figure recorder, whose
+// records of saved charts the chart checks read.
+func Residents() []sandbox.Resident {
+	return []sandbox.Resident{checks.Resident(), checks.FigureRecorder()}
+}
 
 // CollectLimits are sandbox.artifacts; the config was validated on load.
 func CollectLimits(c sandbox.Config) sandbox.CollectLimits {

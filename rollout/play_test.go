@@ -37,8 +37,8 @@ func TestInFlight(t *testing.T) {
 	if got := BackendConfig(sandbox.Config{Slots: 4}, 16).Slots; got != 4 {
 		t.Errorf("configured slots become %d, want 4", got)
 	}
-	if got := BackendConfig(sandbox.Config{}, 1).Residents; len(got) != 1 || got[0] != checks.Resident() {
-		t.Errorf("residents %v, want the checks library", got)
+	if got := BackendConfig(sandbox.Config{}, 1).Residents; len(got) != 2 || got[0] != checks.Resident() || got[1] != checks.FigureRecorder() {
+		t.Errorf("residents %v, want the checks library and the figure recorder", got)
 	}
 }
 

@@ -16,12 +16,12 @@ import (
 )
 
 // Backend is a sandbox backend with slots slots (0: the default) and the
-// checks library resident, closed when t ends. t stops first when the
+// checks library and the figure recorder resident, closed when t ends. t stops first when the
 // locked environment is not built (pyenvtest.Python).
 func Backend(t testing.TB, slots int) sandbox.Backend {
 	t.Helper()
 	pyenvtest.Python(t)
-	b, err := sandbox.New(sandbox.Config{Slots: slots, Residents: []sandbox.Resident{checks.Resident()}})
+	b, err := sandbox.New(sandbox.Config{Slots: slots, Residents: []sandbox.Resident{checks.Resident(), checks.FigureRecorder()}})
 	if err != nil {
 		t.Fatalf("sandbox: %v", err)
 	}

@@ -10,6 +10,11 @@ import (
 // minRows is the fewest data rows a table needs for table templates.
 const minRows = 5
 
+// minAudioSeconds is the shortest audio the templates read: a spoken digit
+// (a quarter of a second) is a recording to time and convert; the
+// templates that cut or mix audio ask for a second or more themselves.
+const minAudioSeconds = 0.2
+
 // parsed holds what one Generate call has read, by what was read and file
 // id, so a file is read once however many templates and pairs use it.
 type parsed struct {
@@ -121,8 +126,8 @@ func usable(c *bctx) (err error) {
 		if err != nil {
 			return err
 		}
-		if w.seconds < 0.5 {
-			return fmt.Errorf("shorter than half a second")
+		if w.seconds < minAudioSeconds {
+			return fmt.Errorf("shorter than %v s", minAudioSeconds)
 		}
 	case "mp3":
 		if _, err := mp3File.of(c, 0); err != nil {

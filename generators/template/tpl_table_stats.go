@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
+	"slices"
 	"strings"
 
 	"synth/schemas"
@@ -135,9 +137,19 @@ func buildShape(c *bctx) ([]spec, error) {
 	}}, nil
 }
 
+// nameNumber is a number standing alone in a column's name ("Q23, 2017"),
+// not digits glued to a word ("Q1", "pm2.5").
+var nameNumber = regexp.MustCompile(`(^|[^\pL\d_.])\d`)
+
+// statesNumbers reports a column name with numbers of its own: an answer
+// naming it states them beside the count it gives, and the answer check
+// reads a list of guesses. Templates whose answer is one number and names
+// a column leave such columns out.
+func statesNumbers(name string) bool { return nameNumber.MatchString(name) }
+
 func buildNUnique(c *bctx) ([]spec, error) {
 	t := c.table(0)
-	col, ok := c.pickCol(t.labels())
+	col, ok := c.pickCol(slices.DeleteFunc(t.labels(), func(c column) bool { return statesNumbers(c.name) }))
 	if !ok {
 		return nil, nil
 	}

@@ -310,7 +310,7 @@ func buildWordCloud(c *bctx) ([]spec, error) {
 		steps: []schemas.RefStep{readTextStep(c, 0), step("Use the wordcloud package.",
 			"import os\nfrom wordcloud import WordCloud\nos.makedirs('./output', exist_ok=True)\nWordCloud(width=800, height=400, background_color='white').generate(text).to_file('{OUT}.png')\nprint('saved')")},
 		answer: "The word cloud is saved to {OUT}.png.", answerZh: "词云图已保存到 {OUT}.png。",
-		checks: chartChecks(), outputs: []string{"{out}.png"},
+		checks: append(pngChecks(), pyCheck("chart_words('{out}.png', open(%s, encoding=%s).read())", py(c.dpath(0)), py(c.textEncoding(0)))), outputs: []string{"{out}.png"},
 	}}, nil
 }
 
