@@ -95,8 +95,14 @@ func TestBuildTakesComposedTasks(t *testing.T) {
 	cfg.Bench.Fraction = 0.5
 	dir := filepath.Join(t.TempDir(), "out")
 	var log strings.Builder
-	if _, err := Build(context.Background(), cfg, Options{Out: dir, Log: &log}); err != nil {
+	sum, err := Build(context.Background(), cfg, Options{Out: dir, Log: &log})
+	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
+	}
+	written := 0
+	readLines(t, filepath.Join(dir, rundir.Tasks), func(schemas.Task) { written++ })
+	if g := sum.Stages[1]; g.Stage != "generate" || g.Out != written {
+		t.Errorf("the generate line %+v, want %d tasks out (tasks.jsonl's)", g, written)
 	}
 	for _, name := range []string{rundir.Tasks, filepath.Join("bench", "tasks.jsonl")} {
 		var composed int

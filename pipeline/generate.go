@@ -83,8 +83,16 @@ func (m *taskMaker) generate(ctx context.Context, fs *fileSet) ([]slimTask, erro
 		if tasks, err = m.validateTasks(ctx, tasks, fs); err != nil {
 			return nil, err
 		}
-	} else if tasks, err = m.proveComposed(ctx, tasks, fs); err != nil {
-		return nil, err
+	} else {
+		before := len(tasks)
+		if tasks, err = m.proveComposed(ctx, tasks, fs); err != nil {
+			return nil, err
+		}
+		// The line counts the tasks written, as a resumed run reads them.
+		if n := before - len(tasks); n > 0 {
+			m.sum.Stages[line].Out = len(tasks)
+			m.sum.Stages[line].Note += fmt.Sprintf("; %d composed tasks dropped by their skip-step proof (tasks.report.md)", n)
+		}
 	}
 	untasked := untaskedFiles(fs, gen, made, valid, tasks)
 	m.info.Untasked = untaskedRecords(untasked)

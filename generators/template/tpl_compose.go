@@ -247,6 +247,15 @@ func chainSpec(c *bctx, t *table, ch chain, depth int) (spec, bool) {
 	if !unique {
 		return spec{}, false
 	}
+	// Each link must move the result as Go derives it, or the solution
+	// that skips it would pass; the skip-step proof in the sandbox has
+	// the last word (ProveSkips).
+	want := finals(d, ch, f)
+	for i := range ch.links {
+		if sameFinals(finals(without(t, ch.links, i), ch, f), want) {
+			return spec{}, false
+		}
+	}
 	val, col := bv, ch.m
 	aggCode := fmt.Sprintf("df = df.groupby(%s, as_index=False)[%s].%s()\nprint(df)", py(ch.cat), py(ch.m), ch.agg)
 	links := append([]chainLink(nil), ch.links...)
@@ -317,6 +326,55 @@ func chainSpec(c *bctx, t *table, ch chain, depth int) (spec, bool) {
 		outputs: []string{"{out}.csv"},
 		chain:   len(links),
 	}, true
+}
+
+// without is t after every link but the i-th; nil when a link leaves
+// nothing.
+func without(t *table, links []chainLink, i int) *table {
+	d := derived(t, t.header, t.rows)
+	for k, l := range links {
+		if k != i {
+			d = l.apply(d)
+		}
+	}
+	return d
+}
+
+// finals is the chain's result on d as Go derives it: each group's
+// aggregate, or its share of the total; nil when d lacks the columns.
+func finals(d *table, ch chain, f func([]float64) float64) map[string]float64 {
+	ci, mi := indexOf(d.header, ch.cat), indexOf(d.header, ch.m)
+	if ci < 0 || mi < 0 {
+		return nil
+	}
+	out := map[string]float64{}
+	total := 0.0
+	for _, g := range d.groupBy(ci, mi) {
+		out[g.key] = f(g.vals)
+		total += out[g.key]
+	}
+	if ch.share {
+		for k, v := range out {
+			out[k] = v / total * 100
+		}
+	}
+	return out
+}
+
+// sameFinals reports whether two results hold the same groups with
+// values the checks cannot tell apart: within same_table's tolerance
+// (0.1%, or 0.005).
+func sameFinals(a, b map[string]float64) bool {
+	if a == nil || b == nil || len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		w, ok := b[k]
+		if !ok || math.Abs(v-w) > math.Max(0.005, 1e-3*math.Abs(w)) {
+			return false
+		}
+	}
+	return true
 }
 
 // joinSteps joins clauses with "first", "then", as the query says them.
