@@ -327,8 +327,20 @@ def _labelled_span(text, label):
 
 def _answer_span(text, spec):
     """The span of the value an answer to one number states: the last one
-    spec's label names, else stated_value's."""
-    return _labelled_span(text, (spec or {}).get("label")) or _stated_span(text)
+    spec's label names, else stated_value's. When a verb asserts
+    stated_value's after the labelled one in the same clause, the label
+    named part of a name and the verb the value ("the median of 2021
+    votes is 10045" states 10045)."""
+    lab = _labelled_span(text, (spec or {}).get("label"))
+    st = _stated_span(text)
+    if lab and st and st[0] > lab[0] and not _CLAUSE_BREAK_RE.search(text, lab[1], st[0]) and \
+            _VERB_CUE_RE.search(text, max(lab[1], st[0] - 40), st[0]):
+        return st
+    return lab or st
+
+
+# What ends a clause: a comma, semicolon or stop (not a decimal point).
+_CLAUSE_BREAK_RE = re.compile(r"[,;，；。!?！？]|\.(?!\d)")
 
 
 def _check_number(text, spec, what, single=False):
@@ -1072,15 +1084,21 @@ def enhanced_as_asked(out, src, kind, factor):
     silhouette), the image cannot show the change: then out must only not
     go the other way, so a copy passes and a task asking it cannot be
     proven. Measured the same way on all three images, so the grey formula
-    a solution uses (PIL's L, OpenCV's, an average) does not matter."""
+    a solution uses (PIL's L, OpenCV's, an average) does not matter. The
+    output must also look like PIL's result (similarity at least 0.8): a
+    nearly white chart brightened loses most of its likeness to the input,
+    not to the input brightened."""
     from PIL import ImageEnhance
     measure = {"brightness": lambda a: float(a.mean()), "contrast": lambda a: float(a.std())}[kind]
     enhance = {"brightness": ImageEnhance.Brightness, "contrast": ImageEnhance.Contrast}[kind]
     base = _open_image(src)
-    b = measure(_luma(base))
-    w = measure(_luma(enhance(flatten(base)).enhance(float(factor))))
-    a = measure(_luma(_open_image(out)))
+    pil = enhance(flatten(base)).enhance(float(factor))
+    im = _open_image(out)
+    b, w, a = measure(_luma(base)), measure(_luma(pil)), measure(_luma(im))
     want, got = w - b, a - b
+    sim = similarity(im, pil)
+    if sim < 0.8:
+        return False, "%s does not look like the input with its %s changed (similarity %.2f to PIL's result, at least 0.80 needed)" % (out, kind, sim)
     if abs(want) < 1.0:
         if got * (1 if want >= 0 else -1) < -0.5:
             return False, "%s changes the %s the other way (%.1f, the input %.1f)" % (out, kind, a, b)
