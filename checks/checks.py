@@ -284,15 +284,16 @@ def in_order(text, values, labels=None):
     return True, "values in order"
 
 
-def stated_to_its_digits(text, want):
+def stated_to_its_digits(text, want, label=""):
     """Whether the value text states (stated_value) is want to the digits
     it writes, as (ok, message): 0.825 is known to 0.0005, so it does not
     state a maximum of 0.8281 (the second largest value rounds nowhere
-    near), while 0.83 and 0.828 do. Each reading counts (12% is 12 and
+    near), while 0.83 and 0.828 do. The value is the one label names,
+    as for a number check's label, else stated_value's. Each reading counts (12% is 12 and
     0.12, 3.2 million is 3200000 to 50000), within its last digit and a
     float's error."""
     text = _normalize(final_answer_of(text))
-    span = _stated_span(text)
+    span = _answer_span(text, {"label": label})
     if not span:
         return False, "the answer states no number"
     for r, h in _readings(text, span):
@@ -302,13 +303,46 @@ def stated_to_its_digits(text, want):
         _short(text[span[0]:span[1]].strip(), 30), _fmt(want))
 
 
+# What may stand between a label and the number it names: a few words
+# (the column's name, a verb, "of"), no digit and no clause break.
+_LABEL_GAP = r"[^\d,;:，；。.!?！？]{0,40}?[:：=]?\s*[$€£¥]?\s*$"
+
+
+def _labelled_span(text, label):
+    """The (start, end, values) of the last number text (normalized) names
+    by label, a regular expression of words (median|中位数): the label,
+    then a few words without digits or clause breaks ("the median of
+    Ozone is 31.5", "中位数为 31.5", "用中位数 31.5 填充"), then the
+    number. None when no number is named so."""
+    if not label:
+        return None
+    bare = _BRACKETS_RE.sub(lambda m: " " * len(m.group(0)), text)
+    found = None
+    for span in _spans(bare):
+        before = bare[max(0, span[0] - 60):span[0]]
+        if re.search(r"(?<![A-Za-z])(?:" + label + r")" + _LABEL_GAP, before, re.IGNORECASE):
+            found = span
+    return found
+
+
+def _answer_span(text, spec):
+    """The span of the value an answer to one number states: the last one
+    spec's label names, else stated_value's."""
+    return _labelled_span(text, (spec or {}).get("label")) or _stated_span(text)
+
+
 def _check_number(text, spec, what, single=False):
     """Whether text states spec's number. With single (an answer to a task
-    asking for one number), only the value it states counts
-    (stated_value); else any number it states."""
+    asking for one number), only the value it states counts (the last
+    number spec's label names, else stated_value); else any number it
+    states."""
     want = float(spec["value"])
     rel, ab = float(spec.get("rel_tol", 0) or 0), float(spec.get("abs_tol", 0) or 0)
-    found = stated_value(text) if single else candidates(text)
+    if single:
+        span = _answer_span(_normalize(text), spec)
+        found = span[2] if span else []
+    else:
+        found = candidates(text)
     if any(number_close(x, want, rel, ab) for x in found):
         return True, ""
     tol = max(ab, rel * abs(want)) if (rel or ab) else 0
@@ -552,7 +586,7 @@ def _unsupported(answer, c):
     text = _normalize(answer)
     groups = []
     if _asked[0] == 1:
-        span = _stated_span(text)
+        span = _answer_span(text, c.get("number"))
         if span:
             groups.append([span])
     else:

@@ -157,8 +157,9 @@ func sharesCSV() string {
 
 // TestStatStatedToItsDigits: a statistic is checked to the digits the
 // answer gives: the second largest share stated as 0.825 or 0.82, or the
-// mean for the max, fail; 0.83 (two decimals, as asked), 0.828 and the
-// value as numpy prints it pass.
+// mean for the max, fail; 0.83 (two decimals, as asked), 0.828, the
+// value as numpy prints it, and the value named with a count after it
+// (共 30 个县) pass.
 func TestStatStatedToItsDigits(t *testing.T) {
 	pyenvtest.Python(t)
 	ins := []generators.Input{writeFile(t, t.TempDir(), "counties.csv", "csv", []byte(sharesCSV()))}
@@ -177,6 +178,8 @@ func TestStatStatedToItsDigits(t *testing.T) {
 			sol("three decimals", "The maximum of college is 0.828."),
 			sol("as printed", "The maximum of college is 0.8281."),
 			sol("chinese", "college 的最大值为 0.83。"),
+			sol("chinese, a count after it", "college 的最大值为 0.83，共 30 个县。"),
+			sol("a count after it", "The maximum of college is 0.83. 30 counties were compared."),
 		})
 }
 
@@ -479,7 +482,7 @@ with open(OUT, 'w', newline='') as f:
 `
 
 // answersTemplates are the templates whose checks this file's tests hold.
-var answersTemplates = []string{"md.headings", "text.topword", "text.sentences", "table.stat", "pdf.extract", "image.brightness", "image.contrast",
+var answersTemplates = []string{"md.headings", "table.fillna", "text.topword", "text.sentences", "table.stat", "pdf.extract", "image.brightness", "image.contrast",
 	"table.groupby", "table.monthly", "table.addcol", "table.join", "table.dates"}
 
 // TestAnswersChecksProveOnCorpus: on the built-in corpus, the reference

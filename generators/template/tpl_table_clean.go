@@ -149,7 +149,7 @@ m = float(df[col].mean())
 assert abs(m - %[3]g) <= 1e-3 * max(1.0, abs(%[3]g)), "%[2]s has mean %%.4f after filling, expected %[4]s (filled with the median %[5]s?)" %% m
 `, "{out}.csv", col.name, after, num(after), num(med)),
 			sameTableCheck(c, "{out}.csv", fmt.Sprintf("df[%[1]s] = df[%[1]s].fillna(df[%[1]s].median())", py(col.name)), false),
-			answerNum(med), // every phrasing asks for the median
+			answerNumNamed(med, `median|中位数`), // every phrasing asks for the median
 		},
 		outputs: []string{"{out}.csv"},
 	}}, nil

@@ -68,7 +68,7 @@ func buildStat(c *bctx) ([]spec, error) {
 		},
 		answer:   fmt.Sprintf("The %s of %s is %s.", s.en, col.name, num(v)),
 		answerZh: fmt.Sprintf("%s 的%s为 %s。", col.name, s.zh, num(v)),
-		checks:   []schemas.Check{answerNum(v), statToItsDigits(c, col.name, s.pandas)},
+		checks:   []schemas.Check{answerNumNamed(v, statLabels[s.name]), statToItsDigits(c, col.name, s.pandas, statLabels[s.name])},
 	}}, nil
 }
 
