@@ -325,7 +325,8 @@ def chart_boxes(path, groups):
     """The figure at path draws a box per group (groups: name -> values):
     each group's median and quartiles (as numpy's linear percentiles, which
     matplotlib and seaborn use) appear among the figure's line and box
-    coordinates, along one axis for every group."""
+    coordinates, along one axis for every group: the value axis, when the
+    other axis's tick labels name the groups."""
     import numpy as np
     rec = figure_record(path)
     stats = []
@@ -336,7 +337,7 @@ def chart_boxes(path, groups):
             stats.append((name, np.percentile(v, [25, 50, 75])))
     allv = np.concatenate([s for _, s in stats]) if stats else np.zeros(1)
     tol = 1e-6 * (float(allv.max() - allv.min()) + 1.0)
-    for axis in (1, 0):
+    for axis in _value_axes(rec, [str(k).strip() for k, _ in stats]):
         coords = []
         for ax in _axes_of(rec):
             for ln in _rec_list(ax, "lines"):
@@ -358,6 +359,17 @@ def chart_boxes(path, groups):
             return
     raise AssertionError("%s does not draw the boxes of the %d groups (medians %s)" % (
         path, len(stats), {str(k): round(float(s[1]), 6) for k, s in stats[:8]}))
+
+
+def _value_axes(rec, names):
+    """The axes (1 for y, 0 for x) along which boxes may plot their
+    values: y when the x tick labels name every group, x when the y tick
+    labels do, else both."""
+    for which, axis in (("x", 1), ("y", 0)):
+        labels = {t for ax in _axes_of(rec) for _, t in _tick_labels(ax, which)}
+        if names and all(n in labels for n in names):
+            return (axis,)
+    return (1, 0)
 
 
 def chart_profiles(path, rows):
