@@ -10,7 +10,9 @@ import (
 // TestLabelledValue: with a label, an answer to one number states the
 // number the label names, in Chinese or English, whatever count follows
 // it; a wrong labelled value, a list after the label, or an answer whose
-// label names nothing and whose last asserted number is wrong fail.
+// label names nothing and whose last asserted number is wrong fail; a
+// label naming a column whose name holds a number ("the median of 2021
+// votes is 10045") yields to the verb of its clause.
 func TestLabelledValue(t *testing.T) {
 	b := openBackend(t)
 	median := schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: 31.5, AbsTol: 0.01, Label: "median|中位数"}}
@@ -39,6 +41,27 @@ func TestLabelledValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, tc := range cases {
+		if r := all[i][0]; r.OK != tc.ok {
+			t.Errorf("%q: ok=%v (%s), want %v", tc.answer, r.OK, r.Message, tc.ok)
+		}
+	}
+	votes := schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: 10045, AbsTol: 0.01, Label: "median|中位数"}}
+	named := []struct {
+		answer string
+		ok     bool
+	}{
+		{"The median of 2021 votes is 10045.", true},
+		{"2021 votes 的中位数为 10045。", true},
+		{"The median of 2021 votes is 9000.", false},
+	}
+	in = in[:0]
+	for _, tc := range named {
+		in = append(in, Case{Checks: []schemas.Check{votes}, Answer: "Finished: " + tc.answer})
+	}
+	if all, err = Verify(context.Background(), b, in); err != nil {
+		t.Fatal(err)
+	}
+	for i, tc := range named {
 		if r := all[i][0]; r.OK != tc.ok {
 			t.Errorf("%q: ok=%v (%s), want %v", tc.answer, r.OK, r.Message, tc.ok)
 		}

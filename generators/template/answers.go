@@ -64,7 +64,8 @@ assert ok, why`, py(col), expr, py(label))}
 // enhancedAsAsked is a python check that {out}.png changes the input's
 // brightness or contrast (kind) as PIL's ImageEnhance with factor does
 // (enhanced_as_asked): between half and twice PIL's change, measured alike
-// on the input, PIL's result and the output in the verification sandbox.
+// on the input, PIL's result and the output in the verification sandbox,
+// and looking like PIL's result.
 func enhancedAsAsked(c *bctx, kind string, factor float64) schemas.Check {
 	return pyCheck(`ok, why = enhanced_as_asked('{out}.png', %s, %s, %v)
 assert ok, why`, py("data/"+c.name(0)), py(kind), factor)

@@ -199,7 +199,8 @@ def save(b):
 // TestEnhanceAsAsked: brightness and contrast are judged by the change
 // PIL's ImageEnhance makes on the same input, measured alike: darker, a
 // copy, or lowered contrast fail; the same factor applied with numpy (its
-// own rounding, its own grey mean) passes.
+// own rounding, its own grey mean) passes; brighter but upside down fails
+// (it does not look like PIL's result).
 func TestEnhanceAsAsked(t *testing.T) {
 	pyenvtest.Python(t)
 	ins := []generators.Input{writeImage(t, t.TempDir(), "photo.png", photo(160, 120), "png")}
@@ -208,6 +209,7 @@ func TestEnhanceAsAsked(t *testing.T) {
 			{name: "darker", own: true, steps: []string{imgEdit + "save(a / f)"}},
 			{name: "a copy", own: true, steps: []string{imgEdit + "save(a)"}},
 			{name: "three times the change", own: true, steps: []string{imgEdit + "save(a * (1 + 3 * (f - 1)))"}},
+			{name: "brighter, upside down", own: true, steps: []string{imgEdit + "save((a * f)[::-1])"}},
 		},
 		[]solution{
 			{name: "numpy", own: true, steps: []string{imgEdit + "save(a * f)"}},

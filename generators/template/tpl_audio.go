@@ -108,6 +108,9 @@ func buildAudioConvert(c *bctx) ([]spec, error) {
 		checks: []schemas.Check{
 			fileCheck("{out}."+to, to, 100),
 			{Kind: schemas.CheckAudio, Path: "{out}." + to, Duration: &schemas.Range{Min: max(0.001, d-0.2), Max: d + 0.2}},
+			// The duration's tolerance is an encoder's padding, as long as a
+			// short clip itself: the sound must be there from start to end.
+			pyCheck("same_sound('{out}.%s', %s)", to, py("data/"+c.name(0))),
 		},
 		outputs: []string{"{out}." + to},
 	}}, nil
