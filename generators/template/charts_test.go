@@ -323,7 +323,10 @@ func TestChartTasksProveOnCorpus(t *testing.T) {
 // TestBoxCheckReadsTheValueAxis: where tick labels name the groups, a box
 // plot's quartiles are looked for along the other axis only. Here every
 // quartile of one group is 1 and of the other 2, which are also where
-// matplotlib puts the boxes along x: boxes of another column fail.
+// matplotlib puts the boxes along x: boxes of another column, labelled
+// or not (unlabelled boxes are read as upright), fail. One
+// box of every row has quartiles 1 and 2 too, and fails for drawing one
+// box for two groups.
 func TestBoxCheckReadsTheValueAxis(t *testing.T) {
 	pyenvtest.Python(t)
 	body := genRows("film_id,kind,rating", 60, func(i int) string {
@@ -335,7 +338,19 @@ func TestBoxCheckReadsTheValueAxis(t *testing.T) {
 	})
 	ins := []generators.Input{writeFile(t, t.TempDir(), "films.csv", "csv", []byte(body))}
 	judge(t, ins, "chart.box",
-		[]solution{chartStep("boxes of another column", "swap(nums)")},
+		[]solution{
+			chartStep("boxes of another column", "swap(nums)"),
+			chartStep("one box of every row", `m = next(c for c in used if c in nums)
+fig, ax = plt.subplots()
+ax.boxplot(df[m].dropna())
+fig.savefig(OUT)`),
+			chartStep("boxes of another column, unlabelled", `m = next(c for c in used if c in nums)
+cat = next(c for c in used if c in cats)
+other = next(c for c in nums if c != m)
+fig, ax = plt.subplots()
+ax.boxplot([g[other].dropna() for _, g in df.groupby(cat)])
+fig.savefig(OUT)`),
+		},
 		[]solution{chartStep("seaborn", `m = next(c for c in used if c in nums)
 cat = next(c for c in used if c in cats)
 fig, ax = plt.subplots()
