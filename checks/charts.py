@@ -325,7 +325,8 @@ def chart_boxes(path, groups):
     """The figure at path draws a box per group (groups: name -> values):
     each group's median and quartiles (as numpy's linear percentiles, which
     matplotlib and seaborn use) appear among the figure's line and box
-    coordinates, along one axis for every group."""
+    coordinates, along the value axis (x when the y tick labels name the
+    groups, else y), and the figure draws at least one box per group."""
     import numpy as np
     rec = figure_record(path)
     stats = []
@@ -334,9 +335,10 @@ def chart_boxes(path, groups):
         v = v[np.isfinite(v)]
         if len(v):
             stats.append((name, np.percentile(v, [25, 50, 75])))
+    assert _box_count(rec) >= len(stats), "%s draws %d boxes for %d groups" % (path, _box_count(rec), len(stats))
     allv = np.concatenate([s for _, s in stats]) if stats else np.zeros(1)
     tol = 1e-6 * (float(allv.max() - allv.min()) + 1.0)
-    for axis in (1, 0):
+    for axis in _value_axes(rec, [str(k).strip() for k, _ in stats]):
         coords = []
         for ax in _axes_of(rec):
             for ln in _rec_list(ax, "lines"):
@@ -358,6 +360,31 @@ def chart_boxes(path, groups):
             return
     raise AssertionError("%s does not draw the boxes of the %d groups (medians %s)" % (
         path, len(stats), {str(k): round(float(s[1]), 6) for k, s in stats[:8]}))
+
+
+def _value_axes(rec, names):
+    """The axes (1 for y, 0 for x) along which boxes may plot their
+    values: y when the x tick labels name every group, x when the y tick
+    labels do, else y (upright boxes, every library's default)."""
+    for which, axis in (("x", 1), ("y", 0)):
+        labels = {t for ax in _axes_of(rec) for _, t in _tick_labels(ax, which)}
+        if names and all(n in labels for n in names):
+            return (axis,)
+    return (1,)
+
+
+def _box_count(rec):
+    """How many boxes a figure draws: closed outlines of five points
+    (matplotlib's boxes as lines) and patches that are not rectangles
+    (boxes as patches: patch_artist, seaborn)."""
+    n = 0
+    for ax in _axes_of(rec):
+        for ln in _rec_list(ax, "lines"):
+            p = _line_points(ln) if isinstance(ln, dict) else []
+            if len(p) == 5 and p[0] == p[-1]:
+                n += 1
+        n += sum(1 for p in _rec_list(ax, "patches") if isinstance(p, list) and len(p) >= 8)
+    return n
 
 
 def chart_profiles(path, rows):

@@ -284,15 +284,16 @@ def in_order(text, values, labels=None):
     return True, "values in order"
 
 
-def stated_to_its_digits(text, want):
+def stated_to_its_digits(text, want, label=""):
     """Whether the value text states (stated_value) is want to the digits
     it writes, as (ok, message): 0.825 is known to 0.0005, so it does not
     state a maximum of 0.8281 (the second largest value rounds nowhere
-    near), while 0.83 and 0.828 do. Each reading counts (12% is 12 and
+    near), while 0.83 and 0.828 do. The value is the one label names,
+    as for a number check's label, else stated_value's. Each reading counts (12% is 12 and
     0.12, 3.2 million is 3200000 to 50000), within its last digit and a
     float's error."""
     text = _normalize(final_answer_of(text))
-    span = _stated_span(text)
+    span = _answer_span(text, {"label": label})
     if not span:
         return False, "the answer states no number"
     for r, h in _readings(text, span):
@@ -302,13 +303,58 @@ def stated_to_its_digits(text, want):
         _short(text[span[0]:span[1]].strip(), 30), _fmt(want))
 
 
+# What may stand between a label and the number it names: a few words
+# (the column's name, a verb, "of"), no digit and no clause break.
+_LABEL_GAP = r"[^\d,;:，；。.!?！？]{0,40}?[:：=]?\s*[$€£¥]?\s*$"
+
+
+def _labelled_span(text, label):
+    """The (start, end, values) of the last number text (normalized) names
+    by label, a regular expression of words (median|中位数): the label,
+    then a few words without digits or clause breaks ("the median of
+    Ozone is 31.5", "中位数为 31.5", "用中位数 31.5 填充"), then the
+    number. None when no number is named so."""
+    if not label:
+        return None
+    bare = _BRACKETS_RE.sub(lambda m: " " * len(m.group(0)), text)
+    found = None
+    for span in _spans(bare):
+        before = bare[max(0, span[0] - 60):span[0]]
+        if re.search(r"(?<![A-Za-z])(?:" + label + r")" + _LABEL_GAP, before, re.IGNORECASE):
+            found = span
+    return found
+
+
+def _answer_span(text, spec):
+    """The span of the value an answer to one number states: the last one
+    spec's label names, else stated_value's. When a verb asserts
+    stated_value's after the labelled one in the same clause, the label
+    named part of a name and the verb the value ("the median of 2021
+    votes is 10045" states 10045)."""
+    lab = _labelled_span(text, (spec or {}).get("label"))
+    st = _stated_span(text)
+    if lab and st and st[0] > lab[0] and not _CLAUSE_BREAK_RE.search(text, lab[1], st[0]) and \
+            _VERB_CUE_RE.search(text, max(lab[1], st[0] - 40), st[0]):
+        return st
+    return lab or st
+
+
+# What ends a clause: a comma, semicolon or stop (not a decimal point).
+_CLAUSE_BREAK_RE = re.compile(r"[,;，；。!?！？]|\.(?!\d)")
+
+
 def _check_number(text, spec, what, single=False):
     """Whether text states spec's number. With single (an answer to a task
-    asking for one number), only the value it states counts
-    (stated_value); else any number it states."""
+    asking for one number), only the value it states counts (the last
+    number spec's label names, else stated_value); else any number it
+    states."""
     want = float(spec["value"])
     rel, ab = float(spec.get("rel_tol", 0) or 0), float(spec.get("abs_tol", 0) or 0)
-    found = stated_value(text) if single else candidates(text)
+    if single:
+        span = _answer_span(_normalize(text), spec)
+        found = span[2] if span else []
+    else:
+        found = candidates(text)
     if any(number_close(x, want, rel, ab) for x in found):
         return True, ""
     tol = max(ab, rel * abs(want)) if (rel or ab) else 0
@@ -552,7 +598,7 @@ def _unsupported(answer, c):
     text = _normalize(answer)
     groups = []
     if _asked[0] == 1:
-        span = _stated_span(text)
+        span = _answer_span(text, c.get("number"))
         if span:
             groups.append([span])
     else:
@@ -578,18 +624,18 @@ def _unsupported(answer, c):
 
 # ---------- answers held to values recomputed from the inputs ----------
 
-def answer_states(answer, want, rel_tol=0.0, abs_tol=0.0):
+def answer_states(answer, want, rel_tol=0.0, abs_tol=0.0, label=""):
     """Asserts that answer states want, a value the calling python check
     computed from the inputs in the verification sandbox (the reference's
     own read and statistic), within rel_tol or abs_tol: for a task asking
-    one number, the value the answer states (stated_value); else any
-    number it states. The expected value is never the one recorded when
+    one number, the value the answer states (the one label names, as a
+    number check's label, else stated_value); else any number it states. The expected value is never the one recorded when
     the task was written, so an answer computed on other data (a stale
     answer) fails wherever the truth moved."""
     want = float(want)
     if not math.isfinite(want):
         raise AssertionError("the value computed from the inputs is %s: the task cannot be checked" % want)
-    ok, msg = _check_number(final_answer_of(answer), {"value": want, "rel_tol": rel_tol, "abs_tol": abs_tol},
+    ok, msg = _check_number(final_answer_of(answer), {"value": want, "rel_tol": rel_tol, "abs_tol": abs_tol, "label": label},
                             "the answer", single=_asked[0] == 1)
     if not ok:
         raise AssertionError(msg + " (computed from the inputs)")
@@ -1057,15 +1103,21 @@ def enhanced_as_asked(out, src, kind, factor):
     silhouette), the image cannot show the change: then out must only not
     go the other way, so a copy passes and a task asking it cannot be
     proven. Measured the same way on all three images, so the grey formula
-    a solution uses (PIL's L, OpenCV's, an average) does not matter."""
+    a solution uses (PIL's L, OpenCV's, an average) does not matter. The
+    output must also look like PIL's result (similarity at least 0.8): a
+    nearly white chart brightened loses most of its likeness to the input,
+    not to the input brightened."""
     from PIL import ImageEnhance
     measure = {"brightness": lambda a: float(a.mean()), "contrast": lambda a: float(a.std())}[kind]
     enhance = {"brightness": ImageEnhance.Brightness, "contrast": ImageEnhance.Contrast}[kind]
     base = _open_image(src)
-    b = measure(_luma(base))
-    w = measure(_luma(enhance(flatten(base)).enhance(float(factor))))
-    a = measure(_luma(_open_image(out)))
+    pil = enhance(flatten(base)).enhance(float(factor))
+    im = _open_image(out)
+    b, w, a = measure(_luma(base)), measure(_luma(pil)), measure(_luma(im))
     want, got = w - b, a - b
+    sim = similarity(im, pil)
+    if sim < 0.8:
+        return False, "%s does not look like the input with its %s changed (similarity %.2f to PIL's result, at least 0.80 needed)" % (out, kind, sim)
     if abs(want) < 1.0:
         if got * (1 if want >= 0 else -1) < -0.5:
             return False, "%s changes the %s the other way (%.1f, the input %.1f)" % (out, kind, a, b)
@@ -1174,6 +1226,58 @@ def loudness_db(path):
     x, _ = read_audio(path)
     rms = float(np.sqrt(np.mean(x * x))) if len(x) else 0.0
     return 20 * math.log10(rms) if rms > 0 else -120.0
+
+
+def _envelope(x, rate, frame=0.01):
+    """RMS of each 10 ms frame of mono samples x."""
+    import numpy as np
+    n = max(1, int(rate * frame))
+    m = len(x) // n
+    if m == 0:
+        return np.zeros(0)
+    return np.sqrt((np.asarray(x[: m * n], dtype=float).reshape(m, n) ** 2).mean(axis=1))
+
+
+def same_sound(path, ref, max_lag=0.15, parts=4, keep=0.3, min_corr=0.7):
+    """Asserts that the audio at path holds the sound of the audio at ref
+    from start to end, whatever the format and encoder: their loudness
+    envelopes (RMS per 10 ms), aligned by the lag within max_lag seconds
+    that matches them best (an encoder's delay or padding), correlate by
+    min_corr or more when ref's loudness varies, and in each of ref's parts
+    (quarters of its length) that is not near silence, path reaches keep of
+    ref's loudness. A conversion of only the first half, a second half
+    silenced, or the sound reversed fails."""
+    import numpy as np
+    x, rx = read_audio(path)
+    y, ry = read_audio(ref)
+    ex, ey = _envelope(x, rx), _envelope(y, ry)
+    assert len(ex) and len(ey), "%s or %s holds no sound" % (path, ref)
+    best, lag = -2.0, 0
+    for k in range(-int(max_lag / 0.01), int(max_lag / 0.01) + 1):
+        a = ex[max(k, 0):][: len(ey) - max(-k, 0)]
+        b = ey[max(-k, 0):][: len(a)]
+        if len(b) < len(ey) // 2:
+            continue
+        c = float(np.corrcoef(a, b)[0, 1]) if a.std() > 1e-9 and b.std() > 1e-9 else -1.0
+        if c > best:
+            best, lag = c, k
+    ex = ex[max(lag, 0):]
+    if lag < 0:
+        ex = np.concatenate([np.zeros(-lag), ex])
+    ex = np.concatenate([ex, np.zeros(max(0, len(ey) - len(ex)))])[: len(ey)]
+    varies = ey.std() > 0.05 * ey.mean()
+    assert not varies or best >= min_corr, \
+        "%s does not sound like %s from start to end (loudness correlates %.2f, want %.2f)" % (path, ref, best, min_corr)
+    spans = np.array_split(np.arange(len(ey)), parts)
+    loud = max(float(np.sqrt((ey[s] ** 2).mean())) for s in spans if len(s))
+    for i, s in enumerate(spans):
+        if not len(s):
+            continue
+        want = float(np.sqrt((ey[s] ** 2).mean()))
+        got = float(np.sqrt((ex[s] ** 2).mean()))
+        if want > 0.1 * loud:
+            assert got >= keep * want, "part %d of %d of %s is missing or silent in %s (level %.3g, the input's %.3g)" % (
+                i + 1, parts, ref, path, got, want)
 
 
 def audio_match(path, expected, rate):
@@ -1876,7 +1980,7 @@ _HELPERS = {
     "open_image": _open_image, "apply_transform": apply_transform, "is_gray": is_gray,
     "flatten": flatten, "has_alpha": has_alpha,
     "html_elements": html_elements, "load_module": load_module, "load_pickle": load_pickle,
-    "read_audio": read_audio, "duration": duration, "loudness_db": loudness_db,
+    "read_audio": read_audio, "duration": duration, "loudness_db": loudness_db, "same_sound": same_sound,
     "audio_match": audio_match, "level_db": level_db, "sniff_type": sniff_type,
 }
 # The helpers of stated answers and extracted text (docs/CHECKS.md).

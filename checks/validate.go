@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"regexp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -96,6 +97,9 @@ func ValidateCheck(c *schemas.Check) error {
 		}
 		if n.RelTol < 0 || n.AbsTol < 0 || math.IsNaN(n.RelTol) || math.IsNaN(n.AbsTol) || n.RelTol >= 1 {
 			return fmt.Errorf("bad tolerance rel_tol=%v abs_tol=%v (want 0 <= rel_tol < 1, abs_tol >= 0)", n.RelTol, n.AbsTol)
+		}
+		if _, err := regexp.Compile(n.Label); err != nil || len(n.Label) > 200 {
+			return fmt.Errorf("number label %q is not a regular expression of at most 200 bytes", n.Label)
 		}
 	}
 	if c.MinBytes < 0 {

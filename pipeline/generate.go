@@ -76,22 +76,25 @@ func (m *taskMaker) generate(ctx context.Context, fs *fileSet) ([]slimTask, erro
 			tasks = append(tasks, t)
 		}
 	}
-	m.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)", countCategories(len(tasks), func(i int) string { return tasks[i].Category }))
-	line := len(m.sum.Stages) - 1 // its note ends with the files that got no task
 	valid := slices.Clone(tasks)
-	if tc.Validate {
-		if tasks, err = m.validateTasks(ctx, tasks, fs); err != nil {
-			return nil, err
-		}
-	} else {
+	// The skip-step proof of composed tasks belongs to this stage (its
+	// time and CPU too), and its line counts the tasks written, as a
+	// resumed run reads them; tasks.validate proves the skips below.
+	proved := ""
+	if !tc.Validate {
 		before := len(tasks)
 		if tasks, err = m.proveComposed(ctx, tasks, fs); err != nil {
 			return nil, err
 		}
-		// The line counts the tasks written, as a resumed run reads them.
 		if n := before - len(tasks); n > 0 {
-			m.sum.Stages[line].Out = len(tasks)
-			m.sum.Stages[line].Note += fmt.Sprintf("; %d composed tasks dropped by their skip-step proof (tasks.report.md)", n)
+			proved = fmt.Sprintf("; %d composed tasks dropped by their skip-step proof (tasks.report.md)", n)
+		}
+	}
+	m.sum.add("generate", len(fs.order), len(tasks), "tasks (%d categories)%s", countCategories(len(tasks), func(i int) string { return tasks[i].Category }), proved)
+	line := len(m.sum.Stages) - 1 // its note ends with the files that got no task
+	if tc.Validate {
+		if tasks, err = m.validateTasks(ctx, tasks, fs); err != nil {
+			return nil, err
 		}
 	}
 	untasked := untaskedFiles(fs, gen, made, valid, tasks)

@@ -45,6 +45,15 @@ func TestVariantTruthFromRerun(t *testing.T) {
 		t.Errorf("twin files %+v, inputs %v, id %s, index %s: want the perturbed copy's digest, its path, a new id and the same index", v.Task.Files, v.Inputs, v.Task.ID, v.Task.Index)
 	}
 
+	mean := salesTask("print('mean', round(df['price'].mean(), 4))", "The mean price is 2.17.", schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: 2.1667, AbsTol: 0.01}})
+	v, err = MakeVariant(ctx, b, mean, salesInputs(t), t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Skipped != "" || v.Task.Reference.Answer != "The mean price is 3.56." || !v.Moved {
+		t.Errorf("an answer rounding what was printed: skipped %q, answer %q, moved %v; want the rerun's 3.5625 stated as 3.56", v.Skipped, v.Task.Reference.Answer, v.Moved)
+	}
+
 	cols := salesTask("print('columns', len(df.columns))", "The table has 3 columns.", answerIs(3))
 	v, err = MakeVariant(ctx, b, cols, salesInputs(t), t.TempDir(), nil)
 	if err != nil {
@@ -70,6 +79,14 @@ func TestVariantRefusesStaleTruth(t *testing.T) {
 	}
 	if !strings.Contains(v.Skipped, "text truth may have moved") {
 		t.Errorf("a text answer whose line changed: skipped %q, want the text refused", v.Skipped)
+	}
+	unprinted := salesTask("print('done')", "The total of units is 30.", answerIs(30))
+	v, err = MakeVariant(ctx, b, unprinted, salesInputs(t), t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(v.Skipped, "never showed") {
+		t.Errorf("an answer number the code never printed: skipped %q, want the twin's proof to refuse it", v.Skipped)
 	}
 	copyTask := salesTask("import os\nos.makedirs('output', exist_ok=True)\ndf.to_csv('output/out.csv', index=False)\nprint('saved')", "Saved.",
 		schemas.Check{Kind: schemas.CheckPython, Code: "import pandas as pd\nassert len(pd.read_csv('output/out.csv')) == 6, 'rows'"})

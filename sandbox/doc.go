@@ -12,9 +12,10 @@
 // each fork builds and pivots into its own. Each mounts its own /proc and
 // /dev/shm and, once a sandbox claims it, the workspace at /workspace
 // (data/ read-only) and a private /tmp. It then sets its rlimits, drops to a
-// uid of its own and reseeds random and numpy from Spec.Seed. The zygote
-// keeps its heap in huge pages where the kernel can (MADV_COLLAPSE), so a
-// fork copies fewer page tables, and, as root and while it has one thread,
+// uid of its own and reseeds random and numpy from Spec.Seed. Once idle
+// after its start, the zygote has its heap moved into huge pages where the
+// kernel can (MADV_COLLAPSE), so a fork copies fewer page tables, and, as
+// root and while it has one thread,
 // forks with the C library's fork rather than os.fork, skipping the
 // at-fork callbacks of the modules it imported (about 1 ms of copy-on-write
 // faults a fork).

@@ -793,6 +793,8 @@ def leave_zygote(zsock, wake_fds, keep=()):
     for fd in list(wake_fds) + list(ZYGOTE_FDS.values()) + list(ROOT_TEMPLATES.values()) + stem:
         if fd is not None and fd not in keep:
             os.close(fd)
+    if ZPOLL is not None:
+        ZPOLL.close()
     signal.set_wakeup_fd(-1)
     _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
 
@@ -1406,6 +1408,8 @@ def zygote(cfg):
     signal.signal(signal.SIGCHLD, lambda *_: None)
     ready = {"ready": True, "python": sys.version.split()[0], "preload": report, "layers": layers,
              "pid": os.getpid(), "threads": threads}
+    global ZPOLL
+    ZPOLL = select.epoll()  # after the stem's fork: the stem holds none
     for fd in [zsock.fileno(), wr] + ([STEM["dead"]] if STEM else []):
         watch(fd)
     zsock.sendall(json.dumps(ready).encode())
@@ -1413,8 +1417,8 @@ def zygote(cfg):
     while True:
         wait = None
         if heap is not None:
-            wait = max(0.0, min(COLLAPSE_IDLE, latest - time.monotonic())) * 1000
-        events = ZPOLL.poll(wait)
+            wait = max(0.0, min(COLLAPSE_IDLE, latest - time.monotonic()))
+        events = ZPOLL.poll(-1 if wait is None else wait)
         if heap is not None and (not events or time.monotonic() >= latest):
             collapse_heaps(heap, collapse)
             heap = None
@@ -1461,23 +1465,27 @@ def collapse_heaps(heap, collapse):
         collapse(heap)
 
 
-# ZPOLL is the zygote's poll set: its socket, its signal wake-up pipe, the
+# ZPOLL is the zygote's epoll set: its socket, its signal wake-up pipe, the
 # stem's death pipe and a pidfd per interpreter the stem forked (STEM_LIVE),
-# kept across iterations so that a request costs the same with 4,000 live
-# interpreters as with none (select() stops at fd 1024).
-ZPOLL = select.poll()
+# registered once, so that a request costs the same with 4,000 live
+# interpreters as with none (poll() hands the kernel every fd at every
+# call, and select() stops at fd 1024).
+ZPOLL = None
 
 
 def watch(fd):
-    ZPOLL.register(fd, select.POLLIN)
+    if ZPOLL is not None:
+        ZPOLL.register(fd, select.EPOLLIN)
 
 
 def forget(fd):
     """Drops fd from ZPOLL; the caller closes it next (a closed fd left
     registered would be reported forever, and its number reused)."""
+    if ZPOLL is None:
+        return
     try:
         ZPOLL.unregister(fd)
-    except KeyError:
+    except OSError:
         pass
 
 

@@ -71,6 +71,11 @@ type NumberMatch struct {
 	Value  float64 `json:"value"`
 	RelTol float64 `json:"rel_tol,omitempty"`
 	AbsTol float64 `json:"abs_tol,omitempty"`
+	// Label names the value asked, as a regular expression of words
+	// (median|中位数): in an answer to one number, the last number a label
+	// names ("the median of Ozone is 31.5", 中位数 31.5) is the value it
+	// states, whatever counts come after ("共 37 个缺失值").
+	Label string `json:"label,omitempty"`
 }
 
 // SortKey is a column a table must be sorted by.

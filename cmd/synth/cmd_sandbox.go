@@ -60,6 +60,13 @@ func (f *sandboxFlags) open(ctx context.Context) (sandbox.Backend, sandbox.Sandb
 	}
 	sc := cfg.Sandbox
 	sc.Residents = residents()
+	if sc.Spares == 0 {
+		// One sandbox, one interpreter at a time: spares forked beside the
+		// first would compete with it for the CPU at start, and be killed
+		// unused at exit. One lost to a timeout or a crash is forked again
+		// when the next cell needs it. A config's spares still apply.
+		sc.Spares = -1
+	}
 	if f.isolation != "" {
 		sc.Isolation = f.isolation
 	}

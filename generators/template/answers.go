@@ -54,17 +54,18 @@ func mutateVagueAnswer(t *schemas.Task) *schemas.Reference {
 // verification sandbox) to the digits it writes (stated_to_its_digits):
 // 0.825 for a maximum of 0.8281 fails where a tolerance of 0.01 passed
 // it; 0.83, 0.828 and 0.8281 pass.
-func statToItsDigits(c *bctx, col, expr string) schemas.Check {
+func statToItsDigits(c *bctx, col, expr, label string) schemas.Check {
 	return schemas.Check{Kind: schemas.CheckPython, Code: "import pandas as pd\n" + c.loadCode(0, "df") + fmt.Sprintf(`
 v = float(df[%s].%s)
-ok, why = stated_to_its_digits(answer, v)
-assert ok, why`, py(col), expr)}
+ok, why = stated_to_its_digits(answer, v, %s)
+assert ok, why`, py(col), expr, py(label))}
 }
 
 // enhancedAsAsked is a python check that {out}.png changes the input's
 // brightness or contrast (kind) as PIL's ImageEnhance with factor does
 // (enhanced_as_asked): between half and twice PIL's change, measured alike
-// on the input, PIL's result and the output in the verification sandbox.
+// on the input, PIL's result and the output in the verification sandbox,
+// and looking like PIL's result.
 func enhancedAsAsked(c *bctx, kind string, factor float64) schemas.Check {
 	return pyCheck(`ok, why = enhanced_as_asked('{out}.png', %s, %s, %v)
 assert ok, why`, py("data/"+c.name(0)), py(kind), factor)
@@ -140,4 +141,22 @@ func joinTableCheck(c *bctx, key string) schemas.Check {
 cols = set(map(str, df.columns)) | set(map(str, right.columns))
 df = df.merge(right, on=%s, how='inner')
 df = df[[x for x in df.columns if str(x) in cols]]`, py(key)), false)
+}
+
+// answerNumNamed is answerNum with a label: the number the label's words
+// name is the value the answer states (NumberMatch.Label), so a count
+// stated after it (共 37 个缺失值) is not read as the answer.
+func answerNumNamed(v float64, label string) schemas.Check {
+	c := answerNum(v)
+	c.Number.Label = label
+	return c
+}
+
+// statLabels name each statistic of table.stat in English and Chinese.
+var statLabels = map[string]string{
+	"mean":   `average|mean|平均值|均值|平均数`,
+	"median": `median|中位数`,
+	"std":    `standard deviation|std|stdev|标准差`,
+	"max":    `maximum|max|最大值|最大`,
+	"min":    `minimum|min|最小值|最小`,
 }

@@ -157,8 +157,9 @@ func sharesCSV() string {
 
 // TestStatStatedToItsDigits: a statistic is checked to the digits the
 // answer gives: the second largest share stated as 0.825 or 0.82, or the
-// mean for the max, fail; 0.83 (two decimals, as asked), 0.828 and the
-// value as numpy prints it pass.
+// mean for the max, fail; 0.83 (two decimals, as asked), 0.828, the
+// value as numpy prints it, and the value named with a count after it
+// (共 30 个县) pass.
 func TestStatStatedToItsDigits(t *testing.T) {
 	pyenvtest.Python(t)
 	ins := []generators.Input{writeFile(t, t.TempDir(), "counties.csv", "csv", []byte(sharesCSV()))}
@@ -177,6 +178,8 @@ func TestStatStatedToItsDigits(t *testing.T) {
 			sol("three decimals", "The maximum of college is 0.828."),
 			sol("as printed", "The maximum of college is 0.8281."),
 			sol("chinese", "college 的最大值为 0.83。"),
+			sol("chinese, a count after it", "college 的最大值为 0.83，共 30 个县。"),
+			sol("a count after it", "The maximum of college is 0.83. 30 counties were compared."),
 		})
 }
 
@@ -196,7 +199,8 @@ def save(b):
 // TestEnhanceAsAsked: brightness and contrast are judged by the change
 // PIL's ImageEnhance makes on the same input, measured alike: darker, a
 // copy, or lowered contrast fail; the same factor applied with numpy (its
-// own rounding, its own grey mean) passes.
+// own rounding, its own grey mean) passes; brighter but upside down fails
+// (it does not look like PIL's result).
 func TestEnhanceAsAsked(t *testing.T) {
 	pyenvtest.Python(t)
 	ins := []generators.Input{writeImage(t, t.TempDir(), "photo.png", photo(160, 120), "png")}
@@ -205,6 +209,7 @@ func TestEnhanceAsAsked(t *testing.T) {
 			{name: "darker", own: true, steps: []string{imgEdit + "save(a / f)"}},
 			{name: "a copy", own: true, steps: []string{imgEdit + "save(a)"}},
 			{name: "three times the change", own: true, steps: []string{imgEdit + "save(a * (1 + 3 * (f - 1)))"}},
+			{name: "brighter, upside down", own: true, steps: []string{imgEdit + "save((a * f)[::-1])"}},
 		},
 		[]solution{
 			{name: "numpy", own: true, steps: []string{imgEdit + "save(a * f)"}},
@@ -479,7 +484,7 @@ with open(OUT, 'w', newline='') as f:
 `
 
 // answersTemplates are the templates whose checks this file's tests hold.
-var answersTemplates = []string{"md.headings", "text.topword", "text.sentences", "table.stat", "pdf.extract", "image.brightness", "image.contrast",
+var answersTemplates = []string{"md.headings", "table.fillna", "text.topword", "text.sentences", "table.stat", "pdf.extract", "image.brightness", "image.contrast",
 	"table.groupby", "table.monthly", "table.addcol", "table.join", "table.dates"}
 
 // TestAnswersChecksProveOnCorpus: on the built-in corpus, the reference

@@ -2,6 +2,7 @@ package template
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -317,4 +318,42 @@ func TestChartTasksProveOnCorpus(t *testing.T) {
 	if v := validateAll(t, tasks, paths); len(v.Kept) != len(tasks) {
 		t.Fatalf("%d of %d tasks hold", len(v.Kept), len(tasks))
 	}
+}
+
+// TestBoxCheckReadsTheValueAxis: where tick labels name the groups, a box
+// plot's quartiles are looked for along the other axis only. Here every
+// quartile of one group is 1 and of the other 2, which are also where
+// matplotlib puts the boxes along x: boxes of another column, labelled
+// or not (unlabelled boxes are read as upright), fail. One
+// box of every row has quartiles 1 and 2 too, and fails for drawing one
+// box for two groups.
+func TestBoxCheckReadsTheValueAxis(t *testing.T) {
+	pyenvtest.Python(t)
+	body := genRows("film_id,kind,rating", 60, func(i int) string {
+		r := 1 + float64(i%2) // drama 1, comedy 2, and one in five half a point more
+		if i%10 < 2 {
+			r += 0.5
+		}
+		return fmt.Sprintf("%d,%s,%.2f", 4000+i*37, []string{"drama", "comedy"}[i%2], r)
+	})
+	ins := []generators.Input{writeFile(t, t.TempDir(), "films.csv", "csv", []byte(body))}
+	judge(t, ins, "chart.box",
+		[]solution{
+			chartStep("boxes of another column", "swap(nums)"),
+			chartStep("one box of every row", `m = next(c for c in used if c in nums)
+fig, ax = plt.subplots()
+ax.boxplot(df[m].dropna())
+fig.savefig(OUT)`),
+			chartStep("boxes of another column, unlabelled", `m = next(c for c in used if c in nums)
+cat = next(c for c in used if c in cats)
+other = next(c for c in nums if c != m)
+fig, ax = plt.subplots()
+ax.boxplot([g[other].dropna() for _, g in df.groupby(cat)])
+fig.savefig(OUT)`),
+		},
+		[]solution{chartStep("seaborn", `m = next(c for c in used if c in nums)
+cat = next(c for c in used if c in cats)
+fig, ax = plt.subplots()
+sns.boxplot(data=df, x=cat, y=m, ax=ax)
+fig.savefig(OUT)`)})
 }

@@ -2,10 +2,12 @@ package template
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"synth/checks/checkstest"
+	"synth/generators"
 	"synth/proof"
 	"synth/schemas"
 )
@@ -161,5 +163,35 @@ func TestComposedDepth(t *testing.T) {
 		if task.Steps < 4 {
 			t.Errorf("%s: %d steps, want at least 4", task.ID, task.Steps)
 		}
+	}
+}
+
+// TestMessyTablesKeepTheirTemplates: with every slot of a table file
+// given to composed tasks, a table with mixed date layouts or amounts with
+// thousands separators still gets a task of the templates that deal with
+// its mess.
+func TestMessyTablesKeepTheirTemplates(t *testing.T) {
+	opts := composedOpts
+	opts.Composed.Share = 1
+	ins, _ := corpus(t)
+	all, err := New(opts).Generate(context.Background(), ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	messy := 0
+	for _, in := range ins {
+		c := newCtx(1, []generators.Input{in}, nil)
+		if !slices.Contains(tableTypes, in.File.Type) || !hasMess(c) {
+			continue
+		}
+		messy++
+		if !slices.ContainsFunc(all, func(task schemas.Task) bool {
+			return len(task.Files) == 1 && task.Files[0].ID == in.File.ID && slices.Contains(messTemplates, TemplateName(&task))
+		}) {
+			t.Errorf("%s has mess but no task of %v", in.File.Name, messTemplates)
+		}
+	}
+	if messy == 0 {
+		t.Fatal("no messy table in the built-in corpus")
 	}
 }

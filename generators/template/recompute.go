@@ -19,13 +19,16 @@ import (
 type recomp struct {
 	expr     string
 	rel, abs float64
+	// label, when set, names the value in the answer as the answer
+	// check's label does (median|中位数).
+	label string
 }
 
 // recomputedNum is answerNum's tolerance: 0.1% or 0.01.
-func recomputedNum(expr string) recomp { return recomp{expr, 1e-3, 0.01} }
+func recomputedNum(expr string) recomp { return recomp{expr, 1e-3, 0.01, ""} }
 
 // recomputedInt is answerInt's: exactly the integer.
-func recomputedInt(expr string) recomp { return recomp{"int(" + expr + ")", 0, 0.001} }
+func recomputedInt(expr string) recomp { return recomp{"int(" + expr + ")", 0, 0.001, ""} }
 
 // recomputed is a python check that runs setup (the reference's own read
 // of the inputs, under data/) and asserts that the answer states each
@@ -35,7 +38,7 @@ func recomputed(setup string, vals ...recomp) schemas.Check {
 	var b strings.Builder
 	b.WriteString(strings.TrimSpace(setup))
 	for _, v := range vals {
-		fmt.Fprintf(&b, "\nanswer_states(answer, %s, rel_tol=%g, abs_tol=%g)", v.expr, v.rel, v.abs)
+		fmt.Fprintf(&b, "\nanswer_states(answer, %s, rel_tol=%g, abs_tol=%g, label=%s)", v.expr, v.rel, v.abs, py(v.label))
 	}
 	return schemas.Check{Kind: schemas.CheckPython, Code: b.String()}
 }

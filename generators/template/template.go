@@ -214,6 +214,14 @@ func (r *run) overFile(c *bctx) error {
 func (r *run) composedOver(c *bctx) (n int, err error) {
 	c.depth, c.chains = r.opts.depth(), r.opts.chains()
 	defer func() { c.chains = 0 }()
+	if r.opts.PerFile > 0 && c.chains >= r.opts.PerFile && slices.Contains(tableTypes, c.typ(0)) && hasMess(c) {
+		// A messy table keeps a slot for the templates that deal with
+		// its mess (messyFirst).
+		c.chains = r.opts.PerFile - 1
+	}
+	if c.chains == 0 {
+		return 0, nil
+	}
 	for _, t := range r.ts {
 		if !t.composed || t.inputs != 1 || !t.accepts(c.files[0].File.Type) {
 			continue

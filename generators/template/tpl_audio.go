@@ -88,7 +88,7 @@ func buildDuration(c *bctx) ([]spec, error) {
 		steps:  []schemas.RefStep{step("Duration is the number of samples divided by the sample rate.", code)},
 		answer: fmt.Sprintf("The audio lasts %s seconds.", num(d)), answerZh: fmt.Sprintf("音频时长为 %s 秒。", num(d)),
 		checks: []schemas.Check{{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(d, 6), AbsTol: durationTol(c.typ(0))}},
-			recomputed(durationSetup(c), recomp{"d", 0, durationTol(c.typ(0))})},
+			recomputed(durationSetup(c), recomp{"d", 0, durationTol(c.typ(0)), ""})},
 	}}, nil
 }
 
@@ -118,6 +118,9 @@ func buildAudioConvert(c *bctx) ([]spec, error) {
 		checks: []schemas.Check{
 			fileCheck("{out}."+to, to, 100),
 			{Kind: schemas.CheckAudio, Path: "{out}." + to, Duration: &schemas.Range{Min: max(0.001, d-0.2), Max: d + 0.2}},
+			// The duration's tolerance is an encoder's padding, as long as a
+			// short clip itself: the sound must be there from start to end.
+			pyCheck("same_sound('{out}.%s', %s)", to, py("data/"+c.name(0))),
 		},
 		outputs: []string{"{out}." + to},
 	}}, nil

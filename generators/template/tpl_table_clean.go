@@ -149,8 +149,8 @@ m = float(df[col].mean())
 assert abs(m - %[3]g) <= 1e-3 * max(1.0, abs(%[3]g)), "%[2]s has mean %%.4f after filling, expected %[4]s (filled with the median %[5]s?)" %% m
 `, "{out}.csv", col.name, after, num(after), num(med)),
 			sameTableCheck(c, "{out}.csv", fmt.Sprintf("df[%[1]s] = df[%[1]s].fillna(df[%[1]s].median())", py(col.name)), false),
-			answerNum(med), // every phrasing asks for the median
-			recomputed(tableSetup(c, 0), recomputedNum(fmt.Sprintf("df[%s].median()", py(col.name)))),
+			answerNumNamed(med, `median|中位数`), // every phrasing asks for the median
+			recomputed(tableSetup(c, 0), recomp{fmt.Sprintf("df[%s].median()", py(col.name)), 1e-3, 0.01, `median|中位数`}),
 		},
 		outputs: []string{"{out}.csv"},
 	}}, nil

@@ -68,7 +68,7 @@ func buildStat(c *bctx) ([]spec, error) {
 		},
 		answer:   fmt.Sprintf("The %s of %s is %s.", s.en, col.name, num(v)),
 		answerZh: fmt.Sprintf("%s 的%s为 %s。", col.name, s.zh, num(v)),
-		checks:   []schemas.Check{answerNum(v), statToItsDigits(c, col.name, s.pandas), recomputed(tableSetup(c, 0), recomputedNum(fmt.Sprintf("df[%s].%s", py(col.name), s.pandas)))},
+		checks:   []schemas.Check{answerNumNamed(v, statLabels[s.name]), statToItsDigits(c, col.name, s.pandas, statLabels[s.name])},
 	}}, nil
 }
 
@@ -119,7 +119,7 @@ func buildCorr(c *bctx) ([]spec, error) {
 		steps:  []schemas.RefStep{loadStep(c, 0), step("pandas corr uses the rows where both are present.", fmt.Sprintf("print(round(df[%s].corr(df[%s]), 3))", py(a.name), py(b.name)))},
 		answer: fmt.Sprintf("The Pearson correlation between %s and %s is %.3f.", a.name, b.name, r), answerZh: fmt.Sprintf("%s 与 %s 的皮尔逊相关系数为 %.3f。", a.name, b.name, r),
 		checks: []schemas.Check{{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(r, 6), AbsTol: 0.002}},
-			recomputed(tableSetup(c, 0), recomp{fmt.Sprintf("df[%s].corr(df[%s])", py(a.name), py(b.name)), 0, 0.002})},
+			recomputed(tableSetup(c, 0), recomp{fmt.Sprintf("df[%s].corr(df[%s])", py(a.name), py(b.name)), 0, 0.002, ""})},
 	}}, nil
 }
 
