@@ -37,7 +37,11 @@
 // find_column, iqr_bounds, numbers_in, number_close, read_text,
 // html_elements, load_module, open_image, similarity, apply_transform,
 // is_gray, flatten, has_alpha, brightness, contrast, sharpness, read_audio, duration,
-// loudness_db, audio_match, level_db, sniff_type, candidates, load_pickle.
+// loudness_db, audio_match, level_db, sniff_type, candidates, load_pickle,
+// and the chart helpers of charts.py (figure_record, chart_bars, chart_pie,
+// chart_hist, chart_line, chart_scatter, chart_matrix, chart_boxes,
+// chart_profiles, chart_words), which judge a saved chart by the record the
+// figure recorder (FigureRecorder, figures.py) wrote when it was saved.
 // load_module and load_pickle run the produced file in a disposable child
 // process and return plain values or RemoteObject handles.
 //
