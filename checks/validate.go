@@ -1,12 +1,12 @@
 package checks
 
 import (
-	"regexp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"

@@ -2,6 +2,7 @@ package template
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"synth/schemas"
@@ -160,3 +161,47 @@ var statLabels = map[string]string{
 	"max":    `maximum|max|最大值|最大`,
 	"min":    `minimum|min|最小值|最小`,
 }
+
+// enhanceMoves estimates, on a sample of input i's pixels (transparency
+// over white, as a viewer shows them), by how many grey levels PIL's
+// ImageEnhance would move its brightness (kind "brightness": the mean) or
+// contrast ("contrast": the standard deviation) with factor f. It only
+// decides whether to ask: a picture already at black and white moves by
+// under a level or two, and there a copy of the input passes any check of
+// the change. The check itself measures PIL's result in the sandbox.
+func (c *bctx) enhanceMoves(i int, kind string, f float64) float64 {
+	img := c.decodeImage(i)
+	if img == nil {
+		return math.Inf(1) // the sandbox decides
+	}
+	b := img.Bounds()
+	step := max(1, min(b.Dx(), b.Dy())/128)
+	var vs []float64
+	for y := b.Min.Y; y < b.Max.Y; y += step {
+		for x := b.Min.X; x < b.Max.X; x += step {
+			r, g, bl, a := img.At(x, y).RGBA() // premultiplied by a
+			white := float64(0xffff - a)
+			vs = append(vs, (0.299*(float64(r)+white)+0.587*(float64(g)+white)+0.114*(float64(bl)+white))/257)
+		}
+	}
+	if len(vs) == 0 {
+		return 0
+	}
+	m := mean(vs)
+	out := make([]float64, len(vs))
+	for j, v := range vs {
+		if kind == "brightness" {
+			out[j] = math.Min(255, v*f)
+		} else {
+			out[j] = math.Max(0, math.Min(255, m+(v-m)*f))
+		}
+	}
+	if kind == "brightness" {
+		return math.Abs(mean(out) - m)
+	}
+	return math.Abs(std(out) - std(vs))
+}
+
+// minEnhanceMove is the fewest grey levels an asked brightness or contrast
+// change must move the picture by for the task to be written.
+const minEnhanceMove = 2.0

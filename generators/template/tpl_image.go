@@ -186,6 +186,9 @@ func buildBrightness(c *bctx) ([]spec, error) {
 		return nil, nil // black and white: nothing to brighten, stretch or sharpen
 	}
 	f := []float64{1.3, 1.5}[c.rng.IntN(2)]
+	if c.enhanceMoves(0, "brightness", f) < minEnhanceMove {
+		return nil, nil // nearly black and white: brightening hardly shows
+	}
 	pct := int(f*100) - 100
 	return imgSpec(c, fmt.Sprintf("brightness:%v", f),
 		[]string{fmt.Sprintf("Increase the brightness of the image by %d%% and save it to {OUT}.png.", pct), fmt.Sprintf("The photo is too dark. Make it about %d%% brighter and save it as {OUT}.png.", pct)},
@@ -203,6 +206,9 @@ func similarTo(c *bctx, min float64) string {
 func buildContrast(c *bctx) ([]spec, error) {
 	if c.bilevel(0) {
 		return nil, nil // black and white: nothing to brighten, stretch or sharpen
+	}
+	if c.enhanceMoves(0, "contrast", 1.8) < minEnhanceMove {
+		return nil, nil // nearly black and white: more contrast hardly shows
 	}
 	return imgSpec(c, "contrast",
 		[]string{"Enhance the contrast of this image (factor 1.8) and save it to {OUT}.png.", "Boost the picture's contrast by a factor of 1.8 and write it to {OUT}.png."},
