@@ -15,14 +15,24 @@ NO_FIGURE_RECORD = ("%s carries no record of what it plots: synth judges a chart
                     "after saving cannot be judged")
 MAX_FIGURE_RECORD = 256 << 20
 
+# FIGURE_RECORDS says whether a chart must carry a figure record: True in
+# synth's verifier, whose sandbox recorded every save. The exported
+# tests.py sets it False: PyBench's and Harbor's interpreters record
+# nothing, so there a chart without a record is judged by its other checks
+# alone (a real, non-blank PNG of some size), as PyBench judges charts.
+FIGURE_RECORDS = True
+
 
 def figure_record(path):
     """The figure record of the file at path, checked to be a dict whose
-    digest is the file's; an AssertionError that says so when there is none."""
+    digest is the file's; an AssertionError that says so when there is none
+    (None, where FIGURE_RECORDS is False and no record exists)."""
     import hashlib
     with open(path, "rb") as f:
         sha = hashlib.sha256(f.read()).hexdigest()
     rp = os.path.join("output", ".figures", sha + ".json")
+    if not FIGURE_RECORDS and not os.path.lexists(rp):
+        return None
     assert os.path.isfile(rp) and not os.path.islink(rp), NO_FIGURE_RECORD % path
     assert os.path.getsize(rp) <= MAX_FIGURE_RECORD, "the figure record of %s is too large" % path
     try:
@@ -121,6 +131,8 @@ def chart_bars(path, want):
     horizontal bars), in any order; where tick labels name the groups,
     each bar carries its own group's value."""
     rec = figure_record(path)
+    if rec is None:
+        return
     want = {k: float(v) for k, v in dict(want).items() if _fnum(float(v)) is not None}
     for ax in _axes_of(rec):
         for bars, which in _bar_values(ax):
@@ -144,6 +156,8 @@ def chart_pie(path, want):
     group -> count or share), in any order; where the wedges are labelled
     with the groups, each wedge has its own group's share."""
     rec = figure_record(path)
+    if rec is None:
+        return
     want = {str(k).strip(): float(v) for k, v in dict(want).items()}
     tot = sum(want.values())
     shares = {k: v / tot for k, v in want.items()}
@@ -170,6 +184,8 @@ def chart_hist(path, values, bins):
     them, upright or lying."""
     import numpy as np
     rec = figure_record(path)
+    if rec is None:
+        return
     v = np.asarray(values, dtype=float)
     v = v[np.isfinite(v)]
     counts, edges = np.histogram(v, bins=bins)
@@ -210,6 +226,8 @@ def chart_line(path, ys):
     order (points with no value left out)."""
     import numpy as np
     rec = figure_record(path)
+    if rec is None:
+        return
     want = [float(y) for y in np.asarray(ys, dtype=float) if math.isfinite(y)]
     for ax in _axes_of(rec):
         for ln in _rec_list(ax, "lines"):
@@ -231,6 +249,8 @@ def chart_scatter(path, xs, ys):
     present, as a scatter (or markers of a line), x along the x axis."""
     import numpy as np
     rec = figure_record(path)
+    if rec is None:
+        return
     a = np.column_stack([np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)])
     a = a[np.isfinite(a).all(axis=1)]
     a = a[np.lexsort((a[:, 1], a[:, 0]))]
@@ -263,6 +283,8 @@ def chart_matrix(path, want, tol=5e-4):
     as a triangle, may be left out)."""
     import numpy as np
     rec = figure_record(path)
+    if rec is None:
+        return
     k = want.shape[0]
     wv = np.asarray(want, dtype=float)
     names = [str(c).strip() for c in want.columns]
@@ -329,6 +351,8 @@ def chart_boxes(path, groups):
     groups, else y), and the figure draws at least one box per group."""
     import numpy as np
     rec = figure_record(path)
+    if rec is None:
+        return
     stats = []
     for name, vals in dict(groups).items():
         v = np.asarray(vals, dtype=float)
@@ -395,6 +419,8 @@ def chart_profiles(path, rows):
     across the groups."""
     import numpy as np
     rec = figure_record(path)
+    if rec is None:
+        return
     m = np.asarray(rows, dtype=float)
     lines = []
     for ax in _axes_of(rec):
@@ -424,6 +450,8 @@ def chart_words(path, text, top=30):
     is among the text's top most frequent words."""
     import collections
     rec = figure_record(path)
+    if rec is None:
+        return
     clouds = [c for c in rec["wordclouds"] if isinstance(c, list)]
     for ax in _axes_of(rec):  # a cloud drawn as text: each word weighs its font size
         texts = [t for t in _rec_list(ax, "texts") if isinstance(t, list) and len(t) == 2 and isinstance(t[0], str)]

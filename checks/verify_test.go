@@ -151,3 +151,32 @@ for i, tr in enumerate(trajs, 1):
 		}
 	}
 }
+
+// TestTestsPyJudgesUnrecordedChartsByImage: where no figure recorder ran
+// (PyBench's harness running the exported tests.py), a chart without a
+// record is judged by its other checks alone; in synth's verifier the same
+// chart check fails, naming the missing record.
+func TestTestsPyJudgesUnrecordedChartsByImage(t *testing.T) {
+	dir := workspace(t)
+	check := schemas.Check{Kind: "python", Code: "chart_bars('output/rot.png', {'a': 1.0, 'b': 2.0})"}
+	if err := os.WriteFile(filepath.Join(dir, "tests.py"), TestsPy([]BenchTest{{Index: "1", Checks: []schemas.Check{check}}}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	driver := `import json, tests
+tests.test_task_1([{"role": "assistant", "content": "Finished: saved"}])
+print("exported PASS")
+tests.FIGURE_RECORDS = True
+rs = tests.run_checks([json.loads(%q)], "saved", [])
+print("verifier", "PASS" if rs[0]["ok"] else "FAIL " + rs[0]["message"])
+`
+	js, _ := json.Marshal(check)
+	cmd := exec.Command(python, "-c", fmt.Sprintf(driver, string(js)))
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("tests.py: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "exported PASS") || !strings.Contains(string(out), "verifier FAIL") || !strings.Contains(string(out), "carries no record") {
+		t.Errorf("want the exported test to pass and the verifier to fail naming the record:\n%s", out)
+	}
+}

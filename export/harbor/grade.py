@@ -21,6 +21,9 @@ def load_library(here):
     spec = importlib.util.spec_from_file_location("synth_checks", os.path.join(here, "synth_checks.py"))
     lib = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(lib)
+    # No figure recorder ran in the trial's interpreter: a chart without a
+    # record is judged by its image alone (FIGURE_RECORDS in the library).
+    lib.FIGURE_RECORDS = False
     return lib
 
 
