@@ -126,3 +126,36 @@ func recomputes(c schemas.Check) bool {
 func correctAnswer(task *schemas.Task) string {
 	return "I checked it twice in the last cells. " + task.Reference.Answer
 }
+
+// TestSortFirstValueExact: table.sort's first-row value, when a whole
+// number, is checked exactly: the battery's answer_off (27954 for 27953,
+// within a relative 0.1%) fails every table.sort task over the corpus.
+func TestSortFirstValueExact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("proves table.sort tasks in the sandbox")
+	}
+	b := checkstest.Backend(t, 2)
+	ins, paths := corpus(t)
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{"table.sort"}}).Generate(context.Background(), ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := 0
+	for i := range tasks {
+		c := slices.IndexFunc(tasks[i].Checks, func(c schemas.Check) bool { return c.Number != nil })
+		if c < 0 || tasks[i].Checks[c].Number.RelTol != 0 {
+			continue
+		}
+		whole++
+		p, err := ProveTask(context.Background(), b, &tasks[i], paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, why := p.Reason(); r != "" {
+			t.Errorf("%s (%s): %s: %s", tasks[i].ID, tasks[i].Reference.Answer, r, why)
+		}
+	}
+	if whole == 0 {
+		t.Fatal("no table.sort task over the corpus has a whole first value")
+	}
+}

@@ -54,7 +54,7 @@ func buildSort(c *bctx) ([]spec, error) {
 		checks: []schemas.Check{
 			{Kind: schemas.CheckTable, Path: "{out}.csv", Rows: ip(len(t.rows)), SortedBy: &schemas.SortKey{Column: col.name, Descending: desc}},
 			sameTableCheck(c, "{out}.csv", sortCode, false),
-			answerNum(first), recomputed(tableSetup(c, 0)+"\n"+sortCode, recomputedNum(fmt.Sprintf("df[%s].iloc[0]", py(col.name)))),
+			firstCheck(first), recomputed(tableSetup(c, 0)+"\n"+sortCode, firstRecomputed(first, fmt.Sprintf("df[%s].iloc[0]", py(col.name)))),
 		},
 		outputs: []string{"{out}.csv"},
 	}}, nil
@@ -305,4 +305,23 @@ func buildTableConvert(c *bctx) ([]spec, error) {
 		},
 		outputs: []string{"{out}." + to},
 	}}, nil
+}
+
+// firstCheck is table.sort's answer check on the first row's value: a
+// whole number exactly (27954 is not the first row's 27953, which a
+// relative tolerance of 0.1% would let through), else within answerNum's
+// tolerance.
+func firstCheck(v float64) schemas.Check {
+	if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+		return answerInt(int(v))
+	}
+	return answerNum(v)
+}
+
+// firstRecomputed is firstCheck's tolerance for the value expr recomputes.
+func firstRecomputed(v float64, expr string) recomp {
+	if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+		return recomp{expr, 0, 0.001, ""}
+	}
+	return recomputedNum(expr)
 }
