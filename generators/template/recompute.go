@@ -48,10 +48,10 @@ func tableSetup(c *bctx, i int) string {
 	return "import pandas as pd\n" + c.loadCode(i, "df")
 }
 
-// textSetup is the reference's read of text file i into text, for
-// recomputed.
+// textSetup is the reference's read of text file i into text (its
+// encoding as readTextStep gives it), for recomputed.
 func textSetup(c *bctx, i int) string {
-	return fmt.Sprintf("text = open(%s, encoding='utf-8').read()", py(c.dpath(i)))
+	return fmt.Sprintf("text = open(%s, encoding=%s).read()", py(c.dpath(i)), py(c.textEncoding(i)))
 }
 
 // headingsRecomputed is md.headings' recomputed check: the headings the
