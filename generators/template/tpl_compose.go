@@ -321,9 +321,9 @@ func chainSpec(c *bctx, t *table, ch chain, depth int) (spec, bool) {
 			// verification sandbox: every step's effect is in the table.
 			{Kind: schemas.CheckPython, Code: code.String()},
 			answerOne(best.key, groupKeys(gs), answer, answerZh),
-			answerNum(val),
+			firstCheck(val),
 			recomputed(strings.TrimSuffix(code.String(), "same_table('{out}.csv', df)")+fmt.Sprintf("df = df.sort_values(%s, ascending=False)", py(col)),
-				recomputedNum(fmt.Sprintf("df.iloc[0][%s]", py(col)))),
+				firstRecomputed(val, fmt.Sprintf("df.iloc[0][%s]", py(col)))),
 		},
 		outputs: []string{"{out}.csv"},
 		chain:   len(links),

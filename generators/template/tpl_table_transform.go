@@ -307,10 +307,10 @@ func buildTableConvert(c *bctx) ([]spec, error) {
 	}}, nil
 }
 
-// firstCheck is table.sort's answer check on the first row's value: a
-// whole number exactly (27954 is not the first row's 27953, which a
-// relative tolerance of 0.1% would let through), else within answerNum's
-// tolerance.
+// firstCheck is the answer check on a value read off a table's first row
+// (table.sort, and table.chain's top group): a whole number exactly
+// (27954 is not the first row's 27953, which a relative tolerance of 0.1%
+// would let through), else within answerNum's tolerance.
 func firstCheck(v float64) schemas.Check {
 	if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
 		return answerInt(int(v))
