@@ -297,7 +297,11 @@ func chainSpec(c *bctx, t *table, ch chain, depth int) (spec, bool) {
 		c.name(0), joinSteps(ens), ch.cat, ch.cat, col, ch.cat, what)
 	zh := fmt.Sprintf("请基于 %s 依次完成以下步骤：%s。把每个 %s 一行的结果表（按 %s 从大到小排序）保存到 {OUT}.csv，并告诉我哪个 %s 排在最前面、它的%s是多少。",
 		c.name(0), strings.Join(zhs, "；"), ch.cat, col, ch.cat, whatZh)
-	answer := fmt.Sprintf("The per-%s table is saved to {OUT}.csv; %s comes out on top with a %s of %s.", ch.cat, best.key, what, num(val))
+	article := "a"
+	if strings.ContainsRune("aeiou", rune(what[0])) {
+		article = "an" // an average
+	}
+	answer := fmt.Sprintf("The per-%s table is saved to {OUT}.csv; %s comes out on top with %s %s of %s.", ch.cat, best.key, article, what, num(val))
 	answerZh := fmt.Sprintf("结果表已保存到 {OUT}.csv，排在最前面的 %s 是 %s，其%s为 %s。", ch.cat, best.key, whatZh, num(val))
 	cols := []string{ch.cat, ch.m}
 	if ch.share {
