@@ -46,6 +46,10 @@ var (
 	// coordWords name coordinates: a place, never a measure to total,
 	// average, correlate or multiply.
 	coordWords = regexp.MustCompile(`(?i)(latitude|longitude|(^|[ _.])(lat|lon|lng|long)$|^[xy]?(lat|lon|lng)$|coord|easting|northing)`)
+	// placeWords start the name of an attribute of the place a row lies
+	// in (county_income, state_population, tract_poverty): every row of
+	// that place repeats it, so it is averaged, never totalled.
+	placeWords = regexp.MustCompile(`(?i)^(county|state|city|tract|zip|zcta|msa|cbsa|metro|district|neighbou?rhood|borough|province)[ _.][a-z]`)
 	// extensiveWords name amounts and counts: totals make sense.
 	extensiveWords = regexp.MustCompile(`(?i)(count($|s|[^a-z])|\btips?\b|charges|fares?$|cogs|total|amount|sales|sold|revenue|turnover|quantity|\bqty|units|volume|deaths|death|cases|births|casualt|injur|killed|visitors|passengers|population|budget|gross|spend|expens|profit|income|earning|salary|salaries|cost|payment|paid|donation|export|import|production|consumption|runs|goals|wins|losses|medals|points|votes|views|subscribers|uploads|downloads|clicks|orders|bookings|trips|rides|flights|minutes|mins|hours|balls|bf$|^4s$|^6s$|boundar|wickets|tonnes|barrels|gallons)`)
 	// intensiveWords name rates, levels, prices and other averages.
@@ -143,7 +147,7 @@ func (t *table) profile(c *column) {
 		c.role = roleCategory // flags and classes: 0/1, 1..3
 	case c.isInt && smallScale(xs) && !extensiveWords.MatchString(bare):
 		c.role = roleOrdinal // a scale or a position: 1..5, 1..11
-	case intensiveWords.MatchString(bare) || (c.unit != "" && intensiveUnits.MatchString(c.unit)):
+	case intensiveWords.MatchString(bare) || placeWords.MatchString(bare) || (c.unit != "" && intensiveUnits.MatchString(c.unit)):
 		c.role = roleIntensive
 	case extensiveWords.MatchString(bare) || (c.unit != "" && extensiveUnits.MatchString(c.unit)):
 		c.role = roleExtensive

@@ -64,6 +64,7 @@ var realShaped = []struct {
 		"state": roleCategory, "year": roleYear, "county_bucket": roleCategory, "urate": roleIntensive,
 		"Xlongitude": roleCoordinate, "Ylatitude": roleCoordinate, "lat": roleCoordinate, "price": roleIntensive,
 		"sales": roleExtensive, "county": roleCategory, "county_rain": roleIntensive, "tract_ce": roleID,
+		"county_income": roleIntensive,
 	}},
 	{"noheader.csv", noHeaderCSV(), nil},
 }
@@ -153,11 +154,12 @@ func hrCSV() string {
 
 // placesCSV is a panel of places, as Cigar.csv and police_killings.csv
 // are: states and counties coded as numbers, a bucket code, coordinates,
-// a rate, a price and sales.
+// a rate, a price, sales and the income of each row's county.
 func placesCSV() string {
-	return genRows("state,county,year,county_bucket,urate,Xlongitude,Ylatitude,lat,price,sales,county_rain,tract_ce", 60, func(i int) string {
-		return fmt.Sprintf("%d,%d,%d,%d,%.3f,%.4f,%.4f,%.4f,%.1f,%.1f,%.1f,%d", 1+(i*7)%48, 1+(i*5)%30, 1970+i%20, 1+i%5, 0.03+float64(i%9)/100,
-			-120+float64(i*13%40)/3, 30+float64(i*7%20)/3, 40+float64(i%11)/7, 20+float64(i*3%17)/2, 80+float64(i*29%50), 300+float64(i*17%90), 3900+i*137%5000)
+	return genRows("state,county,year,county_bucket,urate,Xlongitude,Ylatitude,lat,price,sales,county_rain,tract_ce,county_income", 60, func(i int) string {
+		return fmt.Sprintf("%d,%d,%d,%d,%.3f,%.4f,%.4f,%.4f,%.1f,%.1f,%.1f,%d,%d", 1+(i*7)%48, 1+(i*5)%30, 1970+i%20, 1+i%5, 0.03+float64(i%9)/100,
+			-120+float64(i*13%40)/3, 30+float64(i*7%20)/3, 40+float64(i%11)/7, 20+float64(i*3%17)/2, 80+float64(i*29%50), 300+float64(i*17%90), 3900+i*137%5000,
+			38000+(i*977)%40000)
 	})
 }
 

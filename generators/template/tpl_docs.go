@@ -79,7 +79,7 @@ func buildPDFPages(c *bctx) ([]spec, error) {
 		en:     []string{"How many pages does this PDF have?", "Tell me the page count of the PDF document."},
 		zh:     []string{"这个 PDF 有多少页？", "请告诉我这份 PDF 文档的页数。"},
 		steps:  []schemas.RefStep{pdfStep(c)},
-		answer: fmt.Sprintf("The PDF has %d pages.", n), answerZh: fmt.Sprintf("该 PDF 共有 %d 页。", n),
+		answer: fmt.Sprintf("The PDF has %s.", plural(n, "page")), answerZh: fmt.Sprintf("该 PDF 共有 %d 页。", n),
 		checks: []schemas.Check{answerInt(n), recomputed(pdfSetup(c), recomputedInt("len(pages)"))},
 	}}, nil
 }
@@ -171,7 +171,7 @@ func buildDocxParagraphs(c *bctx) ([]spec, error) {
 		en:     []string{"How many non-empty paragraphs does this Word document contain (the title counts as one)?", "Count the paragraphs with text in the .docx file, including the title."},
 		zh:     []string{"这个 Word 文档有多少个非空段落（标题也算一段）？", "统计 docx 文件中有文字的段落数（包括标题）。"},
 		steps:  []schemas.RefStep{docxStep(c), step("Count paragraphs with text.", "print(sum(1 for p in paras if p.strip()))")},
-		answer: fmt.Sprintf("The document has %d non-empty paragraphs.", n), answerZh: fmt.Sprintf("文档共有 %d 个非空段落。", n),
+		answer: fmt.Sprintf("The document has %s.", plural(n, "non-empty paragraph")), answerZh: fmt.Sprintf("文档共有 %d 个非空段落。", n),
 		checks: []schemas.Check{answerInt(n), recomputed(fmt.Sprintf("import docx\nparas = [p.text for p in docx.Document(%s).paragraphs]", py(c.dpath(0))),
 			recomputedInt("sum(1 for p in paras if p.strip())"))},
 	}}, nil

@@ -212,6 +212,9 @@ func buildTopN(c *bctx) ([]spec, error) {
 	n := 5
 	s := append([]float64(nil), xs...)
 	sort.Sort(sort.Reverse(sort.Float64Slice(s)))
+	if s[n-1] == s[n] {
+		return nil, nil // a tie across the cut: which rows are the top n is not defined
+	}
 	return []spec{{
 		params: "topn:" + col.name,
 		en: []string{

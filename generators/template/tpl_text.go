@@ -211,7 +211,7 @@ func buildLines(c *bctx) ([]spec, error) {
 		zh:     []string{"这个文件有多少行非空行？", "统计文档的行数（不算空行）。"},
 		steps: []schemas.RefStep{readTextStep(c, 0), step("Count lines that are not blank.",
 			"print(sum(1 for l in text.split('\\n') if l.strip()))")},
-		answer: fmt.Sprintf("The file has %d non-empty lines.", n), answerZh: fmt.Sprintf("文件共有 %d 行非空行。", n),
+		answer: fmt.Sprintf("The file has %s.", plural(n, "non-empty line")), answerZh: fmt.Sprintf("文件共有 %d 行非空行。", n),
 		checks: []schemas.Check{answerInt(n), recomputed(textSetup(c, 0), recomputedInt("sum(1 for l in text.split('\\n') if l.strip())"))},
 	}}, nil
 }

@@ -1,6 +1,7 @@
 package template
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -49,4 +50,13 @@ func pyBool(b bool) string {
 		return "True"
 	}
 	return "False"
+}
+
+// plural writes a count and its noun, the noun in the plural unless the
+// count is one: "1 page", "2 pages".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
