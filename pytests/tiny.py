@@ -41,7 +41,7 @@ def tokenizer(rows, template: str, vocab_size: int = 2000) -> PreTrainedTokenize
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=specials,
+    trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=specials, show_progress=False,
                                   initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
     tok.train_from_iterator(row_texts(rows) + [template], trainer)
     eos = "<|im_end|>" if "<|im_end|>" in specials else "<|endoftext|>"
