@@ -3,17 +3,25 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
 
+	"synth/dataset"
 	"synth/generators/template"
+	"synth/proof"
+	"synth/rundir"
 	"synth/schemas"
 )
 
 // batteryVerdict is a task's battery proof: the drop reason, empty when
-// the task holds, and why.
-type batteryVerdict struct{ reason, why string }
+// the task holds, and why; tally is its account as a grader.
+type batteryVerdict struct {
+	reason, why string
+	tally       proof.Tally
+}
 
 // benchBattery plays the battery of wrong solutions on each template task
 // of tasks, as synth generate --validate does (template.ProveBattery):
@@ -36,11 +44,11 @@ func (r *builder) benchBattery(ctx context.Context, tasks []*schemas.Task, fs *f
 			continue
 		}
 		g.Go(func() error {
-			reason, why, err := template.ProveBattery(gctx, b, t, fs.path)
+			reason, why, tally, err := template.ProveBattery(gctx, b, t, fs.path)
 			if err != nil {
 				return fmt.Errorf("battery: %w", err)
 			}
-			out[i] = batteryVerdict{reason, why}
+			out[i] = batteryVerdict{reason, why, tally}
 			return nil
 		})
 	}
@@ -53,3 +61,40 @@ func (r *builder) benchBattery(ctx context.Context, tasks []*schemas.Task, fs *f
 	}
 	return verdicts, nil
 }
+
+// graderOf is the per-template account of the battery verdicts of tasks:
+// how many wrong solutions each template's checks met and rejected.
+func graderOf(tasks []*schemas.Task, verdicts map[string]batteryVerdict) []dataset.GraderRow {
+	g := map[string]proof.Tally{}
+	for _, t := range tasks {
+		v := verdicts[t.ID]
+		if v.tally.Tasks == 0 {
+			continue
+		}
+		name := template.TemplateName(t)
+		tl := g[name]
+		tl.Add(v.tally)
+		g[name] = tl
+	}
+	return graderRows(g)
+}
+
+// reportGrader puts the grader figures rows into the run's tasks.report.md,
+// before the files without a task, when the report has none yet (the
+// generate stage writes them when it proved its tasks itself).
+func reportGrader(dir string, rows []dataset.GraderRow) error {
+	path := filepath.Join(dir, rundir.TasksReport)
+	old, err := os.ReadFile(path)
+	if err != nil || len(rows) == 0 || strings.Contains(string(old), graderHeading) {
+		return nil // no report (a benchmark-only run) or figures already there
+	}
+	head, tail, _ := strings.Cut(string(old), template.UntaskedHeading)
+	report := head + dataset.GraderMarkdown(rows) + template.UntaskedHeading + tail
+	if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
+		return fmt.Errorf("validate: %w", err)
+	}
+	return nil
+}
+
+// graderHeading starts the grader section of tasks.report.md.
+const graderHeading = "## Grader accuracy\n"

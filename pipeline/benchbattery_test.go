@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"synth/generators/template"
 	"synth/proof"
 	"synth/rundir"
+	"synth/runinfo"
 	"synth/schemas"
 )
 
@@ -45,5 +47,31 @@ func TestValidateBenchPlaysTheBattery(t *testing.T) {
 	filtered, _ := os.ReadFile(filepath.Join(dir, rundir.Filtered))
 	if !strings.Contains(string(filtered), proof.DropBatteryPasses) || !strings.Contains(string(filtered), "table_") {
 		t.Fatalf("filtered.jsonl does not drop the task as %s with its table case:\n%s", proof.DropBatteryPasses, filtered)
+	}
+}
+
+// TestValidateBenchRecordsGraderFigures: a build that did not prove its
+// tasks as it wrote them records the benchmark battery's tally as its
+// grader figures (run.json, the card, synth stats) and puts them in
+// tasks.report.md, before the files without a task.
+func TestValidateBenchRecordsGraderFigures(t *testing.T) {
+	tasks, fs := proofFixture(t)
+	dir := t.TempDir()
+	report := "# Tasks\n\n" + template.UntaskedHeading + "\n"
+	if err := os.WriteFile(filepath.Join(dir, rundir.TasksReport), []byte(report), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, fn := proofRun(t, dir, realSandbox(t))
+	r.info = &runinfo.RunInfo{}
+	if _, _, _, err := r.validateBench(context.Background(), fn, tasks[:1], fs); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.info.Grader) != 1 || r.info.Grader[0].Tasks != 1 || r.info.Grader[0].Wrong == 0 {
+		t.Fatalf("grader figures %+v: want the task's template with the battery it met", r.info.Grader)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, rundir.TasksReport))
+	g := strings.Index(string(b), graderHeading)
+	if g < 0 || g > strings.Index(string(b), template.UntaskedHeading) {
+		t.Fatalf("tasks.report.md has no grader section before the files without a task:\n%s", b)
 	}
 }

@@ -191,31 +191,32 @@ func Mutant(t *schemas.Task) *schemas.Reference {
 // it has already proven through its journaled rollouts. reason is empty
 // when every wrong solution fails (battery_passes, stale_passes), and the
 // rerun on perturbed inputs moved what the checks judge (data_ignored);
-// a reference that does not run again is reference_error. The error is
-// for a sandbox that could not run, or ctx.
-func ProveBattery(ctx context.Context, b proof.Backend, t *schemas.Task, files map[string]string) (reason, why string, err error) {
+// a reference that does not run again is reference_error. tally is the
+// task's account as a grader (proof.Proof.Tally). The error is for a
+// sandbox that could not run, or ctx.
+func ProveBattery(ctx context.Context, b proof.Backend, t *schemas.Task, files map[string]string) (reason, why string, tally proof.Tally, err error) {
 	if t.Reference == nil {
-		return "", "", nil
+		return "", "", proof.Tally{}, nil
 	}
 	var inputs []proof.Input
 	for _, f := range t.Files {
 		path, ok := files[f.ID]
 		if !ok {
-			return proof.DropMissingFile, "an input file has no host path", nil
+			return proof.DropMissingFile, "an input file has no host path", proof.Tally{}, nil
 		}
 		inputs = append(inputs, proof.Input{Name: f.Name, Path: path})
 	}
 	store, err := os.MkdirTemp("", "synth-battery-")
 	if err != nil {
-		return "", "", err
+		return "", "", proof.Tally{}, err
 	}
 	defer os.RemoveAll(store)
 	ref, bat, err := proof.PlayBattery(ctx, b, t, t.Reference, inputs, filepath.Join(store, "artifacts"))
 	if err != nil {
-		return "", "", fmt.Errorf("task %s: %w", t.ID, err)
+		return "", "", proof.Tally{}, fmt.Errorf("task %s: %w", t.ID, err)
 	}
 	if ref.Failed != "" {
-		return proof.DropReferenceError, ref.Failed, nil
+		return proof.DropReferenceError, ref.Failed, proof.Tally{}, nil
 	}
 	set := proof.Set{Battery: bat.Cases, Adversaries: []adversary.Adversary{}}
 	if bat.StaleAnswer != nil {
@@ -223,10 +224,10 @@ func ProveBattery(ctx context.Context, b proof.Backend, t *schemas.Task, files m
 	}
 	o, err := proof.Prove(ctx, b, t, inputs, set)
 	if err != nil {
-		return "", "", fmt.Errorf("task %s: %w", t.ID, err)
+		return "", "", proof.Tally{}, fmt.Errorf("task %s: %w", t.ID, err)
 	}
 	p := o.Proof()
 	p.Unmoved = bat.Unmoved
 	reason, why = p.Reason()
-	return reason, why, nil
+	return reason, why, p.Tally(), nil
 }
