@@ -336,3 +336,13 @@ func PerturbCell(files [][2]string, layout, mark string) string {
 	js, _ := json.Marshal(files)
 	return batteryPy + fmt.Sprintf("\nimport json as _bj\nprint(%q + _bj.dumps(perturb(_bj.loads(%q), %q)))\n", mark, js, layout)
 }
+
+// variantPerturbCell is PerturbCell for the variant split: it also
+// perturbs what the battery's stale rerun does (a PDF's last page
+// dropped, every third DOCX paragraph, a WAV cut to two thirds, an image
+// cropped to 90%), and copies an input it cannot perturb to layout as it
+// is, so that a twin's every input comes out of the sandbox.
+func variantPerturbCell(files [][2]string, layout, mark string) string {
+	js, _ := json.Marshal(files)
+	return batteryPy + fmt.Sprintf("\nimport json as _bj\nprint(%q + _bj.dumps(perturb(_bj.loads(%q), %q, keep=True, media=True)))\n", mark, js, layout)
+}

@@ -143,7 +143,7 @@ func playAndPerturb(ctx context.Context, b sandbox.Backend, t *schemas.Task, inp
 	if orig.Failed != "" {
 		return orig, nil, "the reference did not run: " + orig.Failed, nil
 	}
-	res, err := sb.Exec(ctx, PerturbCell(inputKinds(t, inputs), variantInputsDir+"{i}/{name}", variantMark))
+	res, err := sb.Exec(ctx, variantPerturbCell(inputKinds(t, inputs), variantInputsDir+"{i}/{name}", variantMark))
 	if err != nil {
 		return orig, nil, "", fmt.Errorf("variant: perturb: %w", err)
 	}
@@ -180,12 +180,15 @@ func playAndPerturb(ctx context.Context, b sandbox.Backend, t *schemas.Task, inp
 	var skips []string
 	for k, in := range inputs {
 		host, ok := copies[fmt.Sprintf("%d/%s", k, in.Name)]
-		if verdicts[k].OK && ok {
-			perturbed = append(perturbed, sandbox.Input{Name: in.Name, Path: host})
-			continue
+		if !ok {
+			// Every input is copied out of the sandbox, perturbed or not: a
+			// twin never reads a host path of the (untrusted) benchmark.
+			return orig, nil, fmt.Sprintf("data/%s did not come out of the sandbox", in.Name), nil
 		}
-		perturbed = append(perturbed, in)
-		skips = append(skips, in.Name+": "+verdicts[k].Skip)
+		perturbed = append(perturbed, sandbox.Input{Name: in.Name, Path: host})
+		if !verdicts[k].OK {
+			skips = append(skips, in.Name+": "+verdicts[k].Skip)
+		}
 	}
 	if len(skips) == len(inputs) {
 		return orig, nil, "no input could be perturbed (" + strings.Join(skips, "; ") + ")", nil

@@ -1,10 +1,16 @@
 package proof
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"synth/sandbox"
 	"synth/schemas"
 )
 
@@ -96,5 +102,59 @@ func TestVariantRefusesStaleTruth(t *testing.T) {
 	}
 	if !strings.Contains(v.Skipped, "twin's reference fails its checks") {
 		t.Errorf("a literal of the original inputs: skipped %q, want the twin's proof to refuse it", v.Skipped)
+	}
+}
+
+// TestVariantPerturbsMedia: a twin is made for a recording (cut to its
+// first two thirds: 1.5 s becomes 1.0 s) beside an input the split does
+// not perturb (a JSON file, copied out of the sandbox as it is), and every
+// input of the twin is read from what the sandbox wrote, never from the
+// benchmark's own folder.
+func TestVariantPerturbsMedia(t *testing.T) {
+	b := newBackend(t)
+	root := t.TempDir()
+	var pcm bytes.Buffer
+	for i := range 12000 { // 1.5 s at 8 kHz
+		binary.Write(&pcm, binary.LittleEndian, int16(4000*math.Sin(float64(i)/5)))
+	}
+	var wav bytes.Buffer
+	wav.WriteString("RIFF")
+	binary.Write(&wav, binary.LittleEndian, uint32(36+pcm.Len()))
+	wav.WriteString("WAVEfmt ")
+	for _, v := range []any{uint32(16), uint16(1), uint16(1), uint32(8000), uint32(16000), uint16(2), uint16(16)} {
+		binary.Write(&wav, binary.LittleEndian, v)
+	}
+	wav.WriteString("data")
+	binary.Write(&wav, binary.LittleEndian, uint32(pcm.Len()))
+	wav.Write(pcm.Bytes())
+	if err := os.WriteFile(filepath.Join(root, "beep.wav"), wav.Bytes(), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "meta.json"), []byte(`{"unit": "seconds"}`), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	task := &schemas.Task{ID: "t", Index: "3", Checks: []schemas.Check{answerIs(1.5)},
+		Files: []schemas.TaskFile{{ID: "w", Name: "beep.wav", Type: "wav"}, {ID: "j", Name: "meta.json", Type: "json"}},
+		Reference: &schemas.Reference{Answer: "The recording lasts 1.5 seconds.", Steps: []schemas.RefStep{{Code: "import wave, json\n" +
+			"w = wave.open('data/beep.wav')\nunit = json.load(open('data/meta.json'))['unit']\nprint('length', round(w.getnframes() / w.getframerate(), 2), unit)"}}}}
+	inputs := []sandbox.Input{{Name: "beep.wav", Root: root, Path: "beep.wav"}, {Name: "meta.json", Root: root, Path: "meta.json"}}
+	store := t.TempDir()
+	v, err := MakeVariant(context.Background(), b, task, inputs, store, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Skipped != "" {
+		t.Fatalf("no twin: %s", v.Skipped)
+	}
+	if got := v.Task.Reference.Answer; got != "The recording lasts 1 seconds." && got != "The recording lasts 1.0 seconds." {
+		t.Errorf("twin answer %q, want the cut recording's 1.0 s", got)
+	}
+	if !v.Moved {
+		t.Error("the original answer passes the twin: truth not moved")
+	}
+	for id, p := range v.Inputs {
+		if !strings.HasPrefix(p, store) {
+			t.Errorf("twin input %s is read from %s, not from what the sandbox wrote under %s", id, p, store)
+		}
 	}
 }
