@@ -174,14 +174,6 @@ func yearsIn(text string) []string {
 	return ys
 }
 
-// yearsPy is yearsIn in Python, over text.
-const yearsPy = `import re
-units = r'(?:(?:m|km|cm|mm|metres|meters|miles|mi|yards|yd|feet|ft|kg|g|lb|lbs|s|sec|seconds|min|minutes|h|hours|ml|l|kcal|cal|w|kw|mb|gb|px)\b|%)'
-# re.A: a year is a run of ASCII digits between non-ASCII-word characters (2019年 holds 2019)
-years = sorted(set(m.group(1) for m in re.finditer(r'(?<![.,\d])\b(1[5-9]\d\d|20\d\d)\b(?!\.\d)', text, re.A)
-                   if not re.match(r'[ \t]*' + units, text[m.end():m.end() + 12].lower(), re.A)))
-print(years)`
-
 func buildYears(c *bctx) ([]spec, error) {
 	ys := yearsIn(c.text(0))
 	if len(ys) < 2 {

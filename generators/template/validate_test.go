@@ -69,7 +69,12 @@ func TestValidateDrops(t *testing.T) {
 		{"mutant passes", weak, paths, proof.DropMutantPasses},
 		// The Go side expected 4 rows; the reference's pandas counts 3.
 		{"answer its code did not print", counted("len(df)", "The table has 4 rows.", schemas.Check{Kind: "answer", Number: &schemas.NumberMatch{Value: 4}}), files, proof.DropAmbiguousTruth},
-		{"answer its code printed", counted("len(df)", "The table has 3 rows.", schemas.Check{Kind: "answer", Number: &schemas.NumberMatch{Value: 3}}), files, ""},
+		// An answer held to the value recomputed from the inputs holds; held
+		// only to the value recorded when it was written, the reference's
+		// answer on perturbed inputs (a stale one) passes too.
+		{"answer its code printed", counted("len(df)", "The table has 3 rows.", schemas.Check{Kind: "answer", Number: &schemas.NumberMatch{Value: 3}},
+			schemas.Check{Kind: "python", Code: "import pandas as pd\nanswer_states(answer, len(pd.read_csv('data/sales.csv')))"}), files, ""},
+		{"answer held to its recorded value only", counted("len(df)", "The table has 3 rows.", schemas.Check{Kind: "answer", Number: &schemas.NumberMatch{Value: 3}}), files, proof.DropStalePasses},
 		{"printed output without the expected word", counted("'S'", "The best region is N.", schemas.Check{Kind: "answer", ContainsAny: []string{"N"}}), files, proof.DropAmbiguousTruth},
 	}
 	for _, tc := range cases {
