@@ -215,4 +215,6 @@ def test_task_folders_grade_with_synths_checks(exported, tmp_path):
         assert reward == "1" and len(checks) == n and all(c["ok"] for c in checks), (folder.name, checks)
         reward, checks = grade(folder, tmp_path / folder.name / "empty", solve=False)
         assert reward == "0" and len(checks) == n and not all(c["ok"] for c in checks), (folder.name, checks)
-        assert (folder / "tests" / "synth_checks.py").read_text() == (REPO / "checks" / "checks.py").read_text()
+        # The library synth verifies with: checks.py, then the chart helpers of charts.py.
+        library = (REPO / "checks" / "checks.py").read_text() + (REPO / "checks" / "charts.py").read_text()
+        assert (folder / "tests" / "synth_checks.py").read_text() == library
