@@ -1,9 +1,7 @@
 package proof
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +10,7 @@ import (
 
 	"synth/sandbox"
 	"synth/schemas"
+	"synth/sources/sample"
 )
 
 // salesTask is a one-step task over sales.csv whose reference prints code's
@@ -113,21 +112,11 @@ func TestVariantRefusesStaleTruth(t *testing.T) {
 func TestVariantPerturbsMedia(t *testing.T) {
 	b := newBackend(t)
 	root := t.TempDir()
-	var pcm bytes.Buffer
-	for i := range 12000 { // 1.5 s at 8 kHz
-		binary.Write(&pcm, binary.LittleEndian, int16(4000*math.Sin(float64(i)/5)))
+	xs := make([]float64, 12000) // 1.5 s at 8 kHz
+	for i := range xs {
+		xs[i] = 0.12 * math.Sin(float64(i)/5)
 	}
-	var wav bytes.Buffer
-	wav.WriteString("RIFF")
-	binary.Write(&wav, binary.LittleEndian, uint32(36+pcm.Len()))
-	wav.WriteString("WAVEfmt ")
-	for _, v := range []any{uint32(16), uint16(1), uint16(1), uint32(8000), uint32(16000), uint16(2), uint16(16)} {
-		binary.Write(&wav, binary.LittleEndian, v)
-	}
-	wav.WriteString("data")
-	binary.Write(&wav, binary.LittleEndian, uint32(pcm.Len()))
-	wav.Write(pcm.Bytes())
-	if err := os.WriteFile(filepath.Join(root, "beep.wav"), wav.Bytes(), 0o444); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "beep.wav"), sample.WAV(xs, 8000), 0o444); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(root, "meta.json"), []byte(`{"unit": "seconds"}`), 0o444); err != nil {

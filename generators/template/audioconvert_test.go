@@ -1,40 +1,28 @@
 package template
 
 import (
-	"bytes"
-	"encoding/binary"
 	"math"
 	"testing"
 
 	"synth/generators"
 	"synth/pyenv/pyenvtest"
+	"synth/sources/sample"
 )
 
 // risingWAV is a 16-bit mono WAV of seconds at rate Hz shaped like a
 // spoken word: a tone whose loudness rises through the clip, with a short
 // pause in its middle, so that its start, end and direction all differ.
 func risingWAV(seconds float64, rate int) []byte {
-	n := int(seconds * float64(rate))
-	var data bytes.Buffer
-	for i := range n {
-		pos := float64(i) / float64(n)
-		amp := 2000 + 12000*pos
+	xs := make([]float64, int(seconds*float64(rate)))
+	for i := range xs {
+		pos := float64(i) / float64(len(xs))
+		amp := 0.06 + 0.37*pos
 		if pos > 0.45 && pos < 0.5 {
 			amp = 0
 		}
-		binary.Write(&data, binary.LittleEndian, int16(amp*math.Sin(float64(i)*2*math.Pi*300/float64(rate))))
+		xs[i] = amp * math.Sin(float64(i)*2*math.Pi*300/float64(rate))
 	}
-	var b bytes.Buffer
-	b.WriteString("RIFF")
-	binary.Write(&b, binary.LittleEndian, uint32(36+data.Len()))
-	b.WriteString("WAVEfmt ")
-	for _, v := range []any{uint32(16), uint16(1), uint16(1), uint32(rate), uint32(rate * 2), uint16(2), uint16(16)} {
-		binary.Write(&b, binary.LittleEndian, v)
-	}
-	b.WriteString("data")
-	binary.Write(&b, binary.LittleEndian, uint32(data.Len()))
-	b.Write(data.Bytes())
-	return b.Bytes()
+	return sample.WAV(xs, rate)
 }
 
 // TestAudioConvertHearsTheWholeClip: on a clip as short as a spoken digit

@@ -1,34 +1,22 @@
 package template
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
 	"math"
 	"testing"
 
 	"synth/generators"
 	"synth/pyenv/pyenvtest"
+	"synth/sources/sample"
 )
 
 // monoWAV is a 16-bit mono WAV of a tone lasting seconds at rate Hz.
 func monoWAV(seconds float64, rate int) []byte {
-	n := int(seconds * float64(rate))
-	var data bytes.Buffer
-	for i := range n {
-		binary.Write(&data, binary.LittleEndian, int16(8000*math.Sin(float64(i)*2*math.Pi*440/float64(rate))))
+	xs := make([]float64, int(seconds*float64(rate)))
+	for i := range xs {
+		xs[i] = 0.25 * math.Sin(float64(i)*2*math.Pi*440/float64(rate))
 	}
-	var b bytes.Buffer
-	b.WriteString("RIFF")
-	binary.Write(&b, binary.LittleEndian, uint32(36+data.Len()))
-	b.WriteString("WAVEfmt ")
-	for _, v := range []any{uint32(16), uint16(1), uint16(1), uint32(rate), uint32(rate * 2), uint16(2), uint16(16)} {
-		binary.Write(&b, binary.LittleEndian, v)
-	}
-	b.WriteString("data")
-	binary.Write(&b, binary.LittleEndian, uint32(data.Len()))
-	b.Write(data.Bytes())
-	return b.Bytes()
+	return sample.WAV(xs, rate)
 }
 
 // TestShortRecordingsTasked: a spoken digit (0.25 s) is timed and

@@ -9,8 +9,9 @@ import (
 
 const audioRate = 16000
 
-// wav encodes mono samples in -1..1 as 16-bit PCM WAV.
-func wav(samples []float64, rate int) []byte {
+// WAV encodes mono samples in -1..1 as 16-bit PCM WAV at rate Hz (tests
+// elsewhere write their recordings with it too).
+func WAV(samples []float64, rate int) []byte {
 	var b bytes.Buffer
 	n := len(samples) * 2
 	b.WriteString("RIFF")
@@ -41,7 +42,7 @@ func makeChime(r *rand.Rand) ([]byte, error) {
 			out = append(out, 0.4*env*(math.Sin(2*math.Pi*f*t)+0.3*math.Sin(4*math.Pi*f*t)))
 		}
 	}
-	return wav(out, audioRate), nil
+	return WAV(out, audioRate), nil
 }
 
 // makeSpeech is speech-like noise: bursts of filtered noise with a
@@ -68,5 +69,5 @@ func makeSpeech(r *rand.Rand) ([]byte, error) {
 			pos += audioRate / 40
 		}
 	}
-	return wav(out, audioRate), nil
+	return WAV(out, audioRate), nil
 }

@@ -216,7 +216,7 @@ func makeDoorbell(r *rand.Rand) ([]byte, error) {
 			out = append(out, 0.5*math.Exp(-t*2)*math.Sin(2*math.Pi*f*t))
 		}
 	}
-	return wav(out, audioRate), nil
+	return WAV(out, audioRate), nil
 }
 
 // makeBeeps is an alarm: short beeps with gaps, about 3 seconds.
@@ -229,7 +229,7 @@ func makeBeeps(r *rand.Rand) ([]byte, error) {
 		}
 		out = append(out, make([]float64, audioRate/4)...)
 	}
-	return wav(out, audioRate), nil
+	return WAV(out, audioRate), nil
 }
 
 // makeSweep is a sine sweep from 200 Hz to 2 kHz over 4 seconds.
@@ -242,7 +242,7 @@ func makeSweep(r *rand.Rand) ([]byte, error) {
 		ph += 2 * math.Pi * f / audioRate
 		out[k] = 0.3 * math.Sin(ph)
 	}
-	return wav(out, audioRate), nil
+	return WAV(out, audioRate), nil
 }
 
 var mediaFiles = []maker{
