@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"synth/checks/checkstest"
 	"synth/generators"
 	"synth/pyenv"
 	"synth/pyenv/pyenvtest"
@@ -129,22 +128,7 @@ func judgeWhere(t *testing.T, ins []generators.Input, tmpl, code string, wrong, 
 	if task == nil {
 		t.Fatalf("no %s task whose code holds %q", tmpl, code)
 	}
-	paths := inputPaths(ins)
-	if v := validateAll(t, []schemas.Task{*task}, paths); len(v.Kept) != 1 {
-		t.Fatalf("%s: the task does not prove: %v", tmpl, v.Why)
-	}
-	b := checkstest.Backend(t, 0)
-	for _, s := range wrong {
-		if ok, _ := plays(t, b, task, paths, s); ok {
-			t.Errorf("%s: wrong solution %q passes", tmpl, s.name)
-		}
-	}
-	for _, s := range right {
-		if ok, why := plays(t, b, task, paths, s); !ok {
-			t.Errorf("%s: right solution %q fails: %s", tmpl, s.name, why)
-		}
-	}
-	return task
+	return judgeTask(t, task, inputPaths(ins), tmpl, wrong, right)
 }
 
 // sharesCSV is a table of counties with a share column whose largest

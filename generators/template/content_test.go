@@ -97,10 +97,15 @@ func judge(t *testing.T, ins []generators.Input, tmpl string, wrong, right []sol
 	if len(tasks) == 0 {
 		t.Fatalf("no %s task", tmpl)
 	}
-	task := &tasks[0]
-	paths := inputPaths(ins)
-	if v := validateAll(t, tasks[:1], paths); len(v.Kept) != 1 {
-		t.Fatalf("%s: the task does not prove", tmpl)
+	return judgeTask(t, &tasks[0], inputPaths(ins), tmpl, wrong, right)
+}
+
+// judgeTask proves task and plays each wrong solution (which must fail a
+// check) and each right one by another method (which must pass) on it.
+func judgeTask(t *testing.T, task *schemas.Task, paths map[string]string, tmpl string, wrong, right []solution) *schemas.Task {
+	t.Helper()
+	if v := validateAll(t, []schemas.Task{*task}, paths); len(v.Kept) != 1 {
+		t.Fatalf("%s: the task does not prove: %v", tmpl, v.Why)
 	}
 	b := checkstest.Backend(t, 0)
 	for _, s := range wrong {
