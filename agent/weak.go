@@ -27,14 +27,13 @@ func (*Weak) Info() schemas.TeacherInfo { return schemas.TeacherInfo{Kind: "weak
 // WeakSteps are the reference steps the weak solver plays; nil when the
 // task has no reference.
 func WeakSteps(t *schemas.Task) []schemas.RefStep {
-	r := t.Reference
-	switch {
-	case r == nil || len(r.Steps) == 0:
-		return nil
-	case t.Steps > 0 && len(r.Steps) == t.Steps+2:
-		return []schemas.RefStep{r.Steps[0], r.Steps[1], r.Steps[len(r.Steps)-1]}
+	if steps := t.FirstLinkSteps(); steps != nil {
+		return steps
 	}
-	return r.Steps[:1]
+	if t.Reference == nil || len(t.Reference.Steps) == 0 {
+		return nil
+	}
+	return t.Reference.Steps[:1]
 }
 
 // Reply implements Teacher. Like Reference it keeps no state: the turns so

@@ -62,3 +62,16 @@ func (t *Task) DataPaths() []string {
 	}
 	return paths
 }
+
+// FirstLinkSteps are the reference steps of a composed task's first link
+// alone: its load, the chain's first step and its report (a composed
+// reference is load, one cell per step, report). nil for a task that is
+// not composed or whose reference does not have that shape. The composed
+// task's skip proof and the weak solver both play them.
+func (t *Task) FirstLinkSteps() []RefStep {
+	r := t.Reference
+	if t.Steps <= 0 || r == nil || len(r.Steps) != t.Steps+2 {
+		return nil
+	}
+	return []RefStep{r.Steps[0], r.Steps[1], r.Steps[len(r.Steps)-1]}
+}

@@ -54,11 +54,11 @@ func SkipSolutions(t *schemas.Task) []Skip {
 // the chain's first step and the report, answering what it printed; nil
 // for a task that is not composed.
 func FirstStepOnly(t *schemas.Task) *schemas.Reference {
-	r := t.Reference
-	if t.Steps <= 0 || r == nil || len(r.Steps) != t.Steps+2 {
+	steps := t.FirstLinkSteps()
+	if steps == nil {
 		return nil
 	}
-	return &schemas.Reference{Steps: []schemas.RefStep{r.Steps[0], r.Steps[1], r.Steps[len(r.Steps)-1]}}
+	return &schemas.Reference{Steps: steps}
 }
 
 // SkipAnswer is a skip solution's final answer: what its last step (the
