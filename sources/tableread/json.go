@@ -106,24 +106,24 @@ func isRecords(n *Node) bool {
 	if n.Kind != JSONArray || len(n.Values) < minJSONRecords {
 		return false
 	}
-	for _, v := range n.Values {
-		if v.Kind != JSONObject {
+	for _, item := range n.Values {
+		if item.Kind != JSONObject {
 			return false
 		}
 	}
 	return true
 }
 
-// isIndexed reports an object of non-empty objects sharing a key (rows
-// keyed by id), at least minJSONRecords of them. pandas leaves out a row
-// of no key at all, so an empty object makes it no table.
+// isIndexed reports an object of objects that all share a key (rows
+// keyed by id), at least minJSONRecords of them. An empty object shares
+// none: pandas would leave its row out.
 func isIndexed(n *Node) bool {
 	if n.Kind != JSONObject || len(n.Values) < minJSONRecords {
 		return false
 	}
 	shared := map[string]int{}
 	for _, v := range n.Values {
-		if v.Kind != JSONObject || len(v.Keys) == 0 {
+		if v.Kind != JSONObject {
 			return false
 		}
 		for _, k := range v.Keys {
