@@ -17,7 +17,9 @@ import (
 // by xlstest; TestLayouts and TestLayoutsAgreeWithPandas read them with
 // the xlsx cases.
 func xlsCases() []layoutCase {
-	day := func(y, m, d int) xlstest.Date { return xlstest.Date(time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)) }
+	day := func(y, m, d int) xlstest.Date {
+		return xlstest.Date(time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC))
+	}
 	xl := func(sheet string, f func(*Layout)) Layout {
 		l := Layout{Format: "xls", Sheet: sheet}
 		f(&l)
