@@ -135,7 +135,7 @@ func TestMessyLayoutsProve(t *testing.T) {
 		"titled.csv": "skiprows=3, nrows=8", "semicolon.csv": `sep=";", decimal=","`, "comments.tsv": "skiprows=2",
 		"pipes.txt": `sep="|"`, "r_export.txt": "index_col=0", "cp1252.csv": `encoding="cp1252"`, "latin1.csv": `encoding="latin-1"`,
 		"utf16.csv": `encoding="utf-16"`, "gbk.csv": `encoding="gbk"`, "offset.xlsx": `skiprows=3, usecols="B:D", nrows=8`,
-		"offset.xls": `pd.read_excel("./data/offset.xls", sheet_name="Scores", skiprows=3, usecols="B:D", nrows=8)`,
+		"offset.xls":   `pd.read_excel("./data/offset.xls", sheet_name="Scores", skiprows=3, usecols="B:D", nrows=8)`,
 		"trailing.csv": "usecols=range(3)", "mac.tsv": `encoding="cp1252", sep="\t"`, "aligned.txt": `sep="\\s+"`,
 	}
 	shaped := map[string]bool{}
