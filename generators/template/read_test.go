@@ -83,7 +83,7 @@ func TestReadOnce(t *testing.T) {
 		}
 		types[in.File.Type] = true
 		switch in.File.Type {
-		case "csv", "tsv", "xlsx", "parquet":
+		case "csv", "tsv", "xlsx", "xls", "parquet":
 			c.table(0)
 		case "json":
 			c.jsonTree(0)

@@ -133,7 +133,7 @@ func (c *bctx) readCode(i int, v string) string {
 func (c *bctx) readExpr(i int, path string) string {
 	p := py(path)
 	switch c.typ(i) {
-	case "csv", "tsv", "xlsx", "json":
+	case "csv", "tsv", "xlsx", "xls", "json":
 		return c.rawTable(i).layout.Call(path)
 	case "parquet":
 		return fmt.Sprintf("pd.read_parquet(%s)", p)
@@ -151,7 +151,7 @@ type table struct {
 	cols   []column // columns(), computed once
 	// delimited is true for csv and tsv, whose first line may be data.
 	delimited bool
-	// layout is how pandas reads a csv, tsv, xlsx or json table as its
+	// layout is how pandas reads a csv, tsv, xlsx, xls or json table as its
 	// owner meant (nil for parquet).
 	layout *tableread.Layout
 	// containers marks a json table's columns holding lists or objects
@@ -175,8 +175,8 @@ var excelErrors = map[string]bool{"#DIV/0!": true, "#N/A": true, "#NAME?": true,
 	"#REF!": true, "#VALUE!": true, "#GETTING_DATA": true}
 
 // readTable reads a table file: csv, tsv (and tables typed so whatever
-// their name), xlsx and json through package tableread, which finds the table
-// its owner meant and how pandas reads it; parquet here.
+// their name), xlsx, xls and json through package tableread, which finds
+// the table its owner meant and how pandas reads it; parquet here.
 func readTable(path, typ string) (*table, error) {
 	var tb *tableread.Table
 	switch typ {
@@ -191,6 +191,11 @@ func readTable(path, typ string) (*table, error) {
 	case "xlsx":
 		var err error
 		if tb, err = tableread.ReadXLSX(path); err != nil {
+			return nil, err
+		}
+	case "xls":
+		var err error
+		if tb, err = tableread.ReadXLS(path); err != nil {
 			return nil, err
 		}
 	case "json":
@@ -209,7 +214,7 @@ func readTable(path, typ string) (*table, error) {
 	t := &table{header: tb.Header, delimited: typ == "csv" || typ == "tsv", layout: &tb.Layout, containers: tb.Containers}
 	for _, row := range tb.Rows {
 		for i, v := range row {
-			if typ != "json" && naValues[v] || typ == "xlsx" && excelErrors[v] {
+			if typ != "json" && naValues[v] || (typ == "xlsx" || typ == "xls") && excelErrors[v] {
 				row[i] = ""
 			}
 		}

@@ -26,8 +26,8 @@ import (
 // Layout is how to read one table out of a file as its owner meant it,
 // in pandas' terms.
 type Layout struct {
-	// Format is "delimited" (read_csv), "xlsx" (read_excel) or "json"
-	// (json.load, then json_normalize or DataFrame.from_dict).
+	// Format is "delimited" (read_csv), "xlsx" or "xls" (read_excel), or
+	// "json" (json.load, then json_normalize or DataFrame.from_dict).
 	Format string
 	// Encoding is the Python codec of delimited text or a JSON document.
 	Encoding string
@@ -93,6 +93,10 @@ func (l Layout) Plain() bool {
 	return l.Comment == "" && l.Decimal == "" && l.SkipRows == 0 && l.NRows == 0 && !l.IndexCol && l.UseCols == "" && l.NCols == 0
 }
 
+// Sheeted reports a workbook's table (xlsx or xls), which pandas reads
+// with read_excel from a named sheet.
+func (l Layout) Sheeted() bool { return l.Format == "xlsx" || l.Format == "xls" }
+
 // Args are the keyword arguments that make pandas read the table as
 // meant, in the order Call writes them, each as "name=value" in Python.
 // The encoding and the separator of delimited text and the sheet are
@@ -100,7 +104,7 @@ func (l Layout) Plain() bool {
 func (l Layout) Args() []string {
 	var a []string
 	q := strconv.Quote
-	if l.Format == "xlsx" {
+	if l.Sheeted() {
 		a = append(a, "sheet_name="+q(l.Sheet))
 	} else {
 		a = append(a, "encoding="+q(l.Encoding), "sep="+q(l.Sep))
@@ -138,7 +142,7 @@ func (l Layout) Call(path string) string {
 		return l.jsonCall(path)
 	}
 	fn := "pd.read_csv"
-	if l.Format == "xlsx" {
+	if l.Sheeted() {
 		fn = "pd.read_excel"
 	}
 	return fn + "(" + strings.Join(append([]string{strconv.Quote(path)}, l.Args()...), ", ") + ")"

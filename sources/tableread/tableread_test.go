@@ -17,6 +17,7 @@ import (
 	"golang.org/x/text/encoding/unicode"
 
 	"synth/pyenv/pyenvtest"
+	"synth/sources/tableread/xlstest"
 )
 
 // layoutCase is a file the test writes in one messy layout, and what a
@@ -25,6 +26,7 @@ type layoutCase struct {
 	name   string
 	data   []byte // delimited text; nil for a workbook
 	sheet  func(f *excelize.File)
+	book   []byte // an xls workbook's bytes
 	want   Layout // the fields the case is about; Format, Sheet and Encoding too
 	header []string
 	rows   int
@@ -114,7 +116,7 @@ func layoutCases() []layoutCase {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)
 			}
 		}, want: Layout{Format: "xlsx", Sheet: "Sheet1"}, header: []string{"k", "v", "w"}, rows: 2},
-	}, jsonCases()...)
+	}, append(xlsCases(), jsonCases()...)...)
 }
 
 // jsonCases are JSON documents in the shapes real ones come in: an API's
@@ -153,6 +155,9 @@ func jsonCases() []layoutCase {
 func (c layoutCase) write(t *testing.T, dir string) string {
 	t.Helper()
 	p := filepath.Join(dir, c.name)
+	if c.book != nil {
+		c.data = c.book
+	}
 	if c.sheet == nil {
 		if err := os.WriteFile(p, c.data, 0o644); err != nil {
 			t.Fatal(err)
@@ -170,6 +175,9 @@ func (c layoutCase) write(t *testing.T, dir string) string {
 func read(p string) (*Table, error) {
 	if strings.HasSuffix(p, ".xlsx") {
 		return ReadXLSX(p)
+	}
+	if strings.HasSuffix(p, ".xls") {
+		return ReadXLS(p)
 	}
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -230,6 +238,12 @@ func TestAmbiguousLayouts(t *testing.T) {
 			}
 			f.MergeCell("Sheet1", "B1", "C1")
 		}},
+		{name: "merged_header.xls", book: xlstest.Workbook(xlstest.Sheet{Name: "Sheet1",
+			Rows:   [][]any{{"region", "sales", nil}, {"N", 1, 2}, {"S", 3, 4}},
+			Merged: []xlstest.Range{{R0: 0, C0: 1, R1: 0, C1: 2}}})},
+		{name: "merged_title_and_header.xls", book: xlstest.Workbook(xlstest.Sheet{Name: "Sheet1",
+			Rows:   [][]any{{"Sales 2020"}, {nil, "2020", nil, "2021", nil}, {"region", "q1", "q2", "q1", "q2"}, {"N", 1, 2, 3, 4}, {"S", 3, 4, 5, 6}},
+			Merged: []xlstest.Range{{R0: 0, C0: 0, R1: 0, C1: 4}, {R0: 1, C0: 1, R1: 1, C1: 2}, {R0: 1, C0: 3, R1: 1, C1: 4}}})},
 	} {
 		_, err := read(c.write(t, dir))
 		var amb *Ambiguous
