@@ -53,6 +53,10 @@ type Layout struct {
 	NCols int
 	// Sheet is the worksheet the table is on.
 	Sheet string
+	// Engine is the reader pandas must be told to use ("openpyxl") for a
+	// workbook whose parts pandas does not recognise by name (a workbook
+	// part outside xl/): its sniffing would call the file a plain zip.
+	Engine string
 }
 
 // Table is a table as pandas reads it with its Layout: the column names
@@ -78,7 +82,7 @@ func (e *Ambiguous) Error() string { return "ambiguous layout: " + e.Reason }
 // Plain reports whether pandas reads the table with its defaults but for
 // the encoding and separator: nothing above, below or beside it.
 func (l Layout) Plain() bool {
-	return l.Comment == "" && l.Decimal == "" && l.SkipRows == 0 && l.NRows == 0 && !l.IndexCol && l.UseCols == "" && l.NCols == 0
+	return l.Engine == "" && l.Comment == "" && l.Decimal == "" && l.SkipRows == 0 && l.NRows == 0 && !l.IndexCol && l.UseCols == "" && l.NCols == 0
 }
 
 // Args are the keyword arguments that make pandas read the table as
@@ -90,6 +94,9 @@ func (l Layout) Args() []string {
 	q := strconv.Quote
 	if l.Format == "xlsx" {
 		a = append(a, "sheet_name="+q(l.Sheet))
+		if l.Engine != "" {
+			a = append(a, "engine="+q(l.Engine))
+		}
 	} else {
 		a = append(a, "encoding="+q(l.Encoding), "sep="+q(l.Sep))
 		if l.Comment != "" {
