@@ -22,6 +22,7 @@ import (
 	"golang.org/x/text/encoding/unicode"
 
 	"synth/pyenv/pyenvtest"
+	"synth/sources/tableread/xlstest"
 )
 
 // layoutCase is a file the test writes in one messy layout, and what a
@@ -30,6 +31,7 @@ type layoutCase struct {
 	name   string
 	data   []byte // delimited text; nil for a workbook
 	sheet  func(f *excelize.File)
+	book   []byte // an xls workbook's bytes
 	want   Layout // the fields the case is about; Format, Sheet and Encoding too
 	header []string
 	rows   int
@@ -61,7 +63,7 @@ func layoutCases() []layoutCase {
 	rows5 := "n,a,b\nx,1,2\ny,3,4\nz,5,6\nw,7,8\nv,9,10\n"
 	delim := func(sep string) Layout { return Layout{Format: "delimited", Encoding: EncUTF8, Sep: sep} }
 	with := func(l Layout, f func(*Layout)) Layout { f(&l); return l }
-	return []layoutCase{
+	return append([]layoutCase{
 		{name: "plain.csv", data: []byte(rows5), want: delim(","), header: []string{"n", "a", "b"}, rows: 5},
 		{name: "semicolon_decimal.csv", data: []byte("name;price;qty\npen;1,5;2\ncup;2,25;1\nmug;10,0;3\n"),
 			want: with(delim(";"), func(l *Layout) { l.Decimal = "," }), header: []string{"name", "price", "qty"}, rows: 3, cell: [2]int{1, 1}, value: "2.25"},
@@ -136,13 +138,16 @@ func layoutCases() []layoutCase {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)
 			}
 		}, want: Layout{Format: "xlsx", Sheet: "Sheet1"}, header: []string{"k", "v", "w"}, rows: 2},
-	}
+	}, xlsCases()...)
 }
 
 // write puts case c into dir and returns its path.
 func (c layoutCase) write(t *testing.T, dir string) string {
 	t.Helper()
 	p := filepath.Join(dir, c.name)
+	if c.book != nil {
+		c.data = c.book
+	}
 	if c.sheet == nil {
 		if err := os.WriteFile(p, c.data, 0o644); err != nil {
 			t.Fatal(err)
@@ -218,6 +223,9 @@ func read(p string) (*Table, error) {
 	if strings.HasSuffix(p, ".xlsx") {
 		return ReadXLSX(p)
 	}
+	if strings.HasSuffix(p, ".xls") {
+		return ReadXLS(p)
+	}
 	b, err := os.ReadFile(p)
 	if err != nil {
 		return nil, err
@@ -272,6 +280,12 @@ func TestAmbiguousLayouts(t *testing.T) {
 			}
 			f.MergeCell("Sheet1", "B1", "C1")
 		}},
+		{name: "merged_header.xls", book: xlstest.Workbook(xlstest.Sheet{Name: "Sheet1",
+			Rows:   [][]any{{"region", "sales", nil}, {"N", 1, 2}, {"S", 3, 4}},
+			Merged: []xlstest.Range{{R0: 0, C0: 1, R1: 0, C1: 2}}})},
+		{name: "merged_title_and_header.xls", book: xlstest.Workbook(xlstest.Sheet{Name: "Sheet1",
+			Rows:   [][]any{{"Sales 2020"}, {nil, "2020", nil, "2021", nil}, {"region", "q1", "q2", "q1", "q2"}, {"N", 1, 2, 3, 4}, {"S", 3, 4, 5, 6}},
+			Merged: []xlstest.Range{{R0: 0, C0: 0, R1: 0, C1: 4}, {R0: 1, C0: 1, R1: 1, C1: 2}, {R0: 1, C0: 3, R1: 1, C1: 4}}})},
 	} {
 		_, err := read(c.write(t, dir))
 		var amb *Ambiguous
