@@ -56,6 +56,10 @@ type Layout struct {
 	NCols int
 	// Sheet is the worksheet the table is on.
 	Sheet string
+	// Engine is the reader pandas must be told to use ("openpyxl") for a
+	// workbook whose parts pandas does not recognise by name (a workbook
+	// part outside xl/): its sniffing would call the file a plain zip.
+	Engine string
 	// Path is the object keys that lead from a JSON document's root to
 	// its table (none: the root); Orient how its rows lie there
 	// (OrientRecords or OrientIndex).
@@ -90,7 +94,7 @@ func (e *Ambiguous) Error() string { return "ambiguous layout: " + e.Reason }
 // Plain reports whether pandas reads the table with its defaults but for
 // the encoding and separator: nothing above, below or beside it.
 func (l Layout) Plain() bool {
-	return l.Comment == "" && l.Decimal == "" && l.SkipRows == 0 && l.NRows == 0 && !l.IndexCol && l.UseCols == "" && l.NCols == 0
+	return l.Engine == "" && l.Comment == "" && l.Decimal == "" && l.SkipRows == 0 && l.NRows == 0 && !l.IndexCol && l.UseCols == "" && l.NCols == 0
 }
 
 // Sheeted reports a workbook's table (xlsx or xls), which pandas reads
@@ -106,6 +110,9 @@ func (l Layout) Args() []string {
 	q := strconv.Quote
 	if l.Sheeted() {
 		a = append(a, "sheet_name="+q(l.Sheet))
+		if l.Engine != "" {
+			a = append(a, "engine="+q(l.Engine))
+		}
 	} else {
 		a = append(a, "encoding="+q(l.Encoding), "sep="+q(l.Sep))
 		if l.Comment != "" {
