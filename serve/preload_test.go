@@ -151,6 +151,30 @@ func TestPreloadFallsBack(t *testing.T) {
 	}
 }
 
+// TestPreloadTasksCap: past Config.PreloadTasks templates, a task is
+// served without one.
+func TestPreloadTasksCap(t *testing.T) {
+	needRoot(t)
+	b := testBackend(t, 4)
+	p := &preloader{}
+	s, err := New(fixtureSource(t), b, Config{MaxTurns: 5, Preload: p.preload, PreloadTasks: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	var notes []bool
+	for _, id := range []string{"t-count", "t-sort", "t-count"} {
+		_, r, err := s.Reset(context.Background(), ResetRequest{TaskID: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		notes = append(notes, strings.Contains(r.Observation.Messages[len(r.Observation.Messages)-1].Content, "inputs["))
+	}
+	if len(p.made) != 1 || fmt.Sprint(notes) != "[true false true]" {
+		t.Fatalf("%d templates; preloaded resets %v, want [true false true]", len(p.made), notes)
+	}
+}
+
 // TestPreloadTornDown: Close tears down every template with the episodes:
 // no process it started and no cgroup of its own is left.
 func TestPreloadTornDown(t *testing.T) {
