@@ -55,6 +55,7 @@ func init() {
 		"csv":   previewTable,
 		"tsv":   previewTable,
 		"xlsx":  previewXLSX,
+		"xls":   previewXLS,
 		"txt":   previewText,
 		"md":    previewText,
 		"json":  previewText,

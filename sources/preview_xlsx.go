@@ -46,6 +46,34 @@ func previewXLSX(path string) (*schemas.Preview, error) {
 		}
 		return nil, err
 	}
+	previewSheetTable(p, tb)
+	return p, nil
+}
+
+// previewXLS lists a legacy workbook's worksheets and previews the table
+// package tableread finds on the first (none when its layout is
+// ambiguous). tableread bounds the read: the file's size, a sheet's cells.
+func previewXLS(path string) (*schemas.Preview, error) {
+	sheets, err := tableread.ReadXLSSheets(path)
+	if err != nil {
+		return nil, err
+	}
+	p := &schemas.Preview{}
+	for _, s := range sheets {
+		p.Sheets = append(p.Sheets, s.Name)
+	}
+	if len(sheets) > 0 && errors.Is(sheets[0].Err, tableread.ErrUnreadable) {
+		return nil, fmt.Errorf("xls %s: %w", path, sheets[0].Err)
+	}
+	if len(sheets) > 0 && sheets[0].Err == nil {
+		previewSheetTable(p, sheets[0].Table)
+	}
+	return p, nil
+}
+
+// previewSheetTable fills p with a sheet's table: its columns and their
+// dtypes, its rows, how pandas reads it and its head.
+func previewSheetTable(p *schemas.Preview, tb *tableread.Table) {
 	infer := make([]dtypeGuess, len(tb.Header))
 	for _, rec := range tb.Rows[:min(len(tb.Rows), dtypeRows)] {
 		for i := range min(len(rec), len(infer)) {
@@ -58,7 +86,6 @@ func previewXLSX(path string) (*schemas.Preview, error) {
 	p.Rows = len(tb.Rows)
 	p.Read = strings.Join(tb.Layout.Args(), ", ")
 	p.Head = FormatHead(tb.Header, tb.Rows[:min(len(tb.Rows), headRows)])
-	return p, nil
 }
 
 // rowsWithinBudget streams a sheet's rows against the preview budgets.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,6 +18,7 @@ import (
 
 	"synth/generators"
 	"synth/pyenv/pyenvtest"
+	"synth/sources/tableread/xlstest"
 )
 
 // layoutRows is the table every messy file below holds: 8 rows, one
@@ -38,7 +40,8 @@ func layoutRows(sep, decimal string) string {
 // title rows and a note, ; with decimal commas, tab under # comments, |
 // saved as .txt, an R export, cp1252, latin-1, UTF-16 and GBK text, a
 // workbook whose table starts at B4 under a title, lines ending in empty
-// columns (",,"), old Mac line ends (CR) and columns aligned with spaces.
+// columns (",,"), old Mac line ends (CR), columns aligned with spaces and
+// a spreadsheet pasted as text, its rows' total in a last row.
 func layoutFiles(t *testing.T, dir string) []generators.Input {
 	enc := func(s string, e interface{ Bytes([]byte) ([]byte, error) }) []byte {
 		b, err := e.Bytes([]byte(s))
@@ -66,10 +69,33 @@ func layoutFiles(t *testing.T, dir string) []generators.Input {
 		writeFile(t, dir, "utf16.csv", "csv", enc(layoutRows(",", "."), unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewEncoder())),
 		writeFile(t, dir, "gbk.csv", "csv", enc(gbk, simplifiedchinese.GBK.NewEncoder())),
 		writeFile(t, dir, "offset.xlsx", "xlsx", offsetXLSX(t)),
+		writeFile(t, dir, "offset.xls", "xls", xlstest.Workbook(offsetXLS(nil))),
 		writeFile(t, dir, "trailing.csv", "csv", []byte(strings.ReplaceAll(layoutRows(",", "."), "\n", ",,\n"))),
 		writeFile(t, dir, "mac.tsv", "tsv", enc(strings.ReplaceAll(layoutRows("\t", "."), "\n", "\r"), charmap.ISO8859_1.NewEncoder())),
+		writeFile(t, dir, "totals.csv", "csv", []byte("Scores by city\n\n"+layoutRows(",", ".")+"Total,97.5,196\n")),
 		writeFile(t, dir, "aligned.txt", "csv", []byte(strings.ReplaceAll(strings.ReplaceAll(layoutRows("\t", "."), "\t\t", "\tNA\t"), "\t", "      "))),
 	}
+}
+
+// offsetXLS is the sheet of offsetXLSX as a legacy workbook's (numbers as
+// numbers, the missing score an absent cell), merged ranges added.
+func offsetXLS(merged []xlstest.Range) xlstest.Sheet {
+	rows := [][]any{{"Scores by city"}, {"Prepared in March"}, {}}
+	for i, line := range strings.Split(strings.TrimSpace(layoutRows(",", ".")), "\n") {
+		row := []any{nil}
+		for j, v := range strings.Split(line, ",") {
+			var cell any = v
+			if f, err := strconv.ParseFloat(v, 64); err == nil && i > 0 && j > 0 {
+				cell = f
+			} else if v == "" {
+				cell = nil
+			}
+			row = append(row, cell)
+		}
+		rows = append(rows, row)
+	}
+	rows = append(rows, []any{}, []any{}, []any{}, []any{nil, "Source: the survey office"})
+	return xlstest.Sheet{Name: "Scores", Rows: rows, Merged: merged}
 }
 
 // offsetXLSX is a workbook whose table starts at B4, under a title and a
@@ -94,7 +120,8 @@ func offsetXLSX(t *testing.T) []byte {
 }
 
 // TestMessyLayoutsProve: the templates read each messy file as its owner
-// meant (8 rows of city, score and count; no title row or note as data),
+// meant (8 rows of city, score and count; no title row, note or total row
+// as data),
 // their reference code states how (encoding=, sep=, skiprows= …), and
 // every task proves in the sandbox: the reference, run by pandas with
 // those arguments, prints what the task expects.
@@ -111,7 +138,8 @@ func TestMessyLayoutsProve(t *testing.T) {
 		"titled.csv": "skiprows=3, nrows=8", "semicolon.csv": `sep=";", decimal=","`, "comments.tsv": "skiprows=2",
 		"pipes.txt": `sep="|"`, "r_export.txt": "index_col=0", "cp1252.csv": `encoding="cp1252"`, "latin1.csv": `encoding="latin-1"`,
 		"utf16.csv": `encoding="utf-16"`, "gbk.csv": `encoding="gbk"`, "offset.xlsx": `skiprows=3, usecols="B:D", nrows=8`,
-		"trailing.csv": "usecols=range(3)", "mac.tsv": `encoding="cp1252", sep="\t"`, "aligned.txt": `sep="\\s+"`,
+		"offset.xls":   `pd.read_excel("./data/offset.xls", sheet_name="Scores", skiprows=3, usecols="B:D", nrows=8)`,
+		"trailing.csv": "usecols=range(3)", "totals.csv": "skiprows=2, nrows=8", "mac.tsv": `encoding="cp1252", sep="\t"`, "aligned.txt": `sep="\\s+"`,
 	}
 	shaped := map[string]bool{}
 	for _, task := range tasks {
@@ -171,6 +199,26 @@ func TestAmbiguousLayoutUntasked(t *testing.T) {
 	}
 	un := gen.(generators.Explainer).Untasked()
 	if len(un) != 1 || !strings.Contains(un[0].Detail, "merged header cells") {
+		t.Errorf("untasked %+v, want the merged header cells named", un)
+	}
+}
+
+// TestAmbiguousXLSUntasked: a legacy workbook whose header has merged
+// cells gets no task, and the report says why.
+func TestAmbiguousXLSUntasked(t *testing.T) {
+	in := writeFile(t, t.TempDir(), "merged.xls", "xls", xlstest.Workbook(offsetXLS([]xlstest.Range{{R0: 3, C0: 2, R1: 3, C1: 3}})))
+	gen := New(Options{Seed: 1, Langs: []string{"en"}})
+	tasks, err := gen.Generate(context.Background(), []generators.Input{in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range tasks {
+		if len(task.Files) > 0 {
+			t.Errorf("%s reads a sheet with merged header cells", task.Generator)
+		}
+	}
+	un := gen.(generators.Explainer).Untasked()
+	if len(un) != 1 || !strings.Contains(un[0].Detail, "merged header cells C4") {
 		t.Errorf("untasked %+v, want the merged header cells named", un)
 	}
 }

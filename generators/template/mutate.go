@@ -22,7 +22,7 @@ func mutateCopyInput(t *schemas.Task) *schemas.Reference {
 	var code string
 	switch strings.TrimPrefix(path.Ext(out), ".") {
 	case "csv", "xlsx", "json":
-		load := map[string]string{"xlsx": "pd.read_excel(%s)", "json": "pd.read_json(%s)", "tsv": "pd.read_csv(%s, sep='\\t')", "parquet": "pd.read_parquet(%s)"}[t.Files[0].Type]
+		load := map[string]string{"xlsx": "pd.read_excel(%s)", "xls": "pd.read_excel(%s)", "json": "pd.read_json(%s)", "tsv": "pd.read_csv(%s, sep='\\t')", "parquet": "pd.read_parquet(%s)"}[t.Files[0].Type]
 		if load == "" {
 			load = "pd.read_csv(%s)"
 		}

@@ -95,7 +95,7 @@ func usable(c *bctx) (err error) {
 		}
 	}()
 	switch c.typ(0) {
-	case "csv", "tsv", "xlsx", "json", "parquet":
+	case "csv", "tsv", "xlsx", "xls", "json", "parquet":
 		t, err := tableFile.of(c, 0)
 		if err != nil {
 			return err

@@ -130,7 +130,7 @@ func (c *bctx) readCode(i int, v string) string {
 func (c *bctx) readExpr(i int, path string) string {
 	p := py(path)
 	switch c.typ(i) {
-	case "csv", "tsv", "xlsx":
+	case "csv", "tsv", "xlsx", "xls":
 		return c.rawTable(i).layout.Call(path)
 	case "json":
 		return fmt.Sprintf("pd.read_json(%s)", p)
@@ -150,7 +150,7 @@ type table struct {
 	cols   []column // columns(), computed once
 	// delimited is true for csv and tsv, whose first line may be data.
 	delimited bool
-	// layout is how pandas reads a csv, tsv or xlsx table as its owner
+	// layout is how pandas reads a csv, tsv, xlsx or xls table as its owner
 	// meant (nil for json and parquet).
 	layout   *tableread.Layout
 	noHeader int              // headerless(), computed once: 1 yes, -1 no
@@ -171,7 +171,7 @@ var excelErrors = map[string]bool{"#DIV/0!": true, "#N/A": true, "#NAME?": true,
 	"#REF!": true, "#VALUE!": true, "#GETTING_DATA": true}
 
 // readTable reads a table file: csv, tsv (and tables typed so whatever
-// their name) and xlsx through package tableread, which finds the table
+// their name), xlsx and xls through package tableread, which finds the table
 // its owner meant and how pandas reads it; json and parquet here.
 func readTable(path, typ string) (*table, error) {
 	var tb *tableread.Table
@@ -189,6 +189,11 @@ func readTable(path, typ string) (*table, error) {
 		if tb, err = tableread.ReadXLSX(path); err != nil {
 			return nil, err
 		}
+	case "xls":
+		var err error
+		if tb, err = tableread.ReadXLS(path); err != nil {
+			return nil, err
+		}
 	case "json":
 		return readJSONTable(path)
 	case "parquet":
@@ -199,7 +204,7 @@ func readTable(path, typ string) (*table, error) {
 	t := &table{header: tb.Header, delimited: typ == "csv" || typ == "tsv", layout: &tb.Layout}
 	for _, row := range tb.Rows {
 		for i, v := range row {
-			if naValues[v] || typ == "xlsx" && excelErrors[v] {
+			if naValues[v] || (typ == "xlsx" || typ == "xls") && excelErrors[v] {
 				row[i] = ""
 			}
 		}

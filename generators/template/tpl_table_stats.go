@@ -24,7 +24,7 @@ func init() {
 	reg("table.nunique", tableTypes, buildNUnique, mutateAnswer)
 	reg("table.missing", tableTypes, buildMissing, mutateAnswer)
 	reg("table.describe", tableTypes, withoutTotals(buildDescribe), mutateCopyInput)
-	reg("xlsx.sheets", []string{"xlsx"}, buildSheets, mutateWrongGroup)
+	reg("xlsx.sheets", []string{"xlsx", "xls"}, buildSheets, mutateWrongGroup)
 }
 
 type statKind struct {
@@ -193,8 +193,16 @@ func buildMissing(c *bctx) ([]spec, error) {
 	}}, nil
 }
 
+// workbookSheets reads the table on each sheet of an xlsx or xls workbook.
+func workbookSheets(path, typ string) ([]tableread.Sheet, error) {
+	if typ == "xls" {
+		return tableread.ReadXLSSheets(path)
+	}
+	return tableread.ReadXLSXSheets(path)
+}
+
 func buildSheets(c *bctx) ([]spec, error) {
-	sheets, err := tableread.ReadXLSXSheets(c.files[0].Path)
+	sheets, err := workbookSheets(c.files[0].Path, c.typ(0))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", c.name(0), err)
 	}

@@ -286,7 +286,7 @@ func buildAddCol(c *bctx) ([]spec, error) {
 
 func buildTableConvert(c *bctx) ([]spec, error) {
 	t := c.table(0)
-	targets := map[string][]string{"csv": {"xlsx", "json"}, "tsv": {"csv", "xlsx"}, "xlsx": {"csv", "json"}, "json": {"csv", "xlsx"}, "parquet": {"csv"}}[c.typ(0)]
+	targets := map[string][]string{"csv": {"xlsx", "json"}, "tsv": {"csv", "xlsx"}, "xlsx": {"csv", "json"}, "xls": {"xlsx", "csv"}, "json": {"csv", "xlsx"}, "parquet": {"csv"}}[c.typ(0)]
 	if len(targets) == 0 {
 		return nil, nil
 	}

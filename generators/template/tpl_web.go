@@ -12,7 +12,7 @@ func init() {
 		inputs: 0, build: repeat(2, buildWebPage), mutate: mutateEmptyFile})
 	register(&tmpl{Info: Info{Name: "web.form", Version: 1, Category: schemas.CategorySoftware, Subcategory: GroupWeb},
 		inputs: 0, build: repeat(1, buildWebForm), mutate: mutateEmptyFile})
-	register(&tmpl{Info: Info{Name: "web.datatable", Version: 1, Category: schemas.CategorySoftware, Subcategory: GroupWeb, FileTypes: []string{"csv", "tsv", "xlsx", "json"}},
+	register(&tmpl{Info: Info{Name: "web.datatable", Version: 1, Category: schemas.CategorySoftware, Subcategory: GroupWeb, FileTypes: []string{"csv", "tsv", "xlsx", "xls", "json"}},
 		inputs: 1, build: buildWebTable, mutate: mutateEmptyFile})
 }
 

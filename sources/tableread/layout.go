@@ -24,7 +24,7 @@ import (
 // Layout is how to read one table out of a file as its owner meant it,
 // in pandas' terms.
 type Layout struct {
-	// Format is "delimited" (read_csv) or "xlsx" (read_excel).
+	// Format is "delimited" (read_csv), or "xlsx" or "xls" (read_excel).
 	Format string
 	// Encoding is the Python codec of delimited text.
 	Encoding string
@@ -53,6 +53,10 @@ type Layout struct {
 	NCols int
 	// Sheet is the worksheet the table is on.
 	Sheet string
+	// Engine is the reader pandas must be told to use ("openpyxl") for a
+	// workbook whose parts pandas does not recognise by name (a workbook
+	// part outside xl/): its sniffing would call the file a plain zip.
+	Engine string
 }
 
 // Table is a table as pandas reads it with its Layout: the column names
@@ -78,8 +82,12 @@ func (e *Ambiguous) Error() string { return "ambiguous layout: " + e.Reason }
 // Plain reports whether pandas reads the table with its defaults but for
 // the encoding and separator: nothing above, below or beside it.
 func (l Layout) Plain() bool {
-	return l.Comment == "" && l.Decimal == "" && l.SkipRows == 0 && l.NRows == 0 && !l.IndexCol && l.UseCols == "" && l.NCols == 0
+	return l.Engine == "" && l.Comment == "" && l.Decimal == "" && l.SkipRows == 0 && l.NRows == 0 && !l.IndexCol && l.UseCols == "" && l.NCols == 0
 }
+
+// Sheeted reports a workbook's table (xlsx or xls), which pandas reads
+// with read_excel from a named sheet.
+func (l Layout) Sheeted() bool { return l.Format == "xlsx" || l.Format == "xls" }
 
 // Args are the keyword arguments that make pandas read the table as
 // meant, in the order Call writes them, each as "name=value" in Python.
@@ -88,8 +96,11 @@ func (l Layout) Plain() bool {
 func (l Layout) Args() []string {
 	var a []string
 	q := strconv.Quote
-	if l.Format == "xlsx" {
+	if l.Sheeted() {
 		a = append(a, "sheet_name="+q(l.Sheet))
+		if l.Engine != "" {
+			a = append(a, "engine="+q(l.Engine))
+		}
 	} else {
 		a = append(a, "encoding="+q(l.Encoding), "sep="+q(l.Sep))
 		if l.Comment != "" {
@@ -121,7 +132,7 @@ func (l Layout) Args() []string {
 // expression): pd.read_csv or pd.read_excel with every fact stated.
 func (l Layout) Call(path string) string {
 	fn := "pd.read_csv"
-	if l.Format == "xlsx" {
+	if l.Sheeted() {
 		fn = "pd.read_excel"
 	}
 	return fn + "(" + strings.Join(append([]string{strconv.Quote(path)}, l.Args()...), ", ") + ")"

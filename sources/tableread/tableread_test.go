@@ -1,12 +1,17 @@
 package tableread
 
 import (
+	"archive/zip"
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,6 +22,7 @@ import (
 	"golang.org/x/text/encoding/unicode"
 
 	"synth/pyenv/pyenvtest"
+	"synth/sources/tableread/xlstest"
 )
 
 // layoutCase is a file the test writes in one messy layout, and what a
@@ -25,11 +31,15 @@ type layoutCase struct {
 	name   string
 	data   []byte // delimited text; nil for a workbook
 	sheet  func(f *excelize.File)
+	book   []byte // an xls workbook's bytes
 	want   Layout // the fields the case is about; Format, Sheet and Encoding too
 	header []string
 	rows   int
 	cell   [2]int // a cell of the rows …
 	value  string // … and what it holds
+	// atRoot moves a workbook's parts from xl/ to the archive's root, as
+	// some writers lay them out.
+	atRoot bool
 }
 
 func encode(s string, enc interface{ Bytes([]byte) ([]byte, error) }) []byte {
@@ -53,7 +63,7 @@ func layoutCases() []layoutCase {
 	rows5 := "n,a,b\nx,1,2\ny,3,4\nz,5,6\nw,7,8\nv,9,10\n"
 	delim := func(sep string) Layout { return Layout{Format: "delimited", Encoding: EncUTF8, Sep: sep} }
 	with := func(l Layout, f func(*Layout)) Layout { f(&l); return l }
-	return []layoutCase{
+	return append([]layoutCase{
 		{name: "plain.csv", data: []byte(rows5), want: delim(","), header: []string{"n", "a", "b"}, rows: 5},
 		{name: "semicolon_decimal.csv", data: []byte("name;price;qty\npen;1,5;2\ncup;2,25;1\nmug;10,0;3\n"),
 			want: with(delim(";"), func(l *Layout) { l.Decimal = "," }), header: []string{"name", "price", "qty"}, rows: 3, cell: [2]int{1, 1}, value: "2.25"},
@@ -109,18 +119,35 @@ func layoutCases() []layoutCase {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)
 			}
 		}, want: Layout{Format: "xlsx", Sheet: "Sheet1"}, header: []string{"k", "Unnamed: 1", "v", "Unnamed: 3", "Unnamed: 4"}, rows: 2},
+		{name: "total_row.csv", data: []byte("Emissions by sector, 2000 and 2001\nthousand tonnes\n\nsector,y2000,y2001\nTimber,\"2,666\",10\nChemicals,498,20\nTextiles,\"4,497\",30\nTotal,\"7,661\",60\n\nSource: a statistics office\n"),
+			want: with(delim(","), func(l *Layout) { l.SkipRows, l.NRows = 3, 3 }), header: []string{"sector", "y2000", "y2001"}, rows: 3, cell: [2]int{2, 0}, value: "Textiles"},
+		{name: "total_is_a_row.csv", data: []byte("kind,n\nA,1\nB,2\nTotal,9\n"),
+			want: delim(","), header: []string{"kind", "n"}, rows: 3, cell: [2]int{2, 0}, value: "Total"},
+		{name: "mean_row.xlsx", sheet: func(f *excelize.File) {
+			for i, r := range [][]any{{"city", "rain", "sun"}, {"a", 10, 100}, {"b", 20, 200}, {"c", 30, 300}, {"Average", 20, 200}} {
+				f.SetSheetRow("Sheet1", cellName(0, i), &r)
+			}
+		}, want: Layout{Format: "xlsx", Sheet: "Sheet1", NRows: 3}, header: []string{"city", "rain", "sun"}, rows: 3},
+		{name: "parts_at_root.xlsx", atRoot: true, sheet: func(f *excelize.File) {
+			for i, r := range [][]any{{"k", "v", "w"}, {"a", 1, 2}, {"b", 2, 3}} {
+				f.SetSheetRow("Sheet1", cellName(0, i), &r)
+			}
+		}, want: Layout{Format: "xlsx", Sheet: "Sheet1", Engine: "openpyxl"}, header: []string{"k", "v", "w"}, rows: 2},
 		{name: "plain.xlsx", sheet: func(f *excelize.File) {
 			for i, r := range [][]any{{"k", "v", "w"}, {"a", 1, 2}, {"b", 2, 3}} {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)
 			}
 		}, want: Layout{Format: "xlsx", Sheet: "Sheet1"}, header: []string{"k", "v", "w"}, rows: 2},
-	}
+	}, xlsCases()...)
 }
 
 // write puts case c into dir and returns its path.
 func (c layoutCase) write(t *testing.T, dir string) string {
 	t.Helper()
 	p := filepath.Join(dir, c.name)
+	if c.book != nil {
+		c.data = c.book
+	}
 	if c.sheet == nil {
 		if err := os.WriteFile(p, c.data, 0o644); err != nil {
 			t.Fatal(err)
@@ -132,12 +159,72 @@ func (c layoutCase) write(t *testing.T, dir string) string {
 	if err := f.SaveAs(p); err != nil {
 		t.Fatal(err)
 	}
+	if c.atRoot {
+		partsAtRoot(t, p)
+	}
 	return p
+}
+
+// partsAtRoot rewrites the workbook at p with its parts at the archive's
+// root, the references to them changed to match and its shared strings
+// written inline in the sheet, as the writers that lay workbooks out so
+// do.
+func partsAtRoot(t *testing.T, p string) {
+	t.Helper()
+	f, err := excelize.OpenFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := f.GetRows("Sheet1")
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sheet strings.Builder
+	sheet.WriteString(`<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`)
+	for r, row := range rows {
+		fmt.Fprintf(&sheet, `<row r="%d">`, r+1)
+		for c, v := range row {
+			ref := cellName(c, r)
+			if _, err := strconv.ParseFloat(v, 64); err == nil {
+				fmt.Fprintf(&sheet, `<c r="%s"><v>%s</v></c>`, ref, v)
+			} else {
+				fmt.Fprintf(&sheet, `<c r="%s" t="inlineStr"><is><t>%s</t></is></c>`, ref, v)
+			}
+		}
+		sheet.WriteString(`</row>`)
+	}
+	sheet.WriteString(`</sheetData></worksheet>`)
+	parts := []struct{ name, body string }{
+		{"[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>`},
+		{"_rels/.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="workbook.xml"/></Relationships>`},
+		{"workbook.xml", `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`},
+		{"_rels/workbook.xml.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="sheet1.xml"/></Relationships>`},
+		{"sheet1.xml", sheet.String()},
+	}
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	for _, part := range parts {
+		out, err := w.Create(part.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(out, part.body)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func read(p string) (*Table, error) {
 	if strings.HasSuffix(p, ".xlsx") {
 		return ReadXLSX(p)
+	}
+	if strings.HasSuffix(p, ".xls") {
+		return ReadXLS(p)
 	}
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -193,6 +280,12 @@ func TestAmbiguousLayouts(t *testing.T) {
 			}
 			f.MergeCell("Sheet1", "B1", "C1")
 		}},
+		{name: "merged_header.xls", book: xlstest.Workbook(xlstest.Sheet{Name: "Sheet1",
+			Rows:   [][]any{{"region", "sales", nil}, {"N", 1, 2}, {"S", 3, 4}},
+			Merged: []xlstest.Range{{R0: 0, C0: 1, R1: 0, C1: 2}}})},
+		{name: "merged_title_and_header.xls", book: xlstest.Workbook(xlstest.Sheet{Name: "Sheet1",
+			Rows:   [][]any{{"Sales 2020"}, {nil, "2020", nil, "2021", nil}, {"region", "q1", "q2", "q1", "q2"}, {"N", 1, 2, 3, 4}, {"S", 3, 4, 5, 6}},
+			Merged: []xlstest.Range{{R0: 0, C0: 0, R1: 0, C1: 4}, {R0: 1, C0: 1, R1: 1, C1: 2}, {R0: 1, C0: 3, R1: 1, C1: 4}}})},
 	} {
 		_, err := read(c.write(t, dir))
 		var amb *Ambiguous
@@ -272,6 +365,53 @@ func TestSniffTextEncodings(t *testing.T) {
 			if got, ok := SniffEncoding(c.b[:cut]); !ok || got != c.want {
 				t.Errorf("%s (%d bytes): sniffed %q (%v), want %q", c.name, cut, got, ok, c.want)
 			}
+		}
+	}
+}
+
+// TestWorkbookSharedStringsOutsideXL: a workbook whose parts lie at the
+// archive's root with its text in shared strings is refused as unreadable,
+// not read with every text cell empty.
+func TestWorkbookSharedStringsOutsideXL(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "shared_at_root.xlsx")
+	f := excelize.NewFile()
+	for i, r := range [][]any{{"k", "v", "w"}, {"a", 1, 2}, {"b", 2, 3}, {"c", 4, 5}} {
+		f.SetSheetRow("Sheet1", cellName(0, i), &r)
+	}
+	if err := f.SaveAs(p); err != nil {
+		t.Fatal(err)
+	}
+	z, err := zip.OpenReader(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	for _, e := range z.File {
+		r, err := e.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(r)
+		r.Close()
+		if e.Name == "_rels/.rels" || e.Name == "[Content_Types].xml" {
+			b = bytes.ReplaceAll(b, []byte("xl/"), nil)
+		}
+		out, _ := w.Create(strings.TrimPrefix(e.Name, "xl/"))
+		out.Write(b)
+	}
+	z.Close()
+	w.Close()
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, read := range map[string]func() error{
+		"ReadXLSX":       func() error { _, err := ReadXLSX(p); return err },
+		"ReadXLSXSheets": func() error { _, err := ReadXLSXSheets(p); return err },
+	} {
+		if err := read(); !errors.Is(err, ErrUnreadable) {
+			t.Errorf("%s: %v, want ErrUnreadable", name, err)
 		}
 	}
 }
