@@ -43,15 +43,17 @@ func nodes(n *tableread.Node) int {
 // JSON documents in the shapes real ones come in, written here.
 
 // apiEnvelopeJSON is an API response: metadata, then the records under
-// "data", each with a nested object.
+// "data", each with a nested object, a boolean and a list. (13 records:
+// the battery's perturbed copy keeps 9, not the 8 columns, which a stale
+// shape would state by chance.)
 func apiEnvelopeJSON() string {
 	var recs []string
 	cities := []string{"Oslo", "Rome", "Lima", "Pune", "Kobe", "Graz"}
-	for i := range 12 {
+	for i := range 13 {
 		recs = append(recs, fmt.Sprintf(`{"id": %d, "name": "user%d", "plan": "%s", "spend": %d.%d, "verified": %v, "tags": ["t%d"], "address": {"city": "%s", "zip": "0%d1"}}`,
 			i+1, i+1, []string{"free", "pro", "team"}[i%3], 10+i*7%23, i%10, i%4 == 0, i%3, cities[i%6], i))
 	}
-	return `{"status": "ok", "count": 12, "page": {"number": 1, "size": 50}, "data": [` + strings.Join(recs, ",\n") + `]}`
+	return `{"status": "ok", "count": 13, "page": {"number": 1, "size": 50}, "data": [` + strings.Join(recs, ",\n") + `]}`
 }
 
 // idKeyedJSON is rows keyed by id.
