@@ -138,7 +138,39 @@ func layoutCases() []layoutCase {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)
 			}
 		}, want: Layout{Format: "xlsx", Sheet: "Sheet1"}, header: []string{"k", "v", "w"}, rows: 2},
-	}, xlsCases()...)
+	}, append(xlsCases(), jsonCases()...)...)
+}
+
+// jsonCases are JSON documents in the shapes real ones come in: an API's
+// envelope, a table schema, rows keyed by id, GeoJSON, a root array of
+// records with nested objects.
+func jsonCases() []layoutCase {
+	js := func(path []string, orient string) Layout {
+		return Layout{Format: "json", Encoding: EncUTF8, Path: path, Orient: orient}
+	}
+	return []layoutCase{
+		{name: "api_envelope.json", data: []byte(`{"status": "ok", "count": 3, "tags": [{"t": 1}, {"t": 2}],
+"data": [{"id": 1, "name": "Ann", "address": {"city": "Oslo", "geo": {"lat": 59.9}}, "score": 1.50},
+ {"id": 2, "name": "Bo", "address": {"city": "Rome"}, "score": 2, "active": true},
+ {"id": 3, "name": null, "address": {}, "score": 3}], "next": null}`),
+			want: js([]string{"data"}, OrientRecords), header: []string{"id", "name", "score", "address.city", "address.geo.lat", "active"}, rows: 3, cell: [2]int{0, 2}, value: "1.5"},
+		{name: "table_schema.json", data: []byte(`{"name": "countries", "path": "countries.csv", "schema": {"fields": [
+{"name": "id", "type": "integer", "constraints": {"required": true}}, {"name": "neighbor_id", "type": "integer"},
+{"name": "name", "type": "string", "description": "the country"}]}}`),
+			want: js([]string{"schema", "fields"}, OrientRecords), header: []string{"name", "type", "constraints.required", "description"}, rows: 3, cell: [2]int{0, 2}, value: "True"},
+		{name: "keyed_by_id.json", data: []byte(`{"u7": {"name": "Ann", "age": 31}, "u2": {"name": "Bo", "city": "Rome"}, "u9": {"age": 40, "name": "Cy", "tags": ["a"]}}`),
+			want: js(nil, OrientIndex), header: []string{"name", "age", "city", "tags"}, rows: 3, cell: [2]int{2, 3}, value: `["a"]`},
+		{name: "places.geojson.json", data: []byte(`{"type": "FeatureCollection", "features": [
+{"type": "Feature", "geometry": {"type": "Point", "coordinates": [10.7, 59.9]}, "properties": {"name": "Oslo", "pop": 709000}},
+{"type": "Feature", "geometry": {"type": "Point", "coordinates": [12.5, 41.9]}, "properties": {"name": "Rome", "pop": 2873000}}]}`),
+			want: js([]string{"features"}, OrientRecords), header: []string{"type", "geometry.type", "geometry.coordinates", "properties.name", "properties.pop"}, rows: 2},
+		{name: "root_records.json", data: []byte(`[{"b": 1, "a": {"x": [1, 2]}}, {"c": null, "b": 2}, {"d": "s", "a": 3}]`),
+			want: js(nil, OrientRecords), header: []string{"b", "a.x", "c", "d", "a"}, rows: 3},
+		{name: "json_schema.json", data: []byte("\ufeff" + `{"$schema": "x", "type": "object", "required": ["id"], "properties": {
+"id": {"type": "integer", "description": "accession"}, "title": {"type": "string"},
+"brief": {"type": "object", "properties": {"text": {"type": "string"}}}}}`),
+			want: Layout{Format: "json", Encoding: EncUTF8BOM, Path: []string{"properties"}, Orient: OrientIndex}, header: []string{"type", "description", "properties"}, rows: 3},
+	}
 }
 
 // write puts case c into dir and returns its path.
@@ -230,6 +262,9 @@ func read(p string) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	if strings.HasSuffix(p, ".json") {
+		return ReadJSON(b)
+	}
 	return ReadDelimited(b)
 }
 
@@ -243,7 +278,7 @@ func TestLayouts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tb.Layout != c.want {
+			if !reflect.DeepEqual(tb.Layout, c.want) {
 				t.Errorf("layout %+v, want %+v", tb.Layout, c.want)
 			}
 			if !reflect.DeepEqual(tb.Header, c.header) {
@@ -274,6 +309,8 @@ func TestAmbiguousLayouts(t *testing.T) {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)
 			}
 		}},
+		{name: "two_equal_arrays.json", data: []byte(`{"meta": {"v": 1}, "users": [{"id": 1}, {"id": 2}], "groups": [{"g": "a"}, {"g": "b"}]}`)},
+		{name: "two_equal_maps.json", data: []byte(`{"a": {"x": {"k": 1}, "y": {"k": 2}}, "b": {"p": {"k": 3}, "q": {"k": 4}}}`)},
 		{name: "merged_header.xlsx", sheet: func(f *excelize.File) {
 			for i, r := range [][]any{{"region", "sales", nil}, {"N", 1, 2}, {"S", 3, 4}} {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)
@@ -365,6 +402,48 @@ func TestSniffTextEncodings(t *testing.T) {
 			if got, ok := SniffEncoding(c.b[:cut]); !ok || got != c.want {
 				t.Errorf("%s (%d bytes): sniffed %q (%v), want %q", c.name, cut, got, ok, c.want)
 			}
+		}
+	}
+}
+
+// TestJSONNoTable: documents that hold no table pandas would read as
+// their owner meant: values that are not records, a null among the
+// records, an object of objects with an empty one (pandas drops its row)
+// or with no key in common (sections of a configuration).
+func TestJSONNoTable(t *testing.T) {
+	for _, doc := range []string{
+		`[1, 2, 3, 4]`,
+		`[null, {"a": 1}, {"a": 2}]`,
+		`{"u1": {"a": 1}, "u2": {}, "u3": {"a": 3}}`,
+		`{"server": {"host": "h", "port": 1}, "log": {"level": "info"}, "db": {"url": "x"}}`,
+		`{"name": "x", "version": 2}`,
+	} {
+		if tb, err := ReadJSON([]byte(doc)); !errors.Is(err, ErrNoJSONTable) {
+			t.Errorf("%s: got %v, %v; want no table", doc, tb, err)
+		}
+	}
+}
+
+// TestJSONStructure: a document's leaves and depth as the structure
+// question counts them, and a repeated key keeping its first place and
+// last value, as Python's json module loads it.
+func TestJSONStructure(t *testing.T) {
+	for _, c := range []struct {
+		doc           string
+		leaves, depth int
+		keys          string
+	}{
+		{`{"a": 1}`, 1, 1, "a"},
+		{`{"a": [1, {"b": null}], "c": {}}`, 2, 3, "a,c"},
+		{`{"a": 1, "b": {"c": []}}`, 1, 1, "a,b"},
+		{`{"x": 1, "y": 2, "x": [true, "s"]}`, 3, 2, "x,y"},
+	} {
+		n, err := ParseJSON([]byte(c.doc))
+		if err != nil {
+			t.Fatalf("%s: %v", c.doc, err)
+		}
+		if n.Leaves() != c.leaves || n.Depth() != c.depth || strings.Join(n.Keys, ",") != c.keys {
+			t.Errorf("%s: %d leaves, depth %d, keys %q; want %d, %d, %q", c.doc, n.Leaves(), n.Depth(), n.Keys, c.leaves, c.depth, c.keys)
 		}
 	}
 }
