@@ -96,7 +96,7 @@ func BenchmarkPreloadedReset(b *testing.B) {
 	}
 	b.StopTimer()
 	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Printf("preload: %.0f MB CSV, %s rows, %d rounds interleaved; template start (imports and read) %s; load %s",
+	fmt.Printf("\npreload: %.0f MB CSV, %s rows, %d rounds interleaved; template start (imports and read) %s; load %s",
 		float64(st.Size())/1e6, rows, b.N, start.Round(time.Millisecond), load)
 	for _, sd := range sides {
 		fmt.Printf("preload: %-10s  reset p50 %8s p99 %8s   reset+frame p50 %8s p99 %8s\n", sd.name,
