@@ -94,20 +94,21 @@ func (s *Server) makeTemplate(t *template, task *schemas.Task, inputs []sandbox.
 	}
 }
 
-// closeTemplates tears every template down; none is made after.
+// closeTemplates tears down every template made; none is made after, and
+// one being made closes itself once ready (makeTemplate), so Close does
+// not wait for a read.
 func (s *Server) closeTemplates() {
 	s.tmpl.mu.Lock()
 	s.tmpl.closed = true
-	var all []*template
+	var all []sandbox.Backend
 	for _, t := range s.tmpl.byTask {
-		all = append(all, t)
+		if t.b != nil {
+			all = append(all, t.b)
+		}
 	}
 	s.tmpl.mu.Unlock()
-	for _, t := range all {
-		t.once.Do(func() {}) // one being made closes itself (makeTemplate)
-		if t.b != nil {
-			t.b.Close()
-		}
+	for _, b := range all {
+		b.Close()
 	}
 }
 

@@ -163,6 +163,9 @@ func runServe(cmd *cobra.Command, dir string, f serveFlags) error {
 		IdleTimeout: f.idle, MaxMessageBytes: f.maxBytes, ReadTimeout: f.readTimeout, MaxSessions: f.maxSessions,
 		Token: token, Version: version}
 	if f.preload {
+		if os.Geteuid() != 0 {
+			return usagef("--preload needs root (a workspace tmpfs, bind mounts and a uid per episode): run synth serve as root, or leave --preload off")
+		}
 		if cfg.PreloadMin, err = sources.ParseSize(f.preloadMin); err != nil {
 			return usagef("--preload-min: %v", err)
 		}
