@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -144,4 +145,27 @@ func sharedFolders(t *testing.T) int {
 		}
 	}
 	return n
+}
+
+// TestTemplateOpensItsOwnInputsOnly: a template opens sandboxes holding its
+// inputs only, in workspaces of its own: another input list, or a
+// workspace given (where its data/ would not be the template's), is
+// refused before any interpreter is bound.
+func TestTemplateOpensItsOwnInputsOnly(t *testing.T) {
+	b, err := newTemplate(t, "x.csv", tableCSV(10), `pd.read_csv("data/x.csv")`, TemplateLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, spec := range []Spec{
+		{Inputs: []Input{{Name: "y.csv", Path: "/etc/hostname"}}},
+		{Inputs: []Input{{Name: "x.csv", Path: "/etc/hostname"}, {Name: "y.csv", Path: "/etc/hostname"}}},
+		{Workspace: t.TempDir()},
+	} {
+		if s, err := b.Open(ctx, spec); err == nil {
+			s.Close()
+			t.Fatalf("%+v: opened", spec)
+		}
+	}
+	open(t, b, Spec{Inputs: []Input{{Name: "x.csv", Path: "/etc/hostname"}}}) // the names are the template's: its data/ holds its own copy
 }
