@@ -158,6 +158,25 @@ func (t *table) profile(c *column) {
 	}
 }
 
+// refWords name a column of integers that point at rows (of this table or
+// another): a tree's parent, a graph's edge ends.
+var refWords = regexp.MustCompile(`(?i)^(parent|child|source|target|src|dst|from|to|node|origin|destination|predecessor|successor|ancestor|root)([ _.]?(id|node|index|idx))?$`)
+
+// references makes keys of the integer columns named as edge ends or a
+// parent (refWords): their numbers point at rows (a tree's parent id, a
+// graph's source and target nodes) rather than measure anything, so a
+// correlation of a parent with a size, or a sum of node numbers, means
+// nothing. (A value-based rule, every value found in a unique key column,
+// would take any small count in a table numbered 1..n for a reference.)
+func (t *table) references(cols []column) {
+	for i := range cols {
+		c := &cols[i]
+		if c.isNum && c.isInt && c.role != roleID && refWords.MatchString(strings.TrimSpace(c.name)) {
+			c.role = roleID
+		}
+	}
+}
+
 // moneyText reports whether every non-null cell of column idx is an amount
 // with a currency sign or thousands separators, at least one of them marked.
 func (t *table) moneyText(idx int) bool {

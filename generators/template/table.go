@@ -300,6 +300,7 @@ func (t *table) inferColumns() []column {
 		t.profile(&c)
 		out = append(out, c)
 	}
+	t.references(out)
 	return out
 }
 
