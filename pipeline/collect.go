@@ -49,6 +49,9 @@ func (r *builder) collect(ctx context.Context) (*fileSet, error) {
 			return nil, fmt.Errorf("collect: source %s: %w", spec, err)
 		}
 		r.logf("collect: %s: %d files, %d duplicates%s", spec, st.Stored, st.Duplicates, skippedNote(st.Skipped))
+		for _, f := range st.Refused {
+			r.info.NotCollected = append(r.info.NotCollected, runinfo.UntaskedFile{Name: f.Name, Reason: f.Reason, Detail: f.Detail})
+		}
 	}
 	if err := j.Sync(); err != nil {
 		return nil, err

@@ -117,7 +117,7 @@ func (m *taskMaker) generate(ctx context.Context, fs *fileSet) ([]slimTask, erro
 	}
 	// The proof's sections go before the files without a task, the last
 	// section, which a later stage may rewrite (rewriteUntasked).
-	report := template.Report(tasks, untasked)
+	report := template.Report(tasks, append(untasked, notCollected(m.info.NotCollected)...))
 	head, tail, _ := strings.Cut(report, template.UntaskedHeading)
 	report = head + dataset.GraderMarkdown(m.info.Grader) + droppedMarkdown(m.dropped) + template.UntaskedHeading + tail
 	if err := os.WriteFile(filepath.Join(m.dir, rundir.TasksReport), []byte(report), 0o644); err != nil {

@@ -157,7 +157,17 @@ func (r *builder) countFiles(fn *funnel, fs *fileSet, split map[string]bool, tra
 	if len(untasked) == len(r.info.Untasked) || r.readOnly {
 		return nil // tasks.report.md lists them all, or the plan's run wrote it
 	}
-	return rewriteUntasked(r.dir, untasked)
+	return rewriteUntasked(r.dir, append(untasked, notCollected(r.info.NotCollected)...))
+}
+
+// notCollected are run.json's files the collection left out, as the
+// report lists them (without an ID).
+func notCollected(files []runinfo.UntaskedFile) []generators.Untasked {
+	out := make([]generators.Untasked, 0, len(files))
+	for _, f := range files {
+		out = append(out, generators.Untasked{File: schemas.File{Name: f.Name, Type: f.Type}, Reason: f.Reason, Detail: f.Detail})
+	}
+	return out
 }
 
 // rewriteUntasked replaces the list of files without a task in dir's

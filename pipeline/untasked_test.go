@@ -263,3 +263,51 @@ func TestEnvironmentRefusalNamesNewTemplates(t *testing.T) {
 		t.Errorf("the refusal does not name table.sort and how to get its tasks: %v", err)
 	}
 }
+
+// The files a collection leaves out are named with why in tasks.report.md
+// and run.json too, and stay named when a later stage rewrites the list of
+// files without a task.
+func TestNotCollectedFilesNamed(t *testing.T) {
+	needPython(t)
+	cfg := localConfig(t)
+	src := strings.TrimPrefix(cfg.Sources.Specs[0], "local:")
+	if err := os.WriteFile(filepath.Join(src, "empty.csv"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	var log strings.Builder
+	if _, err := Generate(context.Background(), cfg, Options{Out: dir, Log: &log}); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	named := func(when string) {
+		t.Helper()
+		report, err := os.ReadFile(filepath.Join(dir, rundir.TasksReport))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(report), "1 files were not collected (empty 1)") || !strings.Contains(string(report), "| empty.csv | empty | ") {
+			t.Errorf("%s: tasks.report.md does not name empty.csv as not collected:\n%s", when, report)
+		}
+	}
+	named("after generate")
+	info, err := runinfo.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(info.NotCollected) != 1 || info.NotCollected[0].Name != "empty.csv" || info.NotCollected[0].Reason != "empty" {
+		t.Errorf("run.json not_collected = %+v, want empty.csv (empty)", info.NotCollected)
+	}
+	r := newBuilder(cfg, Options{Out: dir})
+	defer r.close()
+	if err := r.open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	fs, err := r.collect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.countFiles(&funnel{Funnel: filters.NewFunnel(stageFiles)}, fs, nil, nil, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	named("after the list is rewritten")
+}

@@ -134,6 +134,20 @@ def _b_perturb_frame(df):
     return df
 
 
+def _b_perturb_tree(v):
+    # A JSON value with every third item of each array of three or more
+    # dropped, every third entry of an object of three or more objects
+    # (rows keyed by id) dropped, and floats scaled by 1.5.
+    if isinstance(v, dict):
+        rows = len(v) >= 3 and all(isinstance(x, dict) for x in v.values())
+        return {k: _b_perturb_tree(x) for i, (k, x) in enumerate(v.items()) if not (rows and i % 3 == 1)}
+    if isinstance(v, list):
+        return [_b_perturb_tree(x) for i, x in enumerate(v) if len(v) < 3 or i % 3 != 1]
+    if isinstance(v, float):
+        return v * 1.5
+    return v
+
+
 def _b_perturb_text(src, dst):
     lines = open(src, "rb").read().split(b"\n")
     if len(lines) < 3:
@@ -165,6 +179,11 @@ def _b_perturb_one(name, kind, dst, media=False):
         out.to_parquet(dst, index=False)
     elif kind in ("txt", "md", "text", "markdown"):
         return _b_perturb_text(src, dst)
+    elif kind == "json":
+        with open(src, encoding="utf-8-sig") as f:
+            doc = _bjson.load(f)
+        with open(dst, "w", encoding="utf-8") as f:
+            _bjson.dump(_b_perturb_tree(doc), f, ensure_ascii=False)
     elif not media:
         return "%s files are not perturbed" % kind
     elif kind == "pdf":
@@ -215,7 +234,8 @@ def _b_perturb_one(name, kind, dst, media=False):
 def perturb(files, layout, keep=False, media=False):
     """Writes a perturbed copy of each input (name, kind) at
     layout.format(i=i, name=name): every third row or line dropped, float
-    columns scaled by 1.5; with media also a PDF's last page dropped,
+    columns scaled by 1.5 (in JSON, every third item of an array and row of
+    an object keyed by id, floats scaled); with media also a PDF's last page dropped,
     every third paragraph of a DOCX dropped, a WAV cut to its first two
     thirds, an image cropped to 90% of its width and height. With keep,
     an input that cannot be perturbed is copied there as it is. One

@@ -41,6 +41,10 @@ type RunInfo struct {
 	// tasks were written (see newTemplates).
 	Untasked  []UntaskedFile `json:"untasked,omitempty"`
 	Templates []string       `json:"templates,omitempty"`
+	// NotCollected are the files the collection left out (unreadable, too
+	// large, empty, a type or license not wanted), with why, the first
+	// sources.MaxRefused of each source; ID is empty.
+	NotCollected []UntaskedFile `json:"not_collected,omitempty"`
 	// Grader is how each generator's checks fared against the battery of
 	// wrong solutions when the tasks were proven (the template tasks under
 	// --validate-tasks; the LLM writer's always).

@@ -50,4 +50,11 @@
 // (artifacts.go). Doctor says which layers are on; isolation strict
 // refuses to run without root, bubblewrap, cgroups, the workspace tmpfs
 // and the filter.
+//
+// NewTemplate makes a backend whose zygote also reads one task's inputs
+// (pandas data readers only, within memory, CPU and wall limits) before it
+// forks: every interpreter, forked by its stem as above, starts with them
+// in its globals (inputs) as copy-on-write memory, and every workspace's
+// data/ is a read-only bind of one shared copy (template.go; synth serve
+// --preload).
 package sandbox

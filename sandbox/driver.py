@@ -358,8 +358,14 @@ def flush_all():
         pass
 
 
+# Globals every cell finds beside __name__: the __synth_globals__ of the
+# resident modules (a template's inputs, template.py), set by load_residents.
+CELL_GLOBALS = {}
+
+
 def serve(rf, ctl, out_fd, token):
     g = {"__name__": "__main__", "__builtins__": builtins}
+    g.update(CELL_GLOBALS)
     me = os.getpid()
     for line in rf:
         req = json.loads(line)
@@ -1279,6 +1285,7 @@ def load_residents(mods):
             sys.modules[name] = mod
             if m.get("init"):
                 getattr(mod, m["init"])()
+            CELL_GLOBALS.update(getattr(mod, "__synth_globals__", {}))
             report[name] = "ok"
         except BaseException as e:
             sys.modules.pop(name, None)

@@ -47,6 +47,13 @@ type backend struct {
 	noQuota string   // why quota is off
 	slots   chan struct{}
 
+	// shared, for a template (NewTemplate), is the folder whose data/
+	// every workspace binds read-only, holding the inputs sharedNames;
+	// startDur bounds the zygote's start (its reads), 0 for the default.
+	shared      string
+	sharedNames []string
+	startDur    time.Duration
+
 	spares chan *child   // forked interpreters waiting for a sandbox
 	stop   chan struct{} // closed by Close
 	// sparing is keepSpares running: Close waits for it before draining
@@ -177,6 +184,9 @@ func (b *backend) zygote() (*zygote, error) {
 		return b.z, nil
 	}
 	opts := zygoteOptions{python: b.python, preload: b.cfg.Preload, residents: b.cfg.Residents, bwrap: b.bwrap, mplDir: mplConfigDir(), startDur: 2 * time.Minute}
+	if b.startDur > 0 {
+		opts.startDur = b.startDur
+	}
 	z, err := startZygote(opts)
 	if err != nil && opts.bwrap != "" && b.cfg.Isolation == IsolationAuto {
 		// bubblewrap present but not working here: run without it.
@@ -187,6 +197,10 @@ func (b *backend) zygote() (*zygote, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	if err := b.templateReady(z); err != nil {
+		z.kill()
+		return nil, err
 	}
 	if b.ns && !z.nsUsable(b.userns) {
 		if b.cfg.Isolation == IsolationStrict {
@@ -279,6 +293,9 @@ func (b *backend) Close() error {
 		b.z = nil
 	}
 	b.cg.close()
+	if b.shared != "" {
+		removeWorkspace(b.shared)
+	}
 	return nil
 }
 

@@ -60,8 +60,18 @@ func (b *backend) open(spec Spec, ws string, use *wsUse) (*session, error) {
 		return nil, err
 	}
 	s := &session{b: b, spec: spec, lim: spec.Limits.merge(b.lim), ws: ws, token: newToken()}
+	inputs := spec.Inputs
+	if b.shared != "" {
+		if err := b.sameInputs(inputs); err != nil {
+			return nil, err
+		}
+		if s.ws != "" {
+			return nil, fmt.Errorf("sandbox: a backend with preloaded inputs opens workspaces of its own only, not %s", s.ws)
+		}
+		inputs = nil // data/ is a bind of the template's (bindShared)
+	}
 	if s.ws == "" {
-		dir, _, err := makeWorkspace(s.lim, spec.Inputs, b.quota && b.treeHandoff())
+		dir, _, err := makeWorkspace(s.lim, inputs, b.quota && b.treeHandoff())
 		if err != nil {
 			return nil, err
 		}
@@ -86,9 +96,15 @@ func (b *backend) open(spec Spec, ws string, use *wsUse) (*session, error) {
 		}
 	}
 	s.use, s.uid = use, use.uid
-	if err := prepareWorkspace(s.ws, spec.Inputs, s.uid != 0); err != nil {
+	if err := prepareWorkspace(s.ws, inputs, s.uid != 0); err != nil {
 		b.freeUID(use)
 		return fail(fmt.Errorf("sandbox: %w", err))
+	}
+	if b.shared != "" {
+		if err := b.bindShared(s.ws); err != nil {
+			b.freeUID(use)
+			return fail(fmt.Errorf("sandbox: workspace %s: %w", s.ws, err))
+		}
 	}
 	if s.uid != 0 && first {
 		// The first sandbox on the workspace: no interpreter runs in it yet.

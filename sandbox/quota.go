@@ -87,6 +87,7 @@ func sweepWorkspaces() {
 
 // unmountWorkspace detaches a workspace's tmpfs, if it has one.
 func unmountWorkspace(ws string) error {
+	unix.Unmount(filepath.Join(ws, "data"), unix.MNT_DETACH) // a template's bind (bindShared), if any
 	err := unix.Unmount(ws, unix.MNT_DETACH)
 	if err == nil || errors.Is(err, unix.EINVAL) || errors.Is(err, unix.EPERM) || errors.Is(err, unix.ENOENT) {
 		return nil

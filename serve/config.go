@@ -72,6 +72,14 @@ type Config struct {
 	TempDir string
 	// Version is synth's version, for /metadata.
 	Version string
+	// Preload, when set, makes the template the episodes of a task start
+	// from (normally sandbox.NewTemplate with the server's sandbox
+	// settings): called once per task whose table inputs total at least
+	// PreloadMin bytes, at its first reset, for at most PreloadTasks tasks
+	// (default DefaultPreloadTasks). The server closes what it returns.
+	Preload      func(inputs []sandbox.Input, reads []sandbox.Read) (sandbox.Backend, error)
+	PreloadMin   int64
+	PreloadTasks int
 }
 
 // Defaults of Config.
@@ -103,6 +111,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ReadTimeout <= 0 {
 		c.ReadTimeout = DefaultReadTimeout
+	}
+	if c.PreloadTasks <= 0 {
+		c.PreloadTasks = DefaultPreloadTasks
 	}
 	if c.MaxSessions <= 0 {
 		c.MaxSessions = max(4*c.MaxEpisodes, 64)

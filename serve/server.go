@@ -25,6 +25,7 @@ type Server struct {
 	src     Source
 	byID    map[string]*schemas.Task // by task id and by benchmark index
 	backend sandbox.Backend
+	tmpl    templates // per task, with Config.Preload
 	metrics *metrics
 	log     io.Writer
 
@@ -59,7 +60,8 @@ func New(src Source, b sandbox.Backend, cfg Config, log io.Writer) (*Server, err
 	cfg = cfg.withDefaults()
 	s := &Server{cfg: cfg, src: src, backend: b, metrics: newMetrics(), log: log,
 		slots: make(chan struct{}, cfg.MaxEpisodes), episodes: map[string]*episode{},
-		byID: map[string]*schemas.Task{}, reaper: make(chan struct{}), conns: map[io.Closer]bool{}}
+		byID: map[string]*schemas.Task{}, reaper: make(chan struct{}), conns: map[io.Closer]bool{},
+		tmpl: templates{byTask: map[string]*template{}}}
 	for i := range src.Tasks {
 		t := &src.Tasks[i]
 		s.byID[t.ID] = t
@@ -123,13 +125,20 @@ func (s *Server) Reset(ctx context.Context, req ResetRequest) (*episode, Result,
 		seed = *req.Seed
 	}
 	inputs := s.src.Inputs(task)
-	sb, err := s.backend.Open(ctx, sandbox.Spec{Inputs: inputs, Seed: seed})
+	b, note := s.backendFor(task, inputs)
+	sb, err := b.Open(ctx, sandbox.Spec{Inputs: inputs, Seed: seed})
 	if err != nil {
 		release()
 		return nil, Result{}, errorf(500, codeExecution, "reset: task %s: the sandbox would not open: %v", task.ID, err)
 	}
 	e := &episode{id: id, task: task, inputs: inputs, format: f, created: time.Now(), sb: sb, release: release}
-	e.ep = agent.Begin(f, sb, task, schemas.TeacherInfo{Kind: "serve"}, agent.Options{
+	shown := task
+	if note != "" {
+		t := *task
+		t.Query += note
+		shown = &t
+	}
+	e.ep = agent.Begin(f, sb, shown, schemas.TeacherInfo{Kind: "serve"}, agent.Options{
 		ID: "serve-" + id, System: s.cfg.System, MaxTurns: s.cfg.MaxTurns,
 		MaxObservation: s.cfg.MaxObservation, Nudge: s.cfg.Nudge,
 	})
@@ -331,6 +340,7 @@ func (s *Server) Close(ctx context.Context) error {
 	for _, id := range ids {
 		s.Abandon(id)
 	}
+	s.closeTemplates()
 	return nil
 }
 

@@ -42,13 +42,37 @@ type Stats struct {
 	Stored     int            `json:"stored"`     // new content
 	Duplicates int            `json:"duplicates"` // content already stored (provenance added)
 	Skipped    map[string]int `json:"skipped,omitempty"`
+	// Refused names the files a collection left out (the first MaxRefused),
+	// so a run's report can say why each got no task.
+	Refused []Refused `json:"refused,omitempty"`
 }
+
+// Refused is a file a collection left out, and why: Reason is a Skipped
+// key (license, type, too_large, empty, unreadable, archive_entry) and
+// Detail says what about it.
+type Refused struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// MaxRefused caps Stats.Refused: a source of many files of unwanted types
+// is counted whole but named only so far.
+const MaxRefused = 1000
 
 func (s *Stats) skip(reason string) {
 	if s.Skipped == nil {
 		s.Skipped = map[string]int{}
 	}
 	s.Skipped[reason]++
+}
+
+// refuse counts a file left out and names it.
+func (s *Stats) refuse(name, reason, detail string) {
+	s.skip(reason)
+	if len(s.Refused) < MaxRefused {
+		s.Refused = append(s.Refused, Refused{Name: name, Reason: reason, Detail: detail})
+	}
 }
 
 var errEnough = errors.New("enough files")
@@ -75,7 +99,7 @@ func Collect(ctx context.Context, src Source, st *Store, lim Limits, log *slog.L
 		}
 		if !LicenseAllowed(it.Source.License, lim.Licenses) {
 			log.Info("skip file: license not allowed", "source", src.Kind(), "file", it.Name, "license", it.Source.License)
-			stats.skip("license")
+			stats.refuse(it.Name, "license", "license "+it.Source.License+" is not in sources.licenses")
 			return nil
 		}
 		if len(lim.Types) > 0 && it.Body != nil {
@@ -83,7 +107,7 @@ func Collect(ctx context.Context, src Source, st *Store, lim Limits, log *slog.L
 			head, _ := br.Peek(HeadSize)
 			if t := Detect(head, it.Name); !slices.Contains(lim.Types, t) && !(t == "zip" && slices.ContainsFunc(lim.Types, isZipType)) {
 				log.Info("skip file: type not wanted", "source", src.Kind(), "file", it.Name, "type", t)
-				stats.skip("type")
+				stats.refuse(it.Name, "type", "type "+t+" is not in sources.types")
 				return nil
 			}
 			it.Body = br
@@ -93,16 +117,16 @@ func Collect(ctx context.Context, src Source, st *Store, lim Limits, log *slog.L
 			log.Warn("skip file", "source", src.Kind(), "file", it.Name, "err", err)
 			switch {
 			case errors.Is(err, ErrTooLarge):
-				stats.skip("too_large")
+				stats.refuse(it.Name, "too_large", err.Error())
 			case errors.Is(err, ErrEmpty):
-				stats.skip("empty")
+				stats.refuse(it.Name, "empty", err.Error())
 			default:
-				stats.skip("unreadable")
+				stats.refuse(it.Name, "unreadable", err.Error())
 			}
 			return nil
 		}
 		if len(lim.Types) > 0 && !slices.Contains(lim.Types, f.Type) {
-			stats.skip("type")
+			stats.refuse(it.Name, "type", "type "+f.Type+" is not in sources.types")
 			return nil
 		}
 		if f.DuplicateOf != "" || seen[f.ID] {
@@ -127,7 +151,7 @@ func Collect(ctx context.Context, src Source, st *Store, lim Limits, log *slog.L
 		})
 		for _, sk := range skipped {
 			log.Warn("skip archive entry", "source", src.Kind(), "file", it.Name, "entry", sk.Path, "reason", sk.Reason)
-			stats.skip("archive_entry")
+			stats.refuse(it.Name+"/"+sk.Path, "archive_entry", sk.Reason)
 		}
 		switch {
 		case !handled && err == nil:
@@ -136,7 +160,7 @@ func Collect(ctx context.Context, src Source, st *Store, lim Limits, log *slog.L
 			return taken
 		case err != nil:
 			log.Warn("skip compressed file", "source", src.Kind(), "file", it.Name, "err", err)
-			stats.skip("unreadable")
+			stats.refuse(it.Name, "unreadable", err.Error())
 		}
 		return nil
 	})

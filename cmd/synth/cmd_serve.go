@@ -13,6 +13,7 @@ import (
 	"synth/pipeline"
 	"synth/sandbox"
 	"synth/serve"
+	"synth/sources"
 )
 
 func init() { register(newServeCmd) }
@@ -32,6 +33,9 @@ type serveFlags struct {
 	python      string
 	spares      int
 	grace       time.Duration
+	preload     bool
+	preloadMin  string
+	preloadN    int
 }
 
 func newServeCmd() *cobra.Command {
@@ -81,6 +85,14 @@ use the HTTP endpoints or a WebSocket client that sets the header).
 Ctrl-C stops taking resets, lets the requests in flight finish (up to --grace),
 tears down what is left, and exits 0.
 
+With --preload (as root), the episodes of a task whose csv, tsv or parquet
+inputs total at least --preload-min fork from an interpreter that read them once,
+at the task's first reset, with the pandas call a reference would use; the first
+observation names them (inputs["data/x.csv"]). Each episode has its own
+copy-on-write copy of the frames and its own namespaces, uid and workspace, whose
+data/ is one read-only copy shared by all. A task whose read fails or passes the
+preload limits (4 GiB, 60 s CPU, 2 min) is logged and served without.
+
 With --record DIR2 every finished episode is journaled as an eval results folder
 (DIR2/results.jsonl with trajectory and verdict, DIR2/artifacts/): synth view
 DIR2 shows it, and on exit DIR2/summary.json and report.md score it.`,
@@ -115,6 +127,9 @@ DIR2 shows it, and on exit DIR2/summary.json and report.md score it.`,
 	fl.StringVar(&f.python, "python", "", "the sandbox's interpreter; default the locked environment (synth doctor shows it)")
 	fl.IntVar(&f.spares, "spares", 0, "interpreters forked ahead of resets, so that a burst of up to this many resets pays for no fork (each idle spare costs about 4 MiB; 0: the sandbox's default, 2)")
 	fl.DurationVar(&f.grace, "grace", 30*time.Second, "at shutdown, how long the requests in flight may finish")
+	fl.BoolVar(&f.preload, "preload", false, "episodes of a task whose csv, tsv or parquet inputs total at least --preload-min start from an interpreter that has already read them into the dict inputs (needs root; docs/SERVE.md)")
+	fl.StringVar(&f.preloadMin, "preload-min", "16MiB", "with --preload, the `SIZE` of a task's table inputs from which its episodes are preloaded")
+	fl.IntVar(&f.preloadN, "preload-tasks", serve.DefaultPreloadTasks, "with --preload, how many tasks at most keep an interpreter holding their inputs (each holds its frames in memory)")
 	return cmd
 }
 
@@ -147,6 +162,22 @@ func runServe(cmd *cobra.Command, dir string, f serveFlags) error {
 	cfg := serve.Config{Format: format, MaxTurns: f.maxTurns, MaxContext: f.maxContext, MaxEpisodes: f.maxEpisodes,
 		IdleTimeout: f.idle, MaxMessageBytes: f.maxBytes, ReadTimeout: f.readTimeout, MaxSessions: f.maxSessions,
 		Token: token, Version: version}
+	if f.preload {
+		if os.Geteuid() != 0 {
+			return usagef("--preload needs root (a workspace tmpfs, bind mounts and a uid per episode): run synth serve as root, or leave --preload off")
+		}
+		if cfg.PreloadMin, err = sources.ParseSize(f.preloadMin); err != nil {
+			return usagef("--preload-min: %v", err)
+		}
+		if f.preloadN < 1 {
+			return usagef("--preload-tasks %d: give at least 1", f.preloadN)
+		}
+		cfg.PreloadTasks = f.preloadN
+		sc := sandbox.Config{Python: f.python, Slots: f.maxEpisodes + 2, Spares: f.spares, Residents: residents()}
+		cfg.Preload = func(inputs []sandbox.Input, reads []sandbox.Read) (sandbox.Backend, error) {
+			return sandbox.NewTemplate(sc, inputs, reads, sandbox.TemplateLimits{})
+		}
+	}
 	var rec *eval.ServeRecord
 	if f.record != "" {
 		if rec, err = eval.OpenServeRecord(f.record, dir, src.Tasks, version); err != nil {

@@ -125,9 +125,11 @@ assert share >= 0.9, 'the clusters of {out}.csv explain %%.0f%%%% of the varianc
 // verification sandbox: its first row is the header (heads among its
 // cells), each further row a record, every named column's values equal
 // (numbers within tolerance) in any row order. Empty cells, zeros or
-// another column's values fail.
+// another column's values fail. A line break inside a cell is whitespace,
+// as a browser shows it, whether written raw or as the \n pandas' to_html
+// writes.
 func htmlTableCheck(c *bctx, heads []string) schemas.Check {
-	return schemas.Check{Kind: schemas.CheckPython, Code: "import pandas as pd\n" + c.loadCode(0, "df") + fmt.Sprintf(`
+	return schemas.Check{Kind: schemas.CheckPython, Code: "import re\nimport pandas as pd\n" + c.loadCode(0, "df") + fmt.Sprintf(`
 df = df[[x for x in df.columns if not str(x).startswith('Unnamed:')]]
 els = html_elements('{out}.html')
 assert any(e['tag'] == 'table' for e in els), '{out}.html has no <table>'
@@ -139,7 +141,7 @@ for e in els:
         cur = []
         rows.append(cur)
     elif tables == 1 and e['tag'] in ('td', 'th') and cur is not None:
-        cur.append(e['text'].strip())
+        cur.append(' '.join(re.sub(r'\\[ntr]', ' ', e['text']).split()))
 assert rows, '{out}.html has a <table> without rows'
 head = rows[0]
 missing = [h for h in %s if h not in head]

@@ -347,6 +347,28 @@ func TestDataTableCellText(t *testing.T) {
 		})
 }
 
+// TestDataTableLineBreaks: a cell holding a line break (a quoted newline
+// in a spreadsheet pasted as CSV) is whitespace in a page: pandas' to_html,
+// which writes it as the two characters \n, and a page written by hand
+// pass; the cell cut at its line break fails.
+func TestDataTableLineBreaks(t *testing.T) {
+	pyenvtest.Python(t)
+	var b strings.Builder
+	b.WriteString("sector,y2000,y2001,y2002\n")
+	for i, s := range []string{"Timber", "\"Machinery and \nequipment\"", "Textiles", "\"Pulp, paper, publishing\nand printing\"", "Chemicals", "Recycling", "Food and drink", "\"Cement, lime, concrete \nand stones\""} {
+		fmt.Fprintf(&b, "%s,%d,%d,%d\n", s, 100+i*7, 90+i*5, 80+i*3)
+	}
+	ins := []generators.Input{writeFile(t, t.TempDir(), "sectors.csv", "csv", []byte(b.String()))}
+	judge(t, ins, "web.datatable",
+		[]solution{
+			{name: "cells cut at their line break", own: true, steps: []string{htmlEdit + "d['sector'] = d['sector'].str.split('\\n').str[0]\n" + htmlSave}},
+		},
+		[]solution{
+			{name: "pandas' to_html", own: true, steps: []string{htmlEdit + htmlSave}},
+			{name: "by hand with the csv module", own: true, steps: []string{htmlByHand}},
+		})
+}
+
 const htmlByHand = `import csv, glob, html, os
 rows = list(csv.reader(open(glob.glob('data/*.csv')[0])))
 os.makedirs(os.path.dirname(OUT), exist_ok=True)

@@ -40,7 +40,8 @@ func layoutRows(sep, decimal string) string {
 // title rows and a note, ; with decimal commas, tab under # comments, |
 // saved as .txt, an R export, cp1252, latin-1, UTF-16 and GBK text, a
 // workbook whose table starts at B4 under a title, lines ending in empty
-// columns (",,"), old Mac line ends (CR) and columns aligned with spaces.
+// columns (",,"), old Mac line ends (CR), columns aligned with spaces and
+// a spreadsheet pasted as text, its rows' total in a last row.
 func layoutFiles(t *testing.T, dir string) []generators.Input {
 	enc := func(s string, e interface{ Bytes([]byte) ([]byte, error) }) []byte {
 		b, err := e.Bytes([]byte(s))
@@ -71,6 +72,7 @@ func layoutFiles(t *testing.T, dir string) []generators.Input {
 		writeFile(t, dir, "offset.xls", "xls", xlstest.Workbook(offsetXLS(nil))),
 		writeFile(t, dir, "trailing.csv", "csv", []byte(strings.ReplaceAll(layoutRows(",", "."), "\n", ",,\n"))),
 		writeFile(t, dir, "mac.tsv", "tsv", enc(strings.ReplaceAll(layoutRows("\t", "."), "\n", "\r"), charmap.ISO8859_1.NewEncoder())),
+		writeFile(t, dir, "totals.csv", "csv", []byte("Scores by city\n\n"+layoutRows(",", ".")+"Total,97.5,196\n")),
 		writeFile(t, dir, "aligned.txt", "csv", []byte(strings.ReplaceAll(strings.ReplaceAll(layoutRows("\t", "."), "\t\t", "\tNA\t"), "\t", "      "))),
 	}
 }
@@ -118,7 +120,8 @@ func offsetXLSX(t *testing.T) []byte {
 }
 
 // TestMessyLayoutsProve: the templates read each messy file as its owner
-// meant (8 rows of city, score and count; no title row or note as data),
+// meant (8 rows of city, score and count; no title row, note or total row
+// as data),
 // their reference code states how (encoding=, sep=, skiprows= …), and
 // every task proves in the sandbox: the reference, run by pandas with
 // those arguments, prints what the task expects.
@@ -136,7 +139,7 @@ func TestMessyLayoutsProve(t *testing.T) {
 		"pipes.txt": `sep="|"`, "r_export.txt": "index_col=0", "cp1252.csv": `encoding="cp1252"`, "latin1.csv": `encoding="latin-1"`,
 		"utf16.csv": `encoding="utf-16"`, "gbk.csv": `encoding="gbk"`, "offset.xlsx": `skiprows=3, usecols="B:D", nrows=8`,
 		"offset.xls":   `pd.read_excel("./data/offset.xls", sheet_name="Scores", skiprows=3, usecols="B:D", nrows=8)`,
-		"trailing.csv": "usecols=range(3)", "mac.tsv": `encoding="cp1252", sep="\t"`, "aligned.txt": `sep="\\s+"`,
+		"trailing.csv": "usecols=range(3)", "totals.csv": "skiprows=2, nrows=8", "mac.tsv": `encoding="cp1252", sep="\t"`, "aligned.txt": `sep="\\s+"`,
 	}
 	shaped := map[string]bool{}
 	for _, task := range tasks {

@@ -2,9 +2,11 @@ package template
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"synth/generators"
+	"synth/sources/tableread"
 )
 
 // minRows is the fewest data rows a table needs for table templates.
@@ -54,6 +56,7 @@ var (
 	gifFile       = reading[int]{"gifframes", readGIFFrames}
 	wavFile       = reading[wavInfo]{"wav", readWAV}
 	mp3File       = reading[float64]{"mp3", readMP3}
+	jsonTreeFile  = reading[*tableread.Node]{"jsontree", readJSONTree}
 )
 
 // of is what r reads in file i of c, read once per Generate for each kind
@@ -82,6 +85,47 @@ func must[T any](c *bctx, i int, r reading[T]) T {
 	return v
 }
 
+// tableUsable says why file i cannot be read as a table, or is too small
+// for the table templates (nil when it can).
+func tableUsable(c *bctx, i int) error {
+	t, err := tableFile.of(c, i)
+	if err != nil {
+		return err
+	}
+	if len(t.rows) < minRows || len(t.header) < 2 {
+		return fmt.Errorf("%d rows and %d columns is too small", len(t.rows), len(t.header))
+	}
+	for _, h := range t.header {
+		if strings.Contains(strings.ToLower(h), "{out") {
+			return fmt.Errorf("column name %q clashes with the output placeholder", h)
+		}
+	}
+	return nil
+}
+
+// reads reports whether template t reads file i of c: t accepts its type,
+// and a json file holds a table big enough for the table templates unless
+// t reads the document's tree (jsonTree).
+func reads(t *tmpl, c *bctx, i int) bool {
+	if !t.accepts(c.typ(i)) {
+		return false
+	}
+	return c.typ(i) != "json" || t.jsonTree || tableUsable(c, i) == nil
+}
+
+// readJSONTree reads a json file as its ordered tree (tableread.ParseJSON).
+func readJSONTree(in generators.Input) (*tableread.Node, error) {
+	b, err := os.ReadFile(in.Path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", in.File.Name, err)
+	}
+	n, err := tableread.ParseJSON(b)
+	if err != nil {
+		return nil, fmt.Errorf("read %s as JSON: %w", in.File.Name, err)
+	}
+	return n, nil
+}
+
 // usable says why file 0 of c cannot be read as its type, or is too small
 // for any template (nil when it can), so templates that never open it
 // (they only name it) do not write tasks for a broken file. It reads what
@@ -95,18 +139,13 @@ func usable(c *bctx) (err error) {
 		}
 	}()
 	switch c.typ(0) {
-	case "csv", "tsv", "xlsx", "xls", "json", "parquet":
-		t, err := tableFile.of(c, 0)
-		if err != nil {
+	case "csv", "tsv", "xlsx", "xls", "parquet":
+		return tableUsable(c, 0)
+	case "json":
+		// A document without a table is still one to ask about its
+		// structure; tableUsable decides what the table templates see.
+		if _, err := jsonTreeFile.of(c, 0); err != nil {
 			return err
-		}
-		if len(t.rows) < minRows || len(t.header) < 2 {
-			return fmt.Errorf("%d rows and %d columns is too small", len(t.rows), len(t.header))
-		}
-		for _, h := range t.header {
-			if strings.Contains(strings.ToLower(h), "{out") {
-				return fmt.Errorf("column name %q clashes with the output placeholder", h)
-			}
 		}
 	case "png", "jpeg", "gif", "webp", "bmp":
 		s, err := imageSizeFile.of(c, 0)

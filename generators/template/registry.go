@@ -67,6 +67,9 @@ type tmpl struct {
 	// runs only when Options.Composed.Share is above 0, first on each
 	// file, with slots of its own (see Composed).
 	composed bool
+	// jsonTree marks a template that reads a json file's tree rather than
+	// its table: it reads json files that hold no table too (reads).
+	jsonTree bool
 }
 
 // spec is one task a template can write before it gets a language and an

@@ -62,16 +62,43 @@ func Report(tasks []schemas.Task, untasked []generators.Untasked) string {
 // UntaskedHeading starts Report's last section, ReportUntasked.
 const UntaskedHeading = "## Files without a task\n"
 
-// ReportUntasked renders the report's section on the files without a task.
+// ReportUntasked renders the report's section on the files without a task:
+// the collected files no task reads, then the files the collection left
+// out (an Untasked without a File.ID: unreadable, too large, a type or
+// license not wanted), each with why.
 func ReportUntasked(untasked []generators.Untasked) string {
+	var collected, left []generators.Untasked
+	for _, u := range untasked {
+		if u.File.ID == "" {
+			left = append(left, u)
+		} else {
+			collected = append(collected, u)
+		}
+	}
 	var b strings.Builder
 	b.WriteString(UntaskedHeading + "\n")
-	if len(untasked) == 0 {
+	cell := strings.NewReplacer("|", `\|`, "\n", " ")
+	if len(collected) == 0 {
 		b.WriteString("Every collected file has a task.\n")
-		return b.String()
+	} else {
+		fmt.Fprintf(&b, "%d collected files got no task (%s).\n\n| file | type | id | why | detail |\n|---|---|---|---|---|\n", len(collected), reasonCounts(collected))
+		for _, u := range collected {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", cell.Replace(u.File.Name), u.File.Type, u.File.ID[:min(12, len(u.File.ID))], u.Reason, cell.Replace(u.Detail))
+		}
 	}
+	if len(left) > 0 {
+		fmt.Fprintf(&b, "\n%d files were not collected (%s).\n\n| file | why | detail |\n|---|---|---|\n", len(left), reasonCounts(left))
+		for _, u := range left {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", cell.Replace(u.File.Name), u.Reason, cell.Replace(u.Detail))
+		}
+	}
+	return b.String()
+}
+
+// reasonCounts is "reason n, …" over us, sorted by reason.
+func reasonCounts(us []generators.Untasked) string {
 	by := map[string]int{}
-	for _, u := range untasked {
+	for _, u := range us {
 		by[u.Reason]++
 	}
 	var reasons []string
@@ -79,10 +106,5 @@ func ReportUntasked(untasked []generators.Untasked) string {
 		reasons = append(reasons, fmt.Sprintf("%s %d", r, n))
 	}
 	sort.Strings(reasons)
-	fmt.Fprintf(&b, "%d collected files got no task (%s).\n\n| file | type | id | why | detail |\n|---|---|---|---|---|\n", len(untasked), strings.Join(reasons, ", "))
-	cell := strings.NewReplacer("|", `\|`, "\n", " ")
-	for _, u := range untasked {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", cell.Replace(u.File.Name), u.File.Type, u.File.ID[:min(12, len(u.File.ID))], u.Reason, cell.Replace(u.Detail))
-	}
-	return b.String()
+	return strings.Join(reasons, ", ")
 }

@@ -158,6 +158,25 @@ func (t *table) profile(c *column) {
 	}
 }
 
+// refWords name a column of integers that point at rows (of this table or
+// another): a tree's parent, a graph's edge ends.
+var refWords = regexp.MustCompile(`(?i)^(parent|child|source|target|src|dst|from|to|node|origin|destination|predecessor|successor|ancestor|root)([ _.]?(id|node|index|idx))?$`)
+
+// references makes keys of the integer columns named as edge ends or a
+// parent (refWords): their numbers point at rows (a tree's parent id, a
+// graph's source and target nodes) rather than measure anything, so a
+// correlation of a parent with a size, or a sum of node numbers, means
+// nothing. (A value-based rule, every value found in a unique key column,
+// would take any small count in a table numbered 1..n for a reference.)
+func (t *table) references(cols []column) {
+	for i := range cols {
+		c := &cols[i]
+		if c.isNum && c.isInt && c.role != roleID && refWords.MatchString(strings.TrimSpace(c.name)) {
+			c.role = roleID
+		}
+	}
+}
+
 // moneyText reports whether every non-null cell of column idx is an amount
 // with a currency sign or thousands separators, at least one of them marked.
 func (t *table) moneyText(idx int) bool {
@@ -240,14 +259,15 @@ func monotoneSequence(xs []float64) bool {
 
 // ofRole returns the columns with one of the roles; none when the table's
 // header is really a data row, or repeats a name (pandas renames the
-// second "x" to "x.1"): then no query can name its columns.
+// second "x" to "x.1"): then no query can name its columns. A json
+// table's columns of lists or objects have no role a template can use.
 func (t *table) ofRole(rs ...role) []column {
 	if t.headerless() || repeatsName(t.header) {
 		return nil
 	}
 	var out []column
 	for _, c := range t.columns() {
-		if slices.Contains(rs, c.role) {
+		if slices.Contains(rs, c.role) && !t.container(c.idx) {
 			out = append(out, c)
 		}
 	}
@@ -395,7 +415,7 @@ func (t *table) withoutAggregates() *table {
 		t.nobody = t
 		return t
 	}
-	out := &table{header: t.header, delimited: t.delimited, layout: t.layout}
+	out := &table{header: t.header, delimited: t.delimited, layout: t.layout, containers: t.containers}
 	out.nobody = out
 	for _, r := range t.rows {
 		keep := true

@@ -21,7 +21,8 @@ import (
 // realShaped are tables shaped like public datasets: an innings log with a
 // batting position, sea-ice extents in a unit, air measurements, a game log
 // with game numbers, retail rows with a retailer ID, disaster counts with
-// an "All natural disasters" row, and a CSV whose header line is a record.
+// an "All natural disasters" row, a graph's edges, a tree of nodes with
+// their parents, and a CSV whose header line is a record.
 // want gives each column its true role; a column left out has no opinion.
 var realShaped = []struct {
 	name string
@@ -66,6 +67,12 @@ var realShaped = []struct {
 		"sales": roleExtensive, "county": roleCategory, "county_rain": roleIntensive, "tract_ce": roleID,
 		"county_income": roleIntensive,
 	}},
+	{"edges.csv", genRows("source,target,value,weight", 40, func(i int) string {
+		return fmt.Sprintf("%d,%d,%d,%d.%d", i%11, (i*7)%13, 1+i%6, 10+i%9, i%10)
+	}), map[string]role{"source": roleID, "target": roleID, "weight": roleIntensive}},
+	{"tree.csv", genRows("id,name,parent,size", 30, func(i int) string {
+		return fmt.Sprintf("%d,node%d,%d,%d", i+1, i, i/3, 1000+i*37%500)
+	}), map[string]role{"parent": roleID, "size": roleIntensive}},
 	{"noheader.csv", noHeaderCSV(), nil},
 }
 

@@ -1,12 +1,11 @@
 package template
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -123,17 +122,19 @@ func (c *bctx) loadCode(i int, v string) string {
 // readCode is the pandas line that reads table i into v, every fact of
 // its layout stated (encoding, separator, rows above and below, sheet).
 func (c *bctx) readCode(i int, v string) string {
-	return v + " = " + c.readExpr(i, c.dpath(i))
+	code := v + " = " + c.readExpr(i, c.dpath(i))
+	if l := c.rawTable(i).layout; l != nil && l.NeedsJSON() {
+		code = "import json\n" + code
+	}
+	return code
 }
 
 // readExpr is the pandas expression that reads table i from path.
 func (c *bctx) readExpr(i int, path string) string {
 	p := py(path)
 	switch c.typ(i) {
-	case "csv", "tsv", "xlsx", "xls":
+	case "csv", "tsv", "xlsx", "xls", "json":
 		return c.rawTable(i).layout.Call(path)
-	case "json":
-		return fmt.Sprintf("pd.read_json(%s)", p)
 	case "parquet":
 		return fmt.Sprintf("pd.read_parquet(%s)", p)
 	}
@@ -152,12 +153,15 @@ type table struct {
 	// and xls, whose header cells keep their types (a number or a date
 	// there is data too).
 	delimited bool
-	// layout is how pandas reads a csv, tsv, xlsx or xls table as its owner
-	// meant (nil for json and parquet).
-	layout   *tableread.Layout
-	noHeader int              // headerless(), computed once: 1 yes, -1 no
-	aggRows  map[int][]string // aggregateRows(), computed once
-	nobody   *table           // withoutAggregates(), computed once
+	// layout is how pandas reads a csv, tsv, xlsx, xls or json table as its
+	// owner meant (nil for parquet).
+	layout *tableread.Layout
+	// containers marks a json table's columns holding lists or objects
+	// (tableread.Table.Containers): no template picks them.
+	containers []bool
+	noHeader   int              // headerless(), computed once: 1 yes, -1 no
+	aggRows    map[int][]string // aggregateRows(), computed once
+	nobody     *table           // withoutAggregates(), computed once
 }
 
 // naValues are the cells pandas reads as missing by default.
@@ -173,8 +177,8 @@ var excelErrors = map[string]bool{"#DIV/0!": true, "#N/A": true, "#NAME?": true,
 	"#REF!": true, "#VALUE!": true, "#GETTING_DATA": true}
 
 // readTable reads a table file: csv, tsv (and tables typed so whatever
-// their name), xlsx and xls through package tableread, which finds the table
-// its owner meant and how pandas reads it; json and parquet here.
+// their name), xlsx, xls and json through package tableread, which finds
+// the table its owner meant and how pandas reads it; parquet here.
 func readTable(path, typ string) (*table, error) {
 	var tb *tableread.Table
 	switch typ {
@@ -197,16 +201,22 @@ func readTable(path, typ string) (*table, error) {
 			return nil, err
 		}
 	case "json":
-		return readJSONTable(path)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if tb, err = tableread.ReadJSON(b); err != nil {
+			return nil, err
+		}
 	case "parquet":
 		return readParquetTable(path)
 	default:
 		return nil, fmt.Errorf("type %s is not a table", typ)
 	}
-	t := &table{header: tb.Header, delimited: typ == "csv" || typ == "tsv" || typ == "xls", layout: &tb.Layout}
+	t := &table{header: tb.Header, delimited: typ == "csv" || typ == "tsv" || typ == "xls", layout: &tb.Layout, containers: tb.Containers}
 	for _, row := range tb.Rows {
 		for i, v := range row {
-			if naValues[v] || (typ == "xlsx" || typ == "xls") && excelErrors[v] {
+			if typ != "json" && naValues[v] || (typ == "xlsx" || typ == "xls") && excelErrors[v] {
 				row[i] = ""
 			}
 		}
@@ -215,80 +225,8 @@ func readTable(path, typ string) (*table, error) {
 	return t, nil
 }
 
-// recordKeys are the keys of a JSON array of objects in the order pandas
-// makes them columns: the first object's, then each key a later object
-// adds. An element that is not an object (pandas then reads one column of
-// whole elements) makes it no table of records.
-func recordKeys(b []byte) ([]string, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	notRecords := fmt.Errorf("not an array of records")
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
-		return nil, notRecords
-	}
-	var header []string
-	seen := map[string]bool{}
-	for dec.More() {
-		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-			return nil, notRecords
-		}
-		for dec.More() {
-			tok, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			k, _ := tok.(string)
-			if !seen[k] {
-				seen[k] = true
-				header = append(header, k)
-			}
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return nil, err
-			}
-		}
-		if _, err := dec.Token(); err != nil { // }
-			return nil, err
-		}
-	}
-	return header, nil
-}
-
 // pandasNames names the columns as pandas does when it reads a header row.
 func pandasNames(header []string) []string { return tableread.Names(header) }
-
-// readJSONTable reads a JSON array of flat objects, keeping the key order
-// of the first object as the column order (as pandas does).
-func readJSONTable(path string) (*table, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var recs []map[string]any
-	if err := json.Unmarshal(b, &recs); err != nil || len(recs) < 2 {
-		return nil, fmt.Errorf("not an array of records")
-	}
-	header, err := recordKeys(b)
-	if err != nil {
-		return nil, err
-	}
-	t := &table{header: header}
-	for _, r := range recs {
-		row := make([]string, len(header))
-		for i, h := range header {
-			switch v := r[h].(type) {
-			case nil:
-			case string:
-				row[i] = v
-			case float64:
-				row[i] = strconv.FormatFloat(v, 'f', -1, 64)
-			default:
-				row[i] = fmt.Sprint(v)
-			}
-		}
-		t.rows = append(t.rows, row)
-	}
-	return t, nil
-}
 
 // Column kinds.
 const (
@@ -364,6 +302,7 @@ func (t *table) inferColumns() []column {
 		t.profile(&c)
 		out = append(out, c)
 	}
+	t.references(out)
 	return out
 }
 
@@ -390,8 +329,18 @@ func (t *table) floats(idx int) []float64 {
 	return out
 }
 
-// duplicates counts rows equal to an earlier row.
+// container reports a json table's column of lists or objects.
+func (t *table) container(idx int) bool { return idx < len(t.containers) && t.containers[idx] }
+
+// hasContainers reports a json table with a column of lists or objects.
+func (t *table) hasContainers() bool { return slices.Contains(t.containers, true) }
+
+// duplicates counts rows equal to an earlier row; none in a table with a
+// column of lists or objects, whose rows pandas cannot hash.
 func (t *table) duplicates() int {
+	if t.hasContainers() {
+		return 0
+	}
 	seen := map[string]bool{}
 	n := 0
 	for _, r := range t.rows {
@@ -424,4 +373,40 @@ func (c *bctx) pickCol(cols []column) (column, bool) {
 		return column{}, false
 	}
 	return cols[c.rng.IntN(len(cols))], true
+}
+
+// whereTables adds to each phrasing of s, a task of template t, where in
+// each json file the table it reads lies, when the file holds it below its
+// root ("In data/api.json, the table is the records under data.items."):
+// the reference's code states the path, and so does the query.
+func (c *bctx) whereTables(t *tmpl, s spec) spec {
+	if t.jsonTree {
+		return s
+	}
+	var en, zh []string
+	for i := range c.files {
+		if c.typ(i) != "json" {
+			continue
+		}
+		l := c.rawTable(i).layout
+		if w := l.Where(); w != "" {
+			en = append(en, fmt.Sprintf("In %s, the table is %s.", c.dpath(i), w))
+			zh = append(zh, fmt.Sprintf("%s 中的表格是%s。", c.dpath(i), l.WhereZh()))
+		}
+	}
+	if len(en) == 0 {
+		return s
+	}
+	s.en = appendAll(s.en, " "+strings.Join(en, " "))
+	s.zh = appendAll(s.zh, strings.Join(zh, ""))
+	return s
+}
+
+// appendAll is each of phrasings with tail appended.
+func appendAll(phrasings []string, tail string) []string {
+	out := make([]string, len(phrasings))
+	for i, p := range phrasings {
+		out[i] = p + tail
+	}
+	return out
 }

@@ -173,6 +173,13 @@ func (r *run) oneFileTasks(ctx context.Context, files []generators.Input) (reada
 			continue
 		}
 		readable[i] = true
+		if f.File.Type == "json" {
+			if err := tableUsable(c, 0); err != nil {
+				// Said in tasks.report.md if no template asks about the
+				// document's structure either.
+				unusable[i] = "no table for the table templates: " + err.Error()
+			}
+		}
 		if err := r.overFile(c); err != nil {
 			return nil, nil, err
 		}
@@ -192,7 +199,7 @@ func (r *run) overFile(c *bctx) error {
 	if err != nil {
 		return err
 	}
-	for _, t := range messyFirst(c, candidates(r.ts, f, r.opts.Seed)) {
+	for _, t := range messyFirst(c, candidates(r.ts, c, r.opts.Seed)) {
 		if r.opts.PerFile > 0 && n >= r.opts.PerFile {
 			break
 		}
@@ -223,7 +230,7 @@ func (r *run) composedOver(c *bctx) (n int, err error) {
 		return 0, nil
 	}
 	for _, t := range r.ts {
-		if !t.composed || t.inputs != 1 || !t.accepts(c.files[0].File.Type) {
+		if !t.composed || t.inputs != 1 || !reads(t, c, 0) {
 			continue
 		}
 		c.rng = rngFor(r.opts.Seed, t.Name, c.files[0].File.ID)
@@ -249,13 +256,13 @@ func (r *run) twoFileTasks(ctx context.Context, files []generators.Input, readab
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if !readable[i] || !t.accepts(files[i].File.Type) {
+			if !readable[i] || !reads(t, newCtx(r.opts.Seed, files[i:i+1], r.cache), 0) {
 				continue
 			}
 			found, tried := 0, 0
 			for k := 1; k < len(files) && found < maxPartners && tried < maxTries; k++ {
 				j := (i + k) % len(files)
-				if !readable[j] || !t.accepts(files[j].File.Type) {
+				if !readable[j] || !reads(t, newCtx(r.opts.Seed, files[j:j+1], r.cache), 0) {
 					continue
 				}
 				tried++
@@ -314,6 +321,7 @@ func (r *run) addN(t *tmpl, c *bctx) (made int, err error) {
 		return 0, nil
 	}
 	for _, s := range specs {
+		s = c.whereTables(t, s)
 		name := r.names.unique(nestedName(t.Name, outName(t.Name, c.files), s))
 		for _, lang := range r.opts.Langs {
 			task, err := r.task(t, s, c.files, lang, name)
@@ -382,12 +390,13 @@ func build(t *tmpl, c *bctx) (specs []spec, err error) {
 	return t.build(c)
 }
 
-// candidates are the one-file templates that read f's type, in an order
+// candidates are the one-file templates that read c's file (reads), in an order
 // fixed by the seed and the file, so PerFile picks a varied subset.
-func candidates(ts []*tmpl, f generators.Input, seed int64) []*tmpl {
+func candidates(ts []*tmpl, c *bctx, seed int64) []*tmpl {
+	f := c.files[0]
 	var out []*tmpl
 	for _, t := range ts {
-		if t.inputs == 1 && !t.composed && t.accepts(f.File.Type) {
+		if t.inputs == 1 && !t.composed && reads(t, c, 0) {
 			out = append(out, t)
 		}
 	}

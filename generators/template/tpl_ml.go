@@ -83,6 +83,7 @@ print('accuracy', round(acc, 3))`, pyList(fn), py(target.name), py(target.name))
 		checks: []schemas.Check{
 			{Kind: schemas.CheckPickle, Path: "{out}.pkl", HasMethod: "predict"},
 			pyCheck(`
+import json
 import pickle
 import pandas as pd
 df = %[1]s
@@ -241,6 +242,7 @@ print('R2', round(r2, 4))`, pyList(fn), py(target.name), py(target.name), py(tar
 		checks: []schemas.Check{
 			{Kind: schemas.CheckPickle, Path: "{out}.pkl", HasMethod: "predict"},
 			pyCheck(`
+import json
 import pickle
 import numpy as np
 import pandas as pd

@@ -277,6 +277,7 @@ func shape(text string, recs []record, sep rune, width int) (*Table, error) {
 			}
 		}
 	}
+	dropTotal(t)
 	if soft != nil {
 		return t, soft
 	}

@@ -1,9 +1,11 @@
 // Package tableread is the one reader of table files (delimited text:
-// csv, tsv, tables saved as .txt; and xlsx workbooks). It finds where the
-// table its owner meant lies in the file and records how to read it: the
-// encoding, the delimiter, comment lines, decimal commas, the rows above the
-// header (titles, notes), a row-name column, the rows below the table, the
-// sheet and its columns. Typing and previews (package sources), the
+// csv, tsv, tables saved as .txt; xlsx workbooks; JSON documents). It finds
+// where the table its owner meant lies in the file and records how to read
+// it: the encoding, the delimiter, comment lines, decimal commas, the rows
+// above the header (titles, notes), a row-name column, the rows below the
+// table, the sheet and its columns; in JSON, the key path to the largest
+// array of records or object of records keyed by id (ReadJSON), and the
+// document's ordered tree (ParseJSON) for what asks about its structure. Typing and previews (package sources), the
 // templates (generators/template) and the reference code they write all go
 // through it, the last by Layout.Call, which states every fact to pandas.
 //
@@ -24,9 +26,10 @@ import (
 // Layout is how to read one table out of a file as its owner meant it,
 // in pandas' terms.
 type Layout struct {
-	// Format is "delimited" (read_csv), or "xlsx" or "xls" (read_excel).
+	// Format is "delimited" (read_csv), "xlsx" or "xls" (read_excel), or
+	// "json" (json.load, then json_normalize or DataFrame.from_dict).
 	Format string
-	// Encoding is the Python codec of delimited text.
+	// Encoding is the Python codec of delimited text or a JSON document.
 	Encoding string
 	// Sep is delimited text's field separator: , ; tab or |, or the regular
 	// expression \s+ for columns aligned with runs of spaces.
@@ -53,6 +56,15 @@ type Layout struct {
 	NCols int
 	// Sheet is the worksheet the table is on.
 	Sheet string
+	// Engine is the reader pandas must be told to use ("openpyxl") for a
+	// workbook whose parts pandas does not recognise by name (a workbook
+	// part outside xl/): its sniffing would call the file a plain zip.
+	Engine string
+	// Path is the object keys that lead from a JSON document's root to
+	// its table (none: the root); Orient how its rows lie there
+	// (OrientRecords or OrientIndex).
+	Path   []string
+	Orient string
 }
 
 // Table is a table as pandas reads it with its Layout: the column names
@@ -62,6 +74,10 @@ type Table struct {
 	Layout Layout
 	Header []string
 	Rows   [][]string
+	// Containers marks the columns of a JSON table that hold a list or an
+	// object in some row: pandas keeps those as Python objects, which
+	// cannot be hashed, grouped or compared.
+	Containers []bool
 	// lines counts what a head held, to judge whether it is a table at all.
 	lines struct {
 		records, table int // records parsed; the header and data rows among them
@@ -78,7 +94,7 @@ func (e *Ambiguous) Error() string { return "ambiguous layout: " + e.Reason }
 // Plain reports whether pandas reads the table with its defaults but for
 // the encoding and separator: nothing above, below or beside it.
 func (l Layout) Plain() bool {
-	return l.Comment == "" && l.Decimal == "" && l.SkipRows == 0 && l.NRows == 0 && !l.IndexCol && l.UseCols == "" && l.NCols == 0
+	return l.Engine == "" && l.Comment == "" && l.Decimal == "" && l.SkipRows == 0 && l.NRows == 0 && !l.IndexCol && l.UseCols == "" && l.NCols == 0
 }
 
 // Sheeted reports a workbook's table (xlsx or xls), which pandas reads
@@ -94,6 +110,9 @@ func (l Layout) Args() []string {
 	q := strconv.Quote
 	if l.Sheeted() {
 		a = append(a, "sheet_name="+q(l.Sheet))
+		if l.Engine != "" {
+			a = append(a, "engine="+q(l.Engine))
+		}
 	} else {
 		a = append(a, "encoding="+q(l.Encoding), "sep="+q(l.Sep))
 		if l.Comment != "" {
@@ -122,8 +141,13 @@ func (l Layout) Args() []string {
 }
 
 // Call is the pandas call that reads the table at path (a Python
-// expression): pd.read_csv or pd.read_excel with every fact stated.
+// expression): pd.read_csv or pd.read_excel with every fact stated, or for
+// JSON the document loaded with its encoding and the table's path
+// subscripted (the code around it imports json: NeedsJSON).
 func (l Layout) Call(path string) string {
+	if l.Format == "json" {
+		return l.jsonCall(path)
+	}
 	fn := "pd.read_csv"
 	if l.Sheeted() {
 		fn = "pd.read_excel"

@@ -1,12 +1,17 @@
 package tableread
 
 import (
+	"archive/zip"
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,6 +37,9 @@ type layoutCase struct {
 	rows   int
 	cell   [2]int // a cell of the rows …
 	value  string // … and what it holds
+	// atRoot moves a workbook's parts from xl/ to the archive's root, as
+	// some writers lay them out.
+	atRoot bool
 }
 
 func encode(s string, enc interface{ Bytes([]byte) ([]byte, error) }) []byte {
@@ -111,12 +119,58 @@ func layoutCases() []layoutCase {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)
 			}
 		}, want: Layout{Format: "xlsx", Sheet: "Sheet1"}, header: []string{"k", "Unnamed: 1", "v", "Unnamed: 3", "Unnamed: 4"}, rows: 2},
+		{name: "total_row.csv", data: []byte("Emissions by sector, 2000 and 2001\nthousand tonnes\n\nsector,y2000,y2001\nTimber,\"2,666\",10\nChemicals,498,20\nTextiles,\"4,497\",30\nTotal,\"7,661\",60\n\nSource: a statistics office\n"),
+			want: with(delim(","), func(l *Layout) { l.SkipRows, l.NRows = 3, 3 }), header: []string{"sector", "y2000", "y2001"}, rows: 3, cell: [2]int{2, 0}, value: "Textiles"},
+		{name: "total_is_a_row.csv", data: []byte("kind,n\nA,1\nB,2\nTotal,9\n"),
+			want: delim(","), header: []string{"kind", "n"}, rows: 3, cell: [2]int{2, 0}, value: "Total"},
+		{name: "mean_row.xlsx", sheet: func(f *excelize.File) {
+			for i, r := range [][]any{{"city", "rain", "sun"}, {"a", 10, 100}, {"b", 20, 200}, {"c", 30, 300}, {"Average", 20, 200}} {
+				f.SetSheetRow("Sheet1", cellName(0, i), &r)
+			}
+		}, want: Layout{Format: "xlsx", Sheet: "Sheet1", NRows: 3}, header: []string{"city", "rain", "sun"}, rows: 3},
+		{name: "parts_at_root.xlsx", atRoot: true, sheet: func(f *excelize.File) {
+			for i, r := range [][]any{{"k", "v", "w"}, {"a", 1, 2}, {"b", 2, 3}} {
+				f.SetSheetRow("Sheet1", cellName(0, i), &r)
+			}
+		}, want: Layout{Format: "xlsx", Sheet: "Sheet1", Engine: "openpyxl"}, header: []string{"k", "v", "w"}, rows: 2},
 		{name: "plain.xlsx", sheet: func(f *excelize.File) {
 			for i, r := range [][]any{{"k", "v", "w"}, {"a", 1, 2}, {"b", 2, 3}} {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)
 			}
 		}, want: Layout{Format: "xlsx", Sheet: "Sheet1"}, header: []string{"k", "v", "w"}, rows: 2},
-	}, xlsCases()...)
+	}, append(xlsCases(), jsonCases()...)...)
+}
+
+// jsonCases are JSON documents in the shapes real ones come in: an API's
+// envelope, a table schema, rows keyed by id, GeoJSON, a root array of
+// records with nested objects.
+func jsonCases() []layoutCase {
+	js := func(path []string, orient string) Layout {
+		return Layout{Format: "json", Encoding: EncUTF8, Path: path, Orient: orient}
+	}
+	return []layoutCase{
+		{name: "api_envelope.json", data: []byte(`{"status": "ok", "count": 3, "tags": [{"t": 1}, {"t": 2}],
+"data": [{"id": 1, "name": "Ann", "address": {"city": "Oslo", "geo": {"lat": 59.9}}, "score": 1.50},
+ {"id": 2, "name": "Bo", "address": {"city": "Rome"}, "score": 2, "active": true},
+ {"id": 3, "name": null, "address": {}, "score": 3}], "next": null}`),
+			want: js([]string{"data"}, OrientRecords), header: []string{"id", "name", "score", "address.city", "address.geo.lat", "active"}, rows: 3, cell: [2]int{0, 2}, value: "1.5"},
+		{name: "table_schema.json", data: []byte(`{"name": "countries", "path": "countries.csv", "schema": {"fields": [
+{"name": "id", "type": "integer", "constraints": {"required": true}}, {"name": "neighbor_id", "type": "integer"},
+{"name": "name", "type": "string", "description": "the country"}]}}`),
+			want: js([]string{"schema", "fields"}, OrientRecords), header: []string{"name", "type", "constraints.required", "description"}, rows: 3, cell: [2]int{0, 2}, value: "True"},
+		{name: "keyed_by_id.json", data: []byte(`{"u7": {"name": "Ann", "age": 31}, "u2": {"name": "Bo", "city": "Rome"}, "u9": {"age": 40, "name": "Cy", "tags": ["a"]}}`),
+			want: js(nil, OrientIndex), header: []string{"name", "age", "city", "tags"}, rows: 3, cell: [2]int{2, 3}, value: `["a"]`},
+		{name: "places.geojson.json", data: []byte(`{"type": "FeatureCollection", "features": [
+{"type": "Feature", "geometry": {"type": "Point", "coordinates": [10.7, 59.9]}, "properties": {"name": "Oslo", "pop": 709000}},
+{"type": "Feature", "geometry": {"type": "Point", "coordinates": [12.5, 41.9]}, "properties": {"name": "Rome", "pop": 2873000}}]}`),
+			want: js([]string{"features"}, OrientRecords), header: []string{"type", "geometry.type", "geometry.coordinates", "properties.name", "properties.pop"}, rows: 2},
+		{name: "root_records.json", data: []byte(`[{"b": 1, "a": {"x": [1, 2]}}, {"c": null, "b": 2}, {"d": "s", "a": 3}]`),
+			want: js(nil, OrientRecords), header: []string{"b", "a.x", "c", "d", "a"}, rows: 3},
+		{name: "json_schema.json", data: []byte("\ufeff" + `{"$schema": "x", "type": "object", "required": ["id"], "properties": {
+"id": {"type": "integer", "description": "accession"}, "title": {"type": "string"},
+"brief": {"type": "object", "properties": {"text": {"type": "string"}}}}}`),
+			want: Layout{Format: "json", Encoding: EncUTF8BOM, Path: []string{"properties"}, Orient: OrientIndex}, header: []string{"type", "description", "properties"}, rows: 3},
+	}
 }
 
 // write puts case c into dir and returns its path.
@@ -137,7 +191,64 @@ func (c layoutCase) write(t *testing.T, dir string) string {
 	if err := f.SaveAs(p); err != nil {
 		t.Fatal(err)
 	}
+	if c.atRoot {
+		partsAtRoot(t, p)
+	}
 	return p
+}
+
+// partsAtRoot rewrites the workbook at p with its parts at the archive's
+// root, the references to them changed to match and its shared strings
+// written inline in the sheet, as the writers that lay workbooks out so
+// do.
+func partsAtRoot(t *testing.T, p string) {
+	t.Helper()
+	f, err := excelize.OpenFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := f.GetRows("Sheet1")
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sheet strings.Builder
+	sheet.WriteString(`<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`)
+	for r, row := range rows {
+		fmt.Fprintf(&sheet, `<row r="%d">`, r+1)
+		for c, v := range row {
+			ref := cellName(c, r)
+			if _, err := strconv.ParseFloat(v, 64); err == nil {
+				fmt.Fprintf(&sheet, `<c r="%s"><v>%s</v></c>`, ref, v)
+			} else {
+				fmt.Fprintf(&sheet, `<c r="%s" t="inlineStr"><is><t>%s</t></is></c>`, ref, v)
+			}
+		}
+		sheet.WriteString(`</row>`)
+	}
+	sheet.WriteString(`</sheetData></worksheet>`)
+	parts := []struct{ name, body string }{
+		{"[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>`},
+		{"_rels/.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="workbook.xml"/></Relationships>`},
+		{"workbook.xml", `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`},
+		{"_rels/workbook.xml.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="sheet1.xml"/></Relationships>`},
+		{"sheet1.xml", sheet.String()},
+	}
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	for _, part := range parts {
+		out, err := w.Create(part.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(out, part.body)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func read(p string) (*Table, error) {
@@ -150,6 +261,9 @@ func read(p string) (*Table, error) {
 	b, err := os.ReadFile(p)
 	if err != nil {
 		return nil, err
+	}
+	if strings.HasSuffix(p, ".json") {
+		return ReadJSON(b)
 	}
 	return ReadDelimited(b)
 }
@@ -164,7 +278,7 @@ func TestLayouts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tb.Layout != c.want {
+			if !reflect.DeepEqual(tb.Layout, c.want) {
 				t.Errorf("layout %+v, want %+v", tb.Layout, c.want)
 			}
 			if !reflect.DeepEqual(tb.Header, c.header) {
@@ -195,6 +309,8 @@ func TestAmbiguousLayouts(t *testing.T) {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)
 			}
 		}},
+		{name: "two_equal_arrays.json", data: []byte(`{"meta": {"v": 1}, "users": [{"id": 1}, {"id": 2}], "groups": [{"g": "a"}, {"g": "b"}]}`)},
+		{name: "two_equal_maps.json", data: []byte(`{"a": {"x": {"k": 1}, "y": {"k": 2}}, "b": {"p": {"k": 3}, "q": {"k": 4}}}`)},
 		{name: "merged_header.xlsx", sheet: func(f *excelize.File) {
 			for i, r := range [][]any{{"region", "sales", nil}, {"N", 1, 2}, {"S", 3, 4}} {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)
@@ -288,6 +404,95 @@ func TestSniffTextEncodings(t *testing.T) {
 			if got, ok := SniffEncoding(c.b[:cut]); !ok || got != c.want {
 				t.Errorf("%s (%d bytes): sniffed %q (%v), want %q", c.name, cut, got, ok, c.want)
 			}
+		}
+	}
+}
+
+// TestJSONNoTable: documents that hold no table pandas would read as
+// their owner meant: values that are not records, a null among the
+// records, an object of objects with an empty one (pandas drops its row)
+// or with no key in common (sections of a configuration).
+func TestJSONNoTable(t *testing.T) {
+	for _, doc := range []string{
+		`[1, 2, 3, 4]`,
+		`[null, {"a": 1}, {"a": 2}]`,
+		`{"u1": {"a": 1}, "u2": {}, "u3": {"a": 3}}`,
+		`{"server": {"host": "h", "port": 1}, "log": {"level": "info"}, "db": {"url": "x"}}`,
+		`{"name": "x", "version": 2}`,
+	} {
+		if tb, err := ReadJSON([]byte(doc)); !errors.Is(err, ErrNoJSONTable) {
+			t.Errorf("%s: got %v, %v; want no table", doc, tb, err)
+		}
+	}
+}
+
+// TestJSONStructure: a document's leaves and depth as the structure
+// question counts them, and a repeated key keeping its first place and
+// last value, as Python's json module loads it.
+func TestJSONStructure(t *testing.T) {
+	for _, c := range []struct {
+		doc           string
+		leaves, depth int
+		keys          string
+	}{
+		{`{"a": 1}`, 1, 1, "a"},
+		{`{"a": [1, {"b": null}], "c": {}}`, 2, 3, "a,c"},
+		{`{"a": 1, "b": {"c": []}}`, 1, 1, "a,b"},
+		{`{"x": 1, "y": 2, "x": [true, "s"]}`, 3, 2, "x,y"},
+	} {
+		n, err := ParseJSON([]byte(c.doc))
+		if err != nil {
+			t.Fatalf("%s: %v", c.doc, err)
+		}
+		if n.Leaves() != c.leaves || n.Depth() != c.depth || strings.Join(n.Keys, ",") != c.keys {
+			t.Errorf("%s: %d leaves, depth %d, keys %q; want %d, %d, %q", c.doc, n.Leaves(), n.Depth(), n.Keys, c.leaves, c.depth, c.keys)
+		}
+	}
+}
+
+// TestWorkbookSharedStringsOutsideXL: a workbook whose parts lie at the
+// archive's root with its text in shared strings is refused as unreadable,
+// not read with every text cell empty.
+func TestWorkbookSharedStringsOutsideXL(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "shared_at_root.xlsx")
+	f := excelize.NewFile()
+	for i, r := range [][]any{{"k", "v", "w"}, {"a", 1, 2}, {"b", 2, 3}, {"c", 4, 5}} {
+		f.SetSheetRow("Sheet1", cellName(0, i), &r)
+	}
+	if err := f.SaveAs(p); err != nil {
+		t.Fatal(err)
+	}
+	z, err := zip.OpenReader(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	for _, e := range z.File {
+		r, err := e.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(r)
+		r.Close()
+		if e.Name == "_rels/.rels" || e.Name == "[Content_Types].xml" {
+			b = bytes.ReplaceAll(b, []byte("xl/"), nil)
+		}
+		out, _ := w.Create(strings.TrimPrefix(e.Name, "xl/"))
+		out.Write(b)
+	}
+	z.Close()
+	w.Close()
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, read := range map[string]func() error{
+		"ReadXLSX":       func() error { _, err := ReadXLSX(p); return err },
+		"ReadXLSXSheets": func() error { _, err := ReadXLSXSheets(p); return err },
+	} {
+		if err := read(); !errors.Is(err, ErrUnreadable) {
+			t.Errorf("%s: %v, want ErrUnreadable", name, err)
 		}
 	}
 }

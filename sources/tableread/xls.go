@@ -170,6 +170,9 @@ func readCapped(path string, max int64) ([]byte, error) {
 	return b, nil
 }
 
+// rootStorage is the object type of a compound file's root entry.
+const rootStorage = 5
+
 // workbookStream is the compound file's Workbook (BIFF8) or Book (BIFF5)
 // stream, checked against the file's size before the library allocates it.
 func workbookStream(b []byte) ([]byte, error) {
@@ -189,6 +192,9 @@ func workbookStream(b []byte) ([]byte, error) {
 			}
 		case "Root Entry":
 			root = d
+		}
+		if d.ObjectType == rootStorage && root == nil {
+			root = d // some writers leave the root's name empty
 		}
 	}
 	if book == nil || root == nil {

@@ -30,6 +30,9 @@ func xlsCases() []layoutCase {
 		{name: "plain.xls", book: xlstest.Workbook(xlstest.Sheet{Name: "Sheet1", Rows: [][]any{
 			{"k", "v", "when"}, {"a", -3, day(2020, 3, 1)}, {"b", 2.25, day(2021, 1, 2)}, {"c", xlstest.Formula{Value: -7.5}, day(2022, 12, 31)}}}),
 			want: xl("Sheet1", none), header: []string{"k", "v", "when"}, rows: 3, cell: [2]int{0, 1}, value: "-3"},
+		{name: "nameless_root.xls", book: namelessRoot(xlstest.Workbook(xlstest.Sheet{Name: "Sheet1", Rows: [][]any{
+			{"date", "temperature", "place"}, {day(2011, 1, 1), 1, "Galway"}, {day(2011, 1, 2), -1, "Galway"}, {day(2011, 1, 1), 6, "Berkeley"}}})),
+			want: xl("Sheet1", none), header: []string{"date", "temperature", "place"}, rows: 3, cell: [2]int{2, 2}, value: "Berkeley"},
 		{name: "formula.xls", book: xlstest.Workbook(xlstest.Sheet{Name: "Sheet1", Rows: [][]any{
 			{"item", "price", "qty", "total"}, {"pen", 1.5, 2, xlstest.Formula{Value: 3}}, {"cup", 2, 3, xlstest.Formula{Value: 6}}}}),
 			want: xl("Sheet1", none), header: []string{"item", "price", "qty", "total"}, rows: 2, cell: [2]int{1, 3}, value: "6"},
@@ -51,6 +54,22 @@ func xlsCases() []layoutCase {
 			xlstest.Sheet{Name: "data", Rows: [][]any{{"x", "y"}, {1, 2}, {3, 4}}}),
 			want: xl("data", none), header: []string{"x", "y"}, rows: 2},
 	}
+}
+
+// namelessRoot empties the name of a compound file's root entry, as some
+// writers (Excel for the Mac) leave it.
+func namelessRoot(b []byte) []byte {
+	name := []byte{}
+	for _, r := range "Root Entry" {
+		name = append(name, byte(r), 0)
+	}
+	i := strings.Index(string(b), string(name))
+	if i < 0 {
+		panic("no root entry")
+	}
+	clear(b[i : i+64])
+	binary.LittleEndian.PutUint16(b[i+64:], 0)
+	return b
 }
 
 // TestXLSSheets reads every sheet of a workbook, each sheet's layout

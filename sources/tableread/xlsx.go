@@ -1,6 +1,7 @@
 package tableread
 
 import (
+	"archive/zip"
 	"errors"
 	"fmt"
 	"strings"
@@ -21,7 +22,15 @@ func ReadXLSX(path string, opts ...excelize.Options) (*Table, error) {
 	if len(sheets) == 0 {
 		return nil, errors.New("no sheets")
 	}
-	return readSheet(f, sheets[0])
+	engine, err := engineFor(path)
+	if err != nil {
+		return nil, err
+	}
+	t, err := readSheet(f, sheets[0])
+	if t != nil {
+		t.Layout.Engine = engine
+	}
+	return t, err
 }
 
 // ReadXLSXSheets reads the table on every sheet of a workbook, in the
@@ -33,12 +42,45 @@ func ReadXLSXSheets(path string, opts ...excelize.Options) ([]Sheet, error) {
 		return nil, err
 	}
 	defer f.Close()
+	engine, err := engineFor(path)
+	if err != nil {
+		return nil, err
+	}
 	var out []Sheet
 	for _, name := range f.GetSheetList() {
 		t, err := readSheet(f, name)
+		if t != nil {
+			t.Layout.Engine = engine
+		}
 		out = append(out, Sheet{Name: name, Table: t, Err: err})
 	}
 	return out, nil
+}
+
+// engineFor is the engine read_excel must be told for the workbook at
+// path: pandas recognises an xlsx by its part xl/workbook.xml and calls any
+// other zip a zip, which it cannot read, so a workbook laid out otherwise
+// (its parts at the archive's root, as some writers do) needs openpyxl
+// named; "" when pandas finds it alone. Such a workbook with shared
+// strings is an error: the cell reader here finds those only under xl/,
+// and would read every text cell as empty.
+func engineFor(path string) (string, error) {
+	z, err := zip.OpenReader(path)
+	if err != nil {
+		return "", nil
+	}
+	defer z.Close()
+	shared := false
+	for _, f := range z.File {
+		if f.Name == "xl/workbook.xml" {
+			return "", nil
+		}
+		shared = shared || strings.HasSuffix(strings.ToLower(f.Name), "sharedstrings.xml")
+	}
+	if shared {
+		return "", fmt.Errorf("%w: its parts lie outside xl/ and its text is in shared strings, which only a reader of parts under xl/ would miss", ErrUnreadable)
+	}
+	return "openpyxl", nil
 }
 
 // ErrNoTable marks a sheet or a text read whole that holds no table: no
@@ -210,6 +252,7 @@ func sheetTable(rows [][]string, merged []cellRange) (*Table, error) {
 		t.Rows = append(t.Rows, row)
 	}
 	t.lines.records, t.lines.table = len(g), end-h
+	dropTotal(t)
 	return t, nil
 }
 
