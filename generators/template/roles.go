@@ -260,14 +260,15 @@ func monotoneSequence(xs []float64) bool {
 // ofRole returns the columns with one of the roles; none when the table's
 // header is really a data row, or repeats a name (pandas renames the
 // second "x" to "x.1"): then no query can name its columns. A json
-// table's columns of lists or objects have no role a template can use.
+// table's columns of lists, objects or booleans have no role a template
+// can use.
 func (t *table) ofRole(rs ...role) []column {
 	if t.headerless() || repeatsName(t.header) {
 		return nil
 	}
 	var out []column
 	for _, c := range t.columns() {
-		if slices.Contains(rs, c.role) && !t.container(c.idx) {
+		if slices.Contains(rs, c.role) && !t.object(c.idx) {
 			out = append(out, c)
 		}
 	}
@@ -415,7 +416,7 @@ func (t *table) withoutAggregates() *table {
 		t.nobody = t
 		return t
 	}
-	out := &table{header: t.header, delimited: t.delimited, layout: t.layout, containers: t.containers}
+	out := &table{header: t.header, delimited: t.delimited, layout: t.layout, objects: t.objects}
 	out.nobody = out
 	for _, r := range t.rows {
 		keep := true

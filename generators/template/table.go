@@ -156,12 +156,12 @@ type table struct {
 	// layout is how pandas reads a csv, tsv, xlsx, xls or json table as its
 	// owner meant (nil for parquet).
 	layout *tableread.Layout
-	// containers marks a json table's columns holding lists or objects
-	// (tableread.Table.Containers): no template picks them.
-	containers []bool
-	noHeader   int              // headerless(), computed once: 1 yes, -1 no
-	aggRows    map[int][]string // aggregateRows(), computed once
-	nobody     *table           // withoutAggregates(), computed once
+	// objects marks a json table's columns holding lists, objects or
+	// booleans (tableread.Table.Objects): no template picks them.
+	objects  []bool
+	noHeader int              // headerless(), computed once: 1 yes, -1 no
+	aggRows  map[int][]string // aggregateRows(), computed once
+	nobody   *table           // withoutAggregates(), computed once
 }
 
 // naValues are the cells pandas reads as missing by default.
@@ -213,7 +213,7 @@ func readTable(path, typ string) (*table, error) {
 	default:
 		return nil, fmt.Errorf("type %s is not a table", typ)
 	}
-	t := &table{header: tb.Header, delimited: typ == "csv" || typ == "tsv" || typ == "xls", layout: &tb.Layout, containers: tb.Containers}
+	t := &table{header: tb.Header, delimited: typ == "csv" || typ == "tsv" || typ == "xls", layout: &tb.Layout, objects: tb.Objects}
 	for _, row := range tb.Rows {
 		for i, v := range row {
 			if typ != "json" && naValues[v] || (typ == "xlsx" || typ == "xls") && excelErrors[v] {
@@ -329,16 +329,18 @@ func (t *table) floats(idx int) []float64 {
 	return out
 }
 
-// container reports a json table's column of lists or objects.
-func (t *table) container(idx int) bool { return idx < len(t.containers) && t.containers[idx] }
+// object reports a json table's column of lists, objects or booleans.
+func (t *table) object(idx int) bool { return idx < len(t.objects) && t.objects[idx] }
 
-// hasContainers reports a json table with a column of lists or objects.
-func (t *table) hasContainers() bool { return slices.Contains(t.containers, true) }
+// hasObjects reports a json table with a column of lists, objects or
+// booleans (object).
+func (t *table) hasObjects() bool { return slices.Contains(t.objects, true) }
 
-// duplicates counts rows equal to an earlier row; none in a table with a
-// column of lists or objects, whose rows pandas cannot hash.
+// duplicates counts rows equal to an earlier row; none in a json table
+// with a column of lists or objects (hasObjects), whose rows pandas cannot
+// hash.
 func (t *table) duplicates() int {
-	if t.hasContainers() {
+	if t.hasObjects() {
 		return 0
 	}
 	seen := map[string]bool{}

@@ -43,15 +43,17 @@ func nodes(n *tableread.Node) int {
 // JSON documents in the shapes real ones come in, written here.
 
 // apiEnvelopeJSON is an API response: metadata, then the records under
-// "data", each with a nested object.
+// "data", each with a nested object, a boolean and a list. (13 records:
+// the battery's perturbed copy keeps 9, not the 8 columns, which a stale
+// shape would state by chance.)
 func apiEnvelopeJSON() string {
 	var recs []string
 	cities := []string{"Oslo", "Rome", "Lima", "Pune", "Kobe", "Graz"}
-	for i := range 12 {
-		recs = append(recs, fmt.Sprintf(`{"id": %d, "name": "user%d", "plan": "%s", "spend": %d.%d, "address": {"city": "%s", "zip": "0%d1"}}`,
-			i+1, i+1, []string{"free", "pro", "team"}[i%3], 10+i*7%23, i%10, cities[i%6], i))
+	for i := range 13 {
+		recs = append(recs, fmt.Sprintf(`{"id": %d, "name": "user%d", "plan": "%s", "spend": %d.%d, "verified": %v, "tags": ["t%d"], "address": {"city": "%s", "zip": "0%d1"}}`,
+			i+1, i+1, []string{"free", "pro", "team"}[i%3], 10+i*7%23, i%10, i%4 == 0, i%3, cities[i%6], i))
 	}
-	return `{"status": "ok", "count": 12, "page": {"number": 1, "size": 50}, "data": [` + strings.Join(recs, ",\n") + `]}`
+	return `{"status": "ok", "count": 13, "page": {"number": 1, "size": 50}, "data": [` + strings.Join(recs, ",\n") + `]}`
 }
 
 // idKeyedJSON is rows keyed by id.
@@ -271,5 +273,44 @@ func TestJSONStructureStaleAnswerFails(t *testing.T) {
 	}
 	if !rejected {
 		t.Errorf("the stale answer %q passes the recomputed checks on the perturbed document", bat.StaleAnswer.Case.Answer)
+	}
+}
+
+// TestJSONObjectColumnsLeftAlone: a json table's columns of lists and of
+// booleans, which pandas holds as Python objects and bools, are named by
+// no query (a filter on "True" would match no bool), and no web page is
+// asked of a table holding them (pandas writes a list as its repr).
+func TestJSONObjectColumnsLeftAlone(t *testing.T) {
+	ins := []generators.Input{writeFile(t, t.TempDir(), "api.json", "json", []byte(apiEnvelopeJSON()))}
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, FilesOnly: true, Strict: true}).Generate(context.Background(), ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) == 0 {
+		t.Fatal("no task over the API envelope")
+	}
+	for _, task := range tasks {
+		if TemplateName(&task) == "web.datatable" {
+			t.Errorf("web.datatable asked of a table with a column of lists: %q", task.Query)
+		}
+		if strings.Contains(task.Query, "verified") || strings.Contains(task.Query, "tags") {
+			t.Errorf("%s names a column of booleans or lists: %q", task.Generator, task.Query)
+		}
+	}
+}
+
+// TestJSONNoDedupOverLists: rows holding lists cannot be hashed by pandas,
+// so a json table with a column of lists gets no deduplication task even
+// when rows repeat.
+func TestJSONNoDedupOverLists(t *testing.T) {
+	rec := `{"k": "a", "n": 1, "tags": ["x"]}`
+	body := `{"data": [` + strings.Join([]string{rec, rec, `{"k": "b", "n": 2, "tags": []}`, `{"k": "c", "n": 3, "tags": ["y"]}`, `{"k": "d", "n": 4, "tags": []}`, `{"k": "e", "n": 5, "tags": []}`}, ", ") + `]}`
+	ins := []generators.Input{writeFile(t, t.TempDir(), "dups.json", "json", []byte(body))}
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{"table.dedup"}, FilesOnly: true, Strict: true}).Generate(context.Background(), ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) != 0 {
+		t.Fatalf("table.dedup asked of rows holding lists: %q", tasks[0].Query)
 	}
 }

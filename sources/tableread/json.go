@@ -163,13 +163,13 @@ func (c jsonCandidate) table() *Table {
 		}
 		recs = append(recs, flat)
 	}
-	t.Containers = make([]bool, len(t.Header))
+	t.Objects = make([]bool, len(t.Header))
 	for _, flat := range recs {
 		row := make([]string, len(t.Header))
 		for k, v := range flat {
 			i := col[k]
 			row[i] = cell(v)
-			t.Containers[i] = t.Containers[i] || v.Container()
+			t.Objects[i] = t.Objects[i] || v.Container() || v.Kind == JSONBool
 		}
 		t.Rows = append(t.Rows, row)
 	}

@@ -74,10 +74,12 @@ type Table struct {
 	Layout Layout
 	Header []string
 	Rows   [][]string
-	// Containers marks the columns of a JSON table that hold a list or an
-	// object in some row: pandas keeps those as Python objects, which
-	// cannot be hashed, grouped or compared.
-	Containers []bool
+	// Objects marks the columns of a JSON table that hold a list, an
+	// object or a boolean in some row: pandas keeps those as Python objects
+	// (lists and dicts cannot be hashed, grouped or written back as the
+	// cells read here) or as bools (which a query's "True" does not
+	// equal).
+	Objects []bool
 	// lines counts what a head held, to judge whether it is a table at all.
 	lines struct {
 		records, table int // records parsed; the header and data rows among them

@@ -123,6 +123,16 @@ func layoutCases() []layoutCase {
 			want: with(delim(","), func(l *Layout) { l.SkipRows, l.NRows = 3, 3 }), header: []string{"sector", "y2000", "y2001"}, rows: 3, cell: [2]int{2, 0}, value: "Textiles"},
 		{name: "total_is_a_row.csv", data: []byte("kind,n\nA,1\nB,2\nTotal,9\n"),
 			want: delim(","), header: []string{"kind", "n"}, rows: 3, cell: [2]int{2, 0}, value: "Total"},
+		{name: "notes_around.xlsx", sheet: func(f *excelize.File) {
+			for i, r := range [][]any{{"Lots of people"}, {"simply cannot resist writing", nil, nil, nil, nil, "some notes"},
+				{"at", "the", "top", nil, "of", "their spreadsheets"}, {"or", "merging", nil, nil, nil, "cells"},
+				{"Name", "Profession", "Age", "Has kids", "Born", "Died"},
+				{"David Bowie", "musician", 69, 1, 1947, 2016}, {"Carrie Fisher", "actor", 60, 1, 1956, 2016},
+				{"Chuck Berry", "musician", 90, 1, 1926, 2017}, {"Harper Lee", "author", 89, 0, 1926, 2016},
+				{"Some"}, {nil, "also like to write stuff"}, {nil, nil, "at the", "bottom,"}, {nil, nil, nil, nil, nil, "too!"}} {
+				f.SetSheetRow("Sheet1", cellName(0, i), &r)
+			}
+		}, want: Layout{Format: "xlsx", Sheet: "Sheet1", SkipRows: 4, NRows: 4}, header: []string{"Name", "Profession", "Age", "Has kids", "Born", "Died"}, rows: 4, cell: [2]int{3, 0}, value: "Harper Lee"},
 		{name: "mean_row.xlsx", sheet: func(f *excelize.File) {
 			for i, r := range [][]any{{"city", "rain", "sun"}, {"a", 10, 100}, {"b", 20, 200}, {"c", 30, 300}, {"Average", 20, 200}} {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)
