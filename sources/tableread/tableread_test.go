@@ -332,6 +332,8 @@ func TestAmbiguousLayouts(t *testing.T) {
 			}
 			f.MergeCell("Sheet1", "B1", "C1")
 		}},
+		{name: "headerless.xls", book: xlstest.Workbook(xlstest.Sheet{Name: "Sheet1",
+			Rows: [][]any{{"Huber", 2741.5}, {"Acker", 38406.25}, {"Ocker", 32266.0}}})},
 		{name: "merged_header.xls", book: xlstest.Workbook(xlstest.Sheet{Name: "Sheet1",
 			Rows:   [][]any{{"region", "sales", nil}, {"N", 1, 2}, {"S", 3, 4}},
 			Merged: []xlstest.Range{{R0: 0, C0: 1, R1: 0, C1: 2}}})},
