@@ -880,6 +880,8 @@ def _same_number_text(g, w, rel_tol, abs_tol):
 def _text_cell(x):
     if isinstance(x, float) and x.is_integer():
         x = int(x)
+    if hasattr(x, "isoformat") and hasattr(x, "hour") and not hasattr(x, "year"):
+        return x.isoformat()  # a time of day alone (a spreadsheet's time cell)
     if hasattr(x, "isoformat") and hasattr(x, "hour"):
         # A date read back as a timestamp (pandas' read_json): midnight is the date.
         if (x.hour, x.minute, x.second, getattr(x, "microsecond", 0)) == (0, 0, 0, 0):

@@ -51,8 +51,8 @@ func previewXLSX(path string) (*schemas.Preview, error) {
 }
 
 // previewXLS lists a legacy workbook's worksheets and previews the table
-// package tableread finds on the first (none when its layout is
-// ambiguous). tableread bounds the read: the file's size, a sheet's cells.
+// package tableread finds on the first sheet that holds one, as
+// tableread.ReadXLS does (none when no sheet's layout is sure). tableread bounds the read: the file's size, a sheet's cells.
 func previewXLS(path string) (*schemas.Preview, error) {
 	sheets, err := tableread.ReadXLSSheets(path)
 	if err != nil {
@@ -65,8 +65,11 @@ func previewXLS(path string) (*schemas.Preview, error) {
 	if len(sheets) > 0 && errors.Is(sheets[0].Err, tableread.ErrUnreadable) {
 		return nil, fmt.Errorf("xls %s: %w", path, sheets[0].Err)
 	}
-	if len(sheets) > 0 && sheets[0].Err == nil {
-		previewSheetTable(p, sheets[0].Table)
+	for _, s := range sheets {
+		if s.Err == nil { // the table templates read: the first sheet's that holds one
+			previewSheetTable(p, s.Table)
+			break
+		}
 	}
 	return p, nil
 }

@@ -149,7 +149,9 @@ type table struct {
 	header []string
 	rows   [][]string
 	cols   []column // columns(), computed once
-	// delimited is true for csv and tsv, whose first line may be data.
+	// delimited is true for csv and tsv, whose first line may be data,
+	// and xls, whose header cells keep their types (a number or a date
+	// there is data too).
 	delimited bool
 	// layout is how pandas reads a csv, tsv, xlsx, xls or json table as its
 	// owner meant (nil for parquet).
@@ -214,7 +216,7 @@ func readTable(path, typ string) (*table, error) {
 	default:
 		return nil, fmt.Errorf("type %s is not a table", typ)
 	}
-	t := &table{header: tb.Header, delimited: typ == "csv" || typ == "tsv", layout: &tb.Layout, objects: tb.Objects, strings: tb.Strings}
+	t := &table{header: tb.Header, delimited: typ == "csv" || typ == "tsv" || typ == "xls", layout: &tb.Layout, objects: tb.Objects, strings: tb.Strings}
 	for _, row := range tb.Rows {
 		for i, v := range row {
 			if typ != "json" && naValues[v] || (typ == "xlsx" || typ == "xls") && excelErrors[v] {

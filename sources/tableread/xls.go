@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"regexp"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/shakinm/xlsReader/cfb"
@@ -35,8 +38,10 @@ const (
 	xlsReadFactor = 8
 )
 
-// ReadXLS reads the table on the first worksheet of a legacy workbook, the
-// sheet pandas' read_excel reads by default. Errors name the file.
+// ReadXLS reads the table on the first worksheet that holds one (a cover
+// or notes sheet without a table is passed over; the Layout names the
+// sheet). When none does, the error is the first sheet's that is not "no
+// table", else the first's. Errors name the file.
 func ReadXLS(path string) (*Table, error) {
 	sheets, err := ReadXLSSheets(path)
 	if err != nil {
@@ -45,10 +50,19 @@ func ReadXLS(path string) (*Table, error) {
 	if len(sheets) == 0 {
 		return nil, fmt.Errorf("xls %s: no worksheets", path)
 	}
-	if sheets[0].Err != nil {
-		return nil, fmt.Errorf("xls %s: %w", path, sheets[0].Err)
+	for _, s := range sheets {
+		if s.Err == nil {
+			return s.Table, nil
+		}
 	}
-	return sheets[0].Table, nil
+	why := sheets[0].Err
+	for _, s := range sheets {
+		if !errors.Is(s.Err, ErrNoTable) {
+			why = s.Err
+			break
+		}
+	}
+	return nil, fmt.Errorf("xls %s: %w", path, why)
 }
 
 // ReadXLSSheets reads the table on every worksheet of a legacy workbook
@@ -78,10 +92,30 @@ func xlsTable(g xlsGrid) (*Table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sheet %s: %w", g.name, err)
 	}
+	if h, ok := dataInHeader(t.Header); ok {
+		return nil, fmt.Errorf("sheet %s: %w", g.name, &Ambiguous{fmt.Sprintf("the header row (row %d) holds %q, a number or a date: it may be the first row of data of a sheet without a header", t.Layout.SkipRows+1, h)})
+	}
 	t.Layout.Format = "xls"
 	t.Layout.Sheet = g.name
 	return t, nil
 }
+
+// dataInHeader finds a header cell that is data: a date, or a number
+// other than a whole year (years name columns).
+func dataInHeader(header []string) (string, bool) {
+	for _, h := range header {
+		if isoDate.MatchString(h) {
+			return h, true
+		}
+		if f, err := strconv.ParseFloat(h, 64); err == nil && !(f == math.Trunc(f) && f >= 1800 && f <= 2100) {
+			return h, true
+		}
+	}
+	return "", false
+}
+
+// isoDate is a date cell as the reader writes it.
+var isoDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$`)
 
 // xlsGrid is one worksheet's cells by row as pandas reads them (numbers
 // written as Go formats a float, dates as ISO text, "" for an empty cell)

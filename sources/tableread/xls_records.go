@@ -386,8 +386,9 @@ func dateFormat(s string) bool {
 	return strings.ContainsAny(rest, "ymdhs")
 }
 
-// excelDate writes an Excel serial date as pandas shows it: the date,
-// with the time of day when it has one; a time alone below one day.
+// excelDate writes an Excel serial date as pandas names it (a column
+// whose header cell is a date is named str(Timestamp)): the date and the
+// time of day; a time alone below one day.
 func excelDate(v float64, date1904 bool) string {
 	base := time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)
 	if date1904 {
@@ -395,11 +396,8 @@ func excelDate(v float64, date1904 bool) string {
 	}
 	ms := math.Round(v * 86400 * 1000)
 	t := base.Add(time.Duration(ms) * time.Millisecond)
-	switch {
-	case v < 1 && !date1904:
+	if v < 1 && !date1904 {
 		return t.Format("15:04:05")
-	case t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0:
-		return t.Format("2006-01-02")
 	}
 	return t.Format("2006-01-02 15:04:05")
 }

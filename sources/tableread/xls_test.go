@@ -38,7 +38,7 @@ func xlsCases() []layoutCase {
 			want: xl("Sheet1", none), header: []string{"item", "price", "qty", "total"}, rows: 2, cell: [2]int{1, 3}, value: "6"},
 		{name: "dates.xls", book: xlstest.Workbook(xlstest.Sheet{Name: "Sheet1", Rows: [][]any{
 			{"when", "n"}, {day(2009, 8, 16), 1}, {day(2012, 8, 23), 2}}}),
-			want: xl("Sheet1", none), header: []string{"when", "n"}, rows: 2, cell: [2]int{1, 0}, value: "2012-08-23"},
+			want: xl("Sheet1", none), header: []string{"when", "n"}, rows: 2, cell: [2]int{1, 0}, value: "2012-08-23 00:00:00"},
 		{name: "titles.xls", book: xlstest.Workbook(xlstest.Sheet{Name: "Données", Rows: [][]any{
 			{"Rapport des ventes"}, {"en milliers"}, {}, {"région", "t1", "t2"}, {"Nord", 1, 2}, {"Sud", 3, 4}, {"Est", 5, 6}, {}, {"Source : grand livre"}}}),
 			want: xl("Données", func(l *Layout) { l.SkipRows, l.NRows = 3, 3 }), header: []string{"région", "t1", "t2"}, rows: 3, cell: [2]int{1, 0}, value: "Sud"},
@@ -49,6 +49,10 @@ func xlsCases() []layoutCase {
 			xlstest.Sheet{Name: "notes", Rows: [][]any{{"id", "note"}, {1, "first"}, {2, "second"}}},
 			xlstest.Sheet{Name: "data", Rows: [][]any{{"x", "y"}, {1, 2}}}),
 			want: xl("notes", none), header: []string{"id", "note"}, rows: 2, cell: [2]int{1, 1}, value: "second"},
+		{name: "cover_then_table.xls", book: xlstest.Workbook(
+			xlstest.Sheet{Name: "Cover", Rows: [][]any{{"Annual report"}, {}, {"Prepared by the office"}}},
+			xlstest.Sheet{Name: "data", Rows: [][]any{{"x", "y"}, {1, 2}, {3, 4}}}),
+			want: xl("data", none), header: []string{"x", "y"}, rows: 2},
 	}
 }
 
@@ -118,6 +122,39 @@ func hostileXLS(t *testing.T) map[string][]byte {
 	}
 }
 
+// hostileWhy is what the error of a hostile workbook says.
+var hostileWhy = map[string]string{
+	"not ole2":               "not an OLE2 compound file",
+	"fat cycle":              "a chain loops",
+	"huge stream claim":      "claims 2147483632 bytes",
+	"sheet past the stream":  "damaged",
+	"record past the stream": "damaged",
+}
+
+// TestXLSReadBudget: the reader the library reads the file through fails
+// once it has read the file's bytes xlsReadFactor times over and a MiB.
+func TestXLSReadBudget(t *testing.T) {
+	r := newBudgetReader(make([]byte, 1000))
+	buf := make([]byte, 512)
+	read := 0
+	for {
+		if _, err := r.Seek(0, 0); err != nil {
+			t.Fatal(err)
+		}
+		n, err := r.Read(buf)
+		read += n
+		if errors.Is(err, errReadBudget) {
+			break
+		}
+		if read > 1000*xlsReadFactor+1<<20 {
+			t.Fatalf("read %d bytes of a 1000-byte file without failing", read)
+		}
+	}
+	if read < 1000*xlsReadFactor {
+		t.Errorf("failed after %d bytes, before its budget", read)
+	}
+}
+
 // TestXLSHostile: a damaged workbook is an error naming the file, never a
 // panic nor a read without end.
 func TestXLSHostile(t *testing.T) {
@@ -131,6 +168,9 @@ func TestXLSHostile(t *testing.T) {
 		case err := <-done:
 			if err == nil || !strings.Contains(err.Error(), p) {
 				t.Errorf("%s: error %v, want one naming %s", name, err, p)
+			}
+			if why := hostileWhy[name]; err != nil && !strings.Contains(err.Error(), why) {
+				t.Errorf("%s: error %v, want it to say %q", name, err, why)
 			}
 		case <-time.After(20 * time.Second):
 			t.Fatalf("%s: still reading after 20s", name)

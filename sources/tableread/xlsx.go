@@ -193,6 +193,9 @@ func sheetTable(rows [][]string, merged []cellRange) (*Table, error) {
 	if h < 0 {
 		return nil, fmt.Errorf("%w: no row of two or more values with a row below it", ErrNoTable)
 	}
+	if w := wideHeader(g, h, maxCol); w > h {
+		h = w // the rows above are notes, not the header
+	}
 	c0 := 0
 	for g.at(h, c0) == "" {
 		c0++
@@ -213,8 +216,8 @@ func sheetTable(rows [][]string, merged []cellRange) (*Table, error) {
 		end++
 	}
 	width := c1 - c0 + 1
-	for end > h+1 && width >= 3 && g.filled(end-1, c0, c1) == 1 && !rowHasNumber(g, end-1, c0, c1) {
-		end-- // a note right below the rows
+	for end > h+2 && width >= 3 && g.filled(end-1, c0, c1) <= max(1, width/2) && !rowHasNumber(g, end-1, c0, c1) {
+		end-- // notes right below the rows: sparse lines of text
 	}
 	if end == h+1 {
 		return nil, fmt.Errorf("%w: a header without rows", ErrNoTable)
@@ -254,6 +257,29 @@ func sheetTable(rows [][]string, merged []cellRange) (*Table, error) {
 	t.lines.records, t.lines.table = len(g), end-h
 	dropTotal(t)
 	return t, nil
+}
+
+// wideHeader is the header of a sheet whose first rows are notes written
+// over several cells ("simply cannot resist writing … some notes"): the
+// row right above the first two rows in a row that hold numbers, when it
+// fills more cells than the row h the first rule took and no row from h to
+// it holds a number. 0 when there is no such row.
+func wideHeader(g grid, h, maxCol int) int {
+	for r := h + 1; r+1 < len(g); r++ {
+		if rowHasNumber(g, r, 0, maxCol) && rowHasNumber(g, r+1, 0, maxCol) {
+			w := r - 1
+			if w <= h || g.filled(w, 0, maxCol) <= g.filled(h, 0, maxCol) {
+				return 0
+			}
+			for n := h; n <= w; n++ {
+				if rowHasNumber(g, n, 0, maxCol) {
+					return 0 // a header over two rows (years above quarters), not notes
+				}
+			}
+			return w
+		}
+	}
+	return 0
 }
 
 // lastColumn is the last column of the table whose header row h starts
