@@ -219,6 +219,9 @@ func shape(text string, recs []record, sep rune, width int) (*Table, error) {
 	if h < 0 {
 		return nil, fmt.Errorf("%w: no header row", ErrNoTable)
 	}
+	if w := wideRecord(recs, h, width); w > h && !l.IndexCol {
+		h = w // the records above are notes, not the header
+	}
 	header := recs[h].fields
 	l.SkipRows = recs[h].line
 	soft := twoRowHeader(recs, h, width)
@@ -232,6 +235,9 @@ func shape(text string, recs []record, sep rune, width int) (*Table, error) {
 	}
 	if soft == nil {
 		soft = second
+	}
+	if soft == nil && h >= 0 {
+		soft = headerRows(recs[h], body)
 	}
 	if after > 0 {
 		l.NRows = len(body)

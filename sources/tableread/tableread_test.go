@@ -121,6 +121,10 @@ func layoutCases() []layoutCase {
 		}, want: Layout{Format: "xlsx", Sheet: "Sheet1"}, header: []string{"k", "Unnamed: 1", "v", "Unnamed: 3", "Unnamed: 4"}, rows: 2},
 		{name: "total_row.csv", data: []byte("Emissions by sector, 2000 and 2001\nthousand tonnes\n\nsector,y2000,y2001\nTimber,\"2,666\",10\nChemicals,498,20\nTextiles,\"4,497\",30\nTotal,\"7,661\",60\n\nSource: a statistics office\n"),
 			want: with(delim(","), func(l *Layout) { l.SkipRows, l.NRows = 3, 3 }), header: []string{"sector", "y2000", "y2001"}, rows: 3, cell: [2]int{2, 0}, value: "Textiles"},
+		{name: "notes_over_fields.csv", data: []byte("Lots of people,,,,\nsimply cannot resist writing,,,,some notes\nat,the,top,,of\nName,Profession,Age,Born,Died\nDavid Bowie,musician,69,1947,2016\nCarrie Fisher,actor,60,1956,2016\nChuck Berry,musician,90,1926,2017\n"),
+			want: with(delim(","), func(l *Layout) { l.SkipRows = 3 }), header: []string{"Name", "Profession", "Age", "Born", "Died"}, rows: 3, cell: [2]int{2, 0}, value: "Chuck Berry"},
+		{name: "words_in_a_number_column.csv", data: []byte("name,score,rank\nAnn,n/a,-\nBo,12,3\nCy,14,1\nDi,9,2\nEd,11,4\n"),
+			want: delim(","), header: []string{"name", "score", "rank"}, rows: 5},
 		{name: "total_is_a_row.csv", data: []byte("kind,n\nA,1\nB,2\nTotal,9\n"),
 			want: delim(","), header: []string{"kind", "n"}, rows: 3, cell: [2]int{2, 0}, value: "Total"},
 		{name: "notes_around.xlsx", sheet: func(f *excelize.File) {
@@ -313,6 +317,7 @@ func TestAmbiguousLayouts(t *testing.T) {
 		{name: "hash_in_cells.csv", data: []byte("id,tag\n1,#red\n# comment\n2,#blue\n3,x\n")},
 		{name: "two_tables.csv", data: []byte("k,v\na,1\nb,2\nc,3\n\nk2,w\nx,9\ny,8\n")},
 		{name: "stacked_blocks.csv", data: []byte("Raiders at Jets,,\nstate,sales,tickets\nNY,47%,45%\nNJ,28%,31%\n,,\nBears at Jets,,\nstate,sales,tickets\nNY,43%,43%\nIL,9%,7%\n")},
+		{name: "crosstab_header.csv", data: []byte(",,province,province,province\n,,A,B,C\n,,Groningen,Friesland,Drenthe\nNR.,Cluster,,,\n1,Taxes,208,173,163\n2,Fees,10,12,13\n3,Other,5,6,7\n4,Grants,50,60,70\n")},
 		{name: "two_row_header.tsv", data: []byte("Your name?\t\tHow do you weight?\t\nName\tOrganization\tResponse\tResponse\nAnn\tA Co\tBy age\tyes\nBo\tB Inc\tNot at all\tno\n")},
 		{name: "gap_or_two.xlsx", sheet: func(f *excelize.File) {
 			for i, r := range [][]any{{"k", "v", nil, "k2", "w"}, {"a", 1, nil, "x", 9}, {"b", 2, nil, "y", 8}} {
