@@ -268,3 +268,26 @@ func TestSheetsCountEachTable(t *testing.T) {
 	}
 	validateAll(t, tasks, inputPaths([]generators.Input{in}))
 }
+
+// TestXLSSheetsCountEachTable: the sheets task reads a legacy workbook's
+// sheets too, each table as pandas reads it with the layout stated (the
+// title rows above the first sheet's table left out), and proves.
+func TestXLSSheetsCountEachTable(t *testing.T) {
+	pyenvtest.Python(t)
+	raw := xlstest.Sheet{Name: "Raw", Rows: [][]any{{"key", "a", "b"}}}
+	for i := range 5 {
+		raw.Rows = append(raw.Rows, []any{fmt.Sprintf("k%d", i), i, i * 2})
+	}
+	in := writeFile(t, t.TempDir(), "book.xls", "xls", xlstest.Workbook(offsetXLS(nil), raw))
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{"xlsx.sheets"}}).Generate(context.Background(), []generators.Input{in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) != 1 {
+		t.Fatalf("%d xlsx.sheets tasks, want 1", len(tasks))
+	}
+	if a := tasks[0].Reference.Answer; !strings.Contains(a, "Scores (8 rows)") || !strings.Contains(a, "Raw (5 rows)") {
+		t.Errorf("answer %q, want Scores (8 rows) and Raw (5 rows)", a)
+	}
+	validateAll(t, tasks, inputPaths([]generators.Input{in}))
+}

@@ -197,6 +197,9 @@ func (t *table) moneyText(idx int) bool {
 
 // numeric reports whether every non-null cell of column idx is a number.
 func (t *table) numeric(idx int) bool {
+	if t.text(idx) {
+		return false
+	}
 	n := 0
 	for _, r := range t.rows {
 		if r[idx] == "" {
@@ -416,7 +419,7 @@ func (t *table) withoutAggregates() *table {
 		t.nobody = t
 		return t
 	}
-	out := &table{header: t.header, delimited: t.delimited, layout: t.layout, objects: t.objects}
+	out := &table{header: t.header, delimited: t.delimited, layout: t.layout, objects: t.objects, strings: t.strings}
 	out.nobody = out
 	for _, r := range t.rows {
 		keep := true

@@ -158,7 +158,10 @@ type table struct {
 	layout *tableread.Layout
 	// objects marks a json table's columns holding lists, objects or
 	// booleans (tableread.Table.Objects): no template picks them.
-	objects  []bool
+	objects []bool
+	// strings marks a json table's columns holding strings
+	// (tableread.Table.Strings): text to pandas, never numbers.
+	strings  []bool
 	noHeader int              // headerless(), computed once: 1 yes, -1 no
 	aggRows  map[int][]string // aggregateRows(), computed once
 	nobody   *table           // withoutAggregates(), computed once
@@ -213,7 +216,7 @@ func readTable(path, typ string) (*table, error) {
 	default:
 		return nil, fmt.Errorf("type %s is not a table", typ)
 	}
-	t := &table{header: tb.Header, delimited: typ == "csv" || typ == "tsv" || typ == "xls", layout: &tb.Layout, objects: tb.Objects}
+	t := &table{header: tb.Header, delimited: typ == "csv" || typ == "tsv" || typ == "xls", layout: &tb.Layout, objects: tb.Objects, strings: tb.Strings}
 	for _, row := range tb.Rows {
 		for i, v := range row {
 			if typ != "json" && naValues[v] || (typ == "xlsx" || typ == "xls") && excelErrors[v] {
@@ -264,7 +267,7 @@ func (t *table) inferColumns() []column {
 	for i, h := range t.header {
 		c := column{name: h, idx: i, isInt: true}
 		seen := map[string]bool{}
-		num, date := true, true
+		num, date := !t.text(i), true
 		for _, r := range t.rows {
 			v := r[i]
 			if v == "" {
@@ -331,6 +334,10 @@ func (t *table) floats(idx int) []float64 {
 
 // object reports a json table's column of lists, objects or booleans.
 func (t *table) object(idx int) bool { return idx < len(t.objects) && t.objects[idx] }
+
+// text reports a json table's column holding strings, which pandas keeps
+// as text however numeric they look.
+func (t *table) text(idx int) bool { return idx < len(t.strings) && t.strings[idx] }
 
 // hasObjects reports a json table with a column of lists, objects or
 // booleans (object).

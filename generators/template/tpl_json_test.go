@@ -314,3 +314,24 @@ func TestJSONNoDedupOverLists(t *testing.T) {
 		t.Fatalf("table.dedup asked of rows holding lists: %q", tasks[0].Query)
 	}
 }
+
+// TestJSONNumericStringsStayText: a json column of strings that look like
+// numbers ("version": "2.1") is text to pandas' json_normalize, so no
+// template takes it for a measure.
+func TestJSONNumericStringsStayText(t *testing.T) {
+	var recs []string
+	for i := range 8 {
+		recs = append(recs, fmt.Sprintf(`{"version": "%d.%d", "stars": %d}`, 2+i%2, i%3, 1+i%5))
+	}
+	in := writeFile(t, t.TempDir(), "reviews.json", "json", []byte("["+strings.Join(recs, ", ")+"]"))
+	tb, err := readTable(in.Path, "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range tb.columns() {
+		want := c.name == "stars"
+		if c.isNum != want || tb.numeric(c.idx) != want {
+			t.Errorf("column %s: isNum %v, numeric %v; want %v", c.name, c.isNum, tb.numeric(c.idx), want)
+		}
+	}
+}

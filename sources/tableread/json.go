@@ -164,12 +164,14 @@ func (c jsonCandidate) table() *Table {
 		recs = append(recs, flat)
 	}
 	t.Objects = make([]bool, len(t.Header))
+	t.Strings = make([]bool, len(t.Header))
 	for _, flat := range recs {
 		row := make([]string, len(t.Header))
 		for k, v := range flat {
 			i := col[k]
 			row[i] = cell(v)
 			t.Objects[i] = t.Objects[i] || v.Container() || v.Kind == JSONBool
+			t.Strings[i] = t.Strings[i] || v.Kind == JSONString
 		}
 		t.Rows = append(t.Rows, row)
 	}

@@ -85,6 +85,9 @@ type Table struct {
 	// cells read here) or as bools (which a query's "True" does not
 	// equal).
 	Objects []bool
+	// Strings marks the columns of a JSON table holding a string in some
+	// row: pandas keeps them as text however numeric they look ("2.1").
+	Strings []bool
 	// lines counts what a head held, to judge whether it is a table at all.
 	lines struct {
 		records, table int // records parsed; the header and data rows among them

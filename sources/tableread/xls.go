@@ -25,7 +25,7 @@ import (
 // The grid then goes to the same layout finder as an xlsx sheet.
 
 // Bounds on what an xls read may take: a bigger file is refused before it
-// is read, a sheet with more cells is refused, and the library may read the
+// is read, a workbook of more cells before the library keeps them, and the library may read the
 // file's bytes at most xlsReadFactor times over (sector chains that loop
 // back on themselves would otherwise read forever).
 var (
@@ -141,6 +141,9 @@ func readXLSGrids(path string) (grids []xlsGrid, err error) {
 	}
 	stream, err := workbookStream(b)
 	if err != nil {
+		return nil, err
+	}
+	if err := countCells(stream); err != nil {
 		return nil, err
 	}
 	wb, err := xls.OpenReader(newBudgetReader(b))

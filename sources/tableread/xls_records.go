@@ -73,6 +73,34 @@ type boundSheet struct {
 	worksheet bool
 }
 
+// cellRecords are the records that each hold one cell (the library keeps
+// blank ones too); MULRK and MULBLANK hold several.
+var cellRecords = map[uint16]bool{recNumber: true, recRK: true, recBoolErr: true, recFormula: true, recLabelSST: true,
+	recLabel: true, recRString: true, 0x0201: true} // 0x0201 BLANK
+
+// countCells counts the cells of the whole workbook stream before the
+// library keeps them all, and refuses more than MaxXLSCells.
+func countCells(stream []byte) error {
+	n := 0
+	for pos := 0; pos+4 <= len(stream); {
+		id := binary.LittleEndian.Uint16(stream[pos:])
+		size := int(binary.LittleEndian.Uint16(stream[pos+2:]))
+		switch {
+		case cellRecords[id]:
+			n++
+		case id == recMulRK && size > 6:
+			n += (size - 6) / 6
+		case id == 0x00BE && size > 6: // MULBLANK
+			n += (size - 6) / 2
+		}
+		if n > MaxXLSCells {
+			return fmt.Errorf("%w: more than %d cells in the workbook", ErrUnreadable, MaxXLSCells)
+		}
+		pos += 4 + size
+	}
+	return nil
+}
+
 // bookGrids walks the globals for the sheets and the date mode, then each
 // worksheet's substream for its cells, the library's sheets giving their
 // names and text cells.
@@ -108,10 +136,10 @@ func bookGrids(stream []byte, wb *xls.Workbook) ([]xlsGrid, error) {
 	return out, nil
 }
 
-// cells is a sheet's grid as it is filled, bounded by MaxXLSCells.
+// cells is a sheet's grid as it is filled (countCells bounded the
+// workbook's cells before).
 type cells struct {
 	rows map[int][]string
-	n    int
 	last int // the last row with a cell
 }
 
@@ -122,12 +150,6 @@ func (c *cells) set(r, col int, v string) error {
 	row := c.rows[r]
 	if col >= len(row) {
 		row = append(row, make([]string, col+1-len(row))...)
-	} else if row[col] == "" {
-		c.n-- // counted when first set
-	}
-	c.n++
-	if c.n > MaxXLSCells {
-		return fmt.Errorf("%w: more than %d cells on the sheet", ErrUnreadable, MaxXLSCells)
 	}
 	row[col] = v
 	c.rows[r] = row

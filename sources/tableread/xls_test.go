@@ -204,7 +204,7 @@ func TestXLSBounds(t *testing.T) {
 	}
 	defer func(b int64, c int) { MaxXLSBytes, MaxXLSCells = b, c }(MaxXLSBytes, MaxXLSCells)
 	MaxXLSCells = 60
-	if _, err := ReadXLS(p); err == nil || !strings.Contains(err.Error(), "more than 60 cells") {
+	if _, err := ReadXLS(p); err == nil || !strings.Contains(err.Error(), "more than 60 cells in the workbook") {
 		t.Errorf("102 cells past a bound of 60: %v", err)
 	}
 	MaxXLSCells, MaxXLSBytes = 2_000_000, 4096
