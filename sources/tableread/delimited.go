@@ -273,7 +273,22 @@ func shape(text string, recs []record, sep rune, width int) (*Table, error) {
 		t.Rows = append(t.Rows, row)
 	}
 	t.Header = Names(header)
-	if sep != ',' && decimalCommas(t.Rows) {
+	if sep != ',' && len(t.Rows) > 0 && thousandsDots(t.Rows) {
+		t.Layout.Thousands = "."
+		for _, row := range t.Rows {
+			for i, v := range row {
+				if v = strings.TrimSpace(v); grouped.MatchString(v) {
+					whole, frac, _ := strings.Cut(v, ",")
+					row[i] = strings.ReplaceAll(whole, ".", "")
+					if frac != "" {
+						row[i] += "." + frac
+						t.Layout.Decimal = ","
+					}
+				}
+			}
+		}
+	}
+	if sep != ',' && t.Layout.Thousands == "" && decimalCommas(t.Rows) {
 		t.Layout.Decimal = ","
 		for _, row := range t.Rows {
 			for i, v := range row {
@@ -282,6 +297,9 @@ func shape(text string, recs []record, sep rune, width int) (*Table, error) {
 				}
 			}
 		}
+	}
+	if len(t.Rows) > 0 {
+		markNA(t.Rows, &t.Layout)
 	}
 	dropTotal(t)
 	if soft != nil {

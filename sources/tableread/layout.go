@@ -38,6 +38,11 @@ type Layout struct {
 	Comment string
 	// Decimal is "," when the numbers are written with decimal commas.
 	Decimal string
+	// Thousands is "." when numbers above 999 are written 1.613.
+	Thousands string
+	// NAValues are the marks written for a missing figure in columns of
+	// numbers (".", ".."), which pandas reads as text unless told.
+	NAValues []string
 	// SkipRows counts the lines (rows of a sheet) above the header: titles,
 	// notes, comment and blank lines.
 	SkipRows int
@@ -99,7 +104,7 @@ func (e *Ambiguous) Error() string { return "ambiguous layout: " + e.Reason }
 // Plain reports whether pandas reads the table with its defaults but for
 // the encoding and separator: nothing above, below or beside it.
 func (l Layout) Plain() bool {
-	return l.Engine == "" && l.Comment == "" && l.Decimal == "" && l.SkipRows == 0 && l.NRows == 0 && !l.IndexCol && l.UseCols == "" && l.NCols == 0
+	return l.Engine == "" && l.Thousands == "" && len(l.NAValues) == 0 && l.Comment == "" && l.Decimal == "" && l.SkipRows == 0 && l.NRows == 0 && !l.IndexCol && l.UseCols == "" && l.NCols == 0
 }
 
 // Sheeted reports a workbook's table (xlsx or xls), which pandas reads
@@ -125,6 +130,12 @@ func (l Layout) Args() []string {
 		}
 		if l.Decimal != "" {
 			a = append(a, "decimal="+q(l.Decimal))
+		}
+		if l.Thousands != "" {
+			a = append(a, "thousands="+q(l.Thousands))
+		}
+		if len(l.NAValues) > 0 {
+			a = append(a, naList(l.NAValues))
 		}
 	}
 	if l.SkipRows > 0 {

@@ -37,6 +37,9 @@ type layoutCase struct {
 	rows   int
 	cell   [2]int // a cell of the rows …
 	value  string // … and what it holds
+	// pandasCell asks TestLayoutsAgreeWithPandas to check cell's value
+	// as pandas reads it too (a number: the same number).
+	pandasCell bool
 	// atRoot moves a workbook's parts from xl/ to the archive's root, as
 	// some writers lay them out.
 	atRoot bool
@@ -125,6 +128,12 @@ func layoutCases() []layoutCase {
 			want: with(delim(","), func(l *Layout) { l.SkipRows = 3 }), header: []string{"Name", "Profession", "Age", "Born", "Died"}, rows: 3, cell: [2]int{2, 0}, value: "Chuck Berry"},
 		{name: "words_in_a_number_column.csv", data: []byte("name,score,rank\nAnn,n/a,-\nBo,12,3\nCy,14,1\nDi,9,2\nEd,11,4\n"),
 			want: delim(","), header: []string{"name", "score", "rank"}, rows: 5},
+		{name: "thousands_dots.csv", data: []byte("Fach;1993;2000;2010\nChirurgie;379;575;.\nUnfallchirurgie;1.613;2.003;2.590\nKinderchirurgie;.;135;65\nThoraxchirurgie;49;54;35\n"),
+			want: with(delim(";"), func(l *Layout) { l.Thousands, l.NAValues = ".", []string{"."} }), header: []string{"Fach", "1993", "2000", "2010"}, rows: 4, cell: [2]int{1, 1}, value: "1613", pandasCell: true},
+		{name: "world_bank_dots.csv", data: []byte("country,2019,2020\nA,1.5,..\nB,..,2.25\nC,3.75,4\nD,5,6.5\n"),
+			want: with(delim(","), func(l *Layout) { l.NAValues = []string{".."} }), header: []string{"country", "2019", "2020"}, rows: 4, cell: [2]int{1, 1}, value: "", pandasCell: true},
+		{name: "dots_are_decimals.csv", data: []byte("k;v;w\na;1.613;2\nb;2.5;3\nc;379;4\n"),
+			want: delim(";"), header: []string{"k", "v", "w"}, rows: 3, cell: [2]int{0, 1}, value: "1.613", pandasCell: true},
 		{name: "total_is_a_row.csv", data: []byte("kind,n\nA,1\nB,2\nTotal,9\n"),
 			want: delim(","), header: []string{"kind", "n"}, rows: 3, cell: [2]int{2, 0}, value: "Total"},
 		{name: "notes_around.xlsx", sheet: func(f *excelize.File) {
@@ -355,7 +364,10 @@ func TestAmbiguousLayouts(t *testing.T) {
 func TestLayoutsAgreeWithPandas(t *testing.T) {
 	python := pyenvtest.Python(t)
 	dir := t.TempDir()
-	type job struct{ Name, Call string }
+	type job struct {
+		Name, Call string
+		Cell       []int // row, column of a cell to print, or none
+	}
 	var jobs []job
 	want := map[string]*Table{}
 	for _, c := range layoutCases() {
@@ -364,10 +376,14 @@ func TestLayoutsAgreeWithPandas(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		want[c.name] = tb
-		jobs = append(jobs, job{c.name, tb.Layout.Call(filepath.Join(dir, c.name))})
+		j := job{Name: c.name, Call: tb.Layout.Call(filepath.Join(dir, c.name))}
+		if c.pandasCell {
+			j.Cell = c.cell[:]
+		}
+		jobs = append(jobs, j)
 	}
 	js, _ := json.Marshal(jobs)
-	code := "import json, sys, pandas as pd\nout = {}\nfor j in json.loads(sys.stdin.read()):\n    df = eval(j['Call'])\n    out[j['Name']] = [[str(c) for c in df.columns], len(df)]\nprint(json.dumps(out))"
+	code := "import json, sys, pandas as pd\nout = {}\nfor j in json.loads(sys.stdin.read()):\n    df = eval(j['Call'])\n    out[j['Name']] = [[str(c) for c in df.columns], len(df), str(df.iat[j['Cell'][0], j['Cell'][1]]) if j['Cell'] else '']\nprint(json.dumps(out))"
 	cmd := exec.Command(python, "-c", code)
 	cmd.Stdin = strings.NewReader(string(js))
 	out, err := cmd.Output()
@@ -378,7 +394,7 @@ func TestLayoutsAgreeWithPandas(t *testing.T) {
 		}
 		t.Fatal(err)
 	}
-	var got map[string][2]json.RawMessage
+	var got map[string][3]json.RawMessage
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
@@ -390,6 +406,19 @@ func TestLayoutsAgreeWithPandas(t *testing.T) {
 		tb := want[j.Name]
 		if !reflect.DeepEqual(cols, tb.Header) || n != len(tb.Rows) {
 			t.Errorf("%s: pandas reads %q and %d rows with %s; the reading found %q and %d", j.Name, cols, n, j.Call, tb.Header, len(tb.Rows))
+		}
+		if j.Cell != nil {
+			var cell string
+			json.Unmarshal(got[j.Name][2], &cell)
+			mine := tb.Rows[j.Cell[0]][j.Cell[1]]
+			a, errA := strconv.ParseFloat(cell, 64)
+			b, errB := strconv.ParseFloat(mine, 64)
+			if cell == "nan" {
+				cell = "" // a missing value
+			}
+			if (errA == nil && errB == nil && a != b) || (errA != nil || errB != nil) && cell != mine {
+				t.Errorf("%s: pandas reads cell %v as %q with %s; the reading found %q", j.Name, j.Cell, cell, j.Call, mine)
+			}
 		}
 	}
 }

@@ -1,0 +1,104 @@
+package tableread
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+var (
+	// grouped is a number written with dots between groups of three digits
+	// (1.613, 22.927,5): thousands separators, as German and Dutch write.
+	grouped = regexp.MustCompile(`^[-+]?[1-9]\d{0,2}(\.\d{3})+(,\d+)?$`)
+	plain   = regexp.MustCompile(`^[-+]?\d+$`)
+	// naMark is a cell that statistical offices write for a missing figure
+	// and pandas does not read as one.
+	naMark = regexp.MustCompile(`^(\.{1,3}|…|x)$`)
+)
+
+// thousandsDots reports columns of delimited text (not comma-separated)
+// whose numbers above 999 are written with dots between groups of three
+// (1.613) among plain ones of three digits or fewer: there is no other
+// decimal point in them, so pandas must read the dots as thousands
+// separators or take 1.613 for a fraction.
+func thousandsDots(rows [][]string) bool {
+	groups := 0
+	for c := range rows[0] {
+		g, ints, other := 0, 0, false
+		for _, r := range rows {
+			v := strings.TrimSpace(r[c])
+			switch {
+			case grouped.MatchString(v):
+				g++
+			case plain.MatchString(v):
+				if len(strings.TrimLeft(v, "+-")) > 3 {
+					other = true // 1613 written plain: the dots are not separators
+				}
+				ints++
+			case decPoint.MatchString(v):
+				other = true
+			}
+		}
+		if other && g > 0 {
+			return false
+		}
+		if g > 0 && ints > 0 {
+			groups += g
+		}
+	}
+	return groups > 0
+}
+
+// markNA finds the columns whose cells are numbers but for a mark standing
+// for a missing figure (".", "..", "…", "x"), sets l.NAValues to the marks
+// found and empties those cells, as pandas reads them with na_values.
+func markNA(rows [][]string, l *Layout) {
+	marks := map[string]bool{}
+	for c := range rows[0] {
+		nums, seen := 0, map[string]bool{}
+		numeric := true
+		for _, r := range rows {
+			v := strings.TrimSpace(r[c])
+			switch {
+			case v == "":
+			case naMark.MatchString(v):
+				seen[v] = true
+			case isFloat(v):
+				nums++
+			default:
+				numeric = false
+			}
+		}
+		if !numeric || nums < 3 || len(seen) == 0 {
+			continue
+		}
+		for _, r := range rows {
+			if seen[strings.TrimSpace(r[c])] {
+				r[c] = ""
+			}
+		}
+		for m := range seen {
+			marks[m] = true
+		}
+	}
+	for _, m := range []string{".", "..", "...", "…", "x"} {
+		if marks[m] {
+			l.NAValues = append(l.NAValues, m)
+		}
+	}
+}
+
+func isFloat(v string) bool {
+	_, err := strconv.ParseFloat(v, 64)
+	return err == nil
+}
+
+// naList is the na_values argument: the marks as a Python list.
+func naList(marks []string) string {
+	q := make([]string, len(marks))
+	for i, m := range marks {
+		q[i] = strconv.Quote(m)
+	}
+	return fmt.Sprintf("na_values=[%s]", strings.Join(q, ", "))
+}
