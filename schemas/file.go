@@ -44,7 +44,7 @@ type Preview struct {
 	Head       string   `json:"head,omitempty"`      // tables: the first rows as text
 	Encoding   string   `json:"encoding,omitempty"`  // text and tables: Python codec name (utf-8, utf-8-sig, utf-16, gbk, cp1252)
 	Delimiter  string   `json:"delimiter,omitempty"` // csv, tsv: the field separator
-	Read       string   `json:"read,omitempty"`      // csv, tsv, xlsx: pandas' keyword arguments that read the table as meant (encoding='cp1252', sep=';', skiprows=2 …)
+	Read       string   `json:"read,omitempty"`      // csv, tsv, xlsx: pandas' keyword arguments that read the table as meant (encoding='cp1252', sep=';', skiprows=2 …); json: where its table lies and the call that reads it
 	Sheets     []string `json:"sheets,omitempty"`
 	Text       string   `json:"text,omitempty"` // text, pdf, docx, html: the start
 	Pages      int      `json:"pages,omitempty"`

@@ -58,7 +58,7 @@ func init() {
 		"xls":   previewXLS,
 		"txt":   previewText,
 		"md":    previewText,
-		"json":  previewText,
+		"json":  previewJSON,
 		"jsonl": previewJSONLines,
 		"xml":   previewText,
 		"svg":   previewText,
