@@ -33,7 +33,7 @@ func (r role) String() string { return roleNames[r] }
 
 var (
 	// idWords name identifiers and codes.
-	idWords = regexp.MustCompile(`(?i)([ _.]fp$|fips|(^|[ _.])tract([ _.]|$)|^id$|^id[ _.]|[ _.]id$|(?-i:[a-z]Id$)|(?-i:[a-z]ID$)|\bid\b|identifier|^uuid|guid|code$|^code|\bkey$|[ _.]key$|(?-i:[a-z]Key$)|[ _.]sk$|(?-i:[a-z]SK$)|surrogate|zip|postal|phone|isbn|sku|serial|account|^no\.?$|^nr\.?$|^#$)`)
+	idWords = regexp.MustCompile(`(?i)([ _.]fp$|fips|(^|[ _.])tract([ _.]|$)|^id$|^id[ _.]|[ _.]id$|(?-i:[a-z]Id$)|(?-i:[a-z]ID$)|\bid\b|identifier|^uuid|guid|code$|^code|(?-i:[a-z]Num$)|[ _.]num$|^n[uú]mero[ _.]|^nummer|^num[ée]ro[ _.]|\bkey$|[ _.]key$|(?-i:[a-z]Key$)|[ _.]sk$|(?-i:[a-z]SK$)|surrogate|zip|postal|phone|isbn|sku|serial|account|^no\.?$|^nr\.?$|^#$)`)
 	// ordinalWords name ranks, positions and sequence numbers.
 	ordinalWords = regexp.MustCompile(`(?i)((^|[ _.])rank|^pos$|^pos[ _.]|(^|[ _.])position|^month$|^mon$|^day$|^dow$|weekday|day[ _.]of[ _.]|^hour$|^hr$|^minute$|quarter|^qtr$|^index$|^idx|^order$|sequence|^seq|^place$|^seed$|^round$|^row$|^lap$|^inns?$|inning|episode|^ep$|^week$|^match$|^game$|(game|match|race|episode|round|lap|row|pick|jersey|shirt|squad|player|seat|room|lot|batch|order|item|record|entry|case|ticket|invoice|customer|student|employee)[ _.]*(no\.?|nr\.?|number|num|#|index|idx)$|^(no|num|number)[ _.]*(of[ _.]+)?(game|match|row|entry|order|episode|season|round|lap|week|day)s?$|(^|[ _.])(day|date|month|hour|minute|week)$)`)
 	// yearWords name calendar years.

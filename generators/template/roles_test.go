@@ -73,6 +73,9 @@ var realShaped = []struct {
 	{"tree.csv", genRows("id,name,parent,size", 30, func(i int) string {
 		return fmt.Sprintf("%d,node%d,%d,%d", i+1, i, i/3, 1000+i*37%500)
 	}), map[string]role{"parent": roleID, "size": roleIntensive}},
+	{"agencies.csv", genRows("ParentAgencyNum,agency_num,Número do documento,amount", 30, func(i int) string {
+		return fmt.Sprintf("%d,%d,%d,%d", 100+i%7, 2000+i, 101150+i*13, 50+i*17%90)
+	}), map[string]role{"ParentAgencyNum": roleID, "agency_num": roleID, "Número do documento": roleID, "amount": roleExtensive}},
 	{"noheader.csv", noHeaderCSV(), nil},
 }
 

@@ -3,12 +3,14 @@ package tableread
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/japanese"
 	"golang.org/x/text/encoding/simplifiedchinese"
+	"golang.org/x/text/encoding/traditionalchinese"
 	"golang.org/x/text/encoding/unicode"
 )
 
@@ -20,6 +22,7 @@ const (
 	EncUTF16   = "utf-16" // with a BOM, either byte order: Python's utf-16 reads the BOM
 	EncGBK     = "gbk"
 	EncCP932   = "cp932" // Shift-JIS as Windows writes it (Python's shift_jis is a subset)
+	EncCP950   = "cp950" // Big5 (traditional Chinese) as Windows writes it
 	EncCP1252  = "cp1252"
 	EncLatin1  = "latin-1" // bytes cp1252 leaves undefined (0x81, 0x8d, 0x8f, 0x90, 0x9d) occur
 )
@@ -52,6 +55,9 @@ func SniffEncoding(head []byte) (enc string, ok bool) {
 			return EncGBK, true
 		}
 	}
+	if big5(head) {
+		return EncCP950, true
+	}
 	if slices.ContainsFunc(head, func(c byte) bool { return c == 0x81 || c == 0x8d || c == 0x8f || c == 0x90 || c == 0x9d }) {
 		s, _ := charmap.ISO8859_1.NewDecoder().Bytes(head)
 		return EncLatin1, LooksPrintable(string(s))
@@ -71,6 +77,8 @@ func Decoder(enc string) *encoding.Decoder {
 		return simplifiedchinese.GBK.NewDecoder()
 	case EncCP932:
 		return japanese.ShiftJIS.NewDecoder()
+	case EncCP950:
+		return traditionalchinese.Big5.NewDecoder()
 	case EncCP1252:
 		return charmap.Windows1252.NewDecoder()
 	case EncLatin1:
@@ -169,6 +177,29 @@ func shiftJIS(b []byte) bool {
 		}
 	}
 	return all > 0 && kana*5 >= all
+}
+
+// big5 reports text in Big5 (traditional Chinese): it decodes whole, and
+// its characters come in runs of ideographs, as words of Chinese do. Text
+// in cp1252 decodes as Big5 too (é and the letter after it make a pair),
+// but into ideographs standing alone between Latin letters.
+func big5(head []byte) bool {
+	s, err := traditionalchinese.Big5.NewDecoder().Bytes(trimPartial(head))
+	if err != nil || !utf8.Valid(s) || strings.ContainsRune(string(s), utf8.RuneError) {
+		return false
+	}
+	cjk, runs, prev := 0, 0, false
+	for _, r := range string(s) {
+		is := r >= 0x3000 && r <= 0x9fff || r >= 0xff00 && r <= 0xffef
+		if is {
+			cjk++
+			if prev {
+				runs++
+			}
+		}
+		prev = is
+	}
+	return cjk >= 4 && runs*2 >= cjk && cjkShare(string(s)) > 0.9
 }
 
 func cjkShare(s string) float64 {

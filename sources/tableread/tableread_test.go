@@ -19,6 +19,7 @@ import (
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/japanese"
 	"golang.org/x/text/encoding/simplifiedchinese"
+	"golang.org/x/text/encoding/traditionalchinese"
 	"golang.org/x/text/encoding/unicode"
 
 	"synth/pyenv/pyenvtest"
@@ -91,6 +92,8 @@ func layoutCases() []layoutCase {
 			want: with(delim(","), func(l *Layout) { l.Encoding = EncUTF16 }), header: []string{"name", "value"}, rows: 2},
 		{name: "gbk.csv", data: encode("城市,人口\n北京,2154\n上海,2428\n广州,1530\n", simplifiedchinese.GBK.NewEncoder()),
 			want: with(delim(","), func(l *Layout) { l.Encoding = EncGBK }), header: []string{"城市", "人口"}, rows: 3, cell: [2]int{1, 0}, value: "上海"},
+		{name: "big5.csv", data: encode("id,景點編號,景點中文名稱,X坐標,Y坐標\n1,C1_001,八卦山,200.5,2660.1\n2,C1_002,鹿谷龍山寺,198.2,2662.3\n3,C1_003,台灣民俗村,201.9,2659.8\n", traditionalchinese.Big5.NewEncoder()),
+			want: with(delim(","), func(l *Layout) { l.Encoding = EncCP950 }), header: []string{"id", "景點編號", "景點中文名稱", "X坐標", "Y坐標"}, rows: 3, cell: [2]int{1, 2}, value: "鹿谷龍山寺"},
 		{name: "sjis.csv", data: encode("商品,価格\nりんご,120\nみかん,80\nバナナ,100\n", japanese.ShiftJIS.NewEncoder()),
 			want: with(delim(","), func(l *Layout) { l.Encoding = EncCP932 }), header: []string{"商品", "価格"}, rows: 3, cell: [2]int{2, 0}, value: "バナナ"},
 		{name: "trailing_separators.csv", data: []byte("\ufeffname,n,when,,\nCarter,1,1/21/77,,\nReagan,2,1/23/81,,\nBush,3,,,\n"),
