@@ -49,7 +49,7 @@ func cleanLink(c *bctx, t *table, m column) (chainLink, bool) {
 		med := quantile(t.floats(m.idx), 0.5)
 		fill := strconv.FormatFloat(med, 'g', -1, 64)
 		return chainLink{
-			en:      fmt.Sprintf("fill the missing %s values with the median of %s", m.name, m.name),
+			en:      fmt.Sprintf("fill the missing values of %s with its median", colRef(m.name)),
 			zh:      fmt.Sprintf("用 %s 的中位数填充其缺失值", m.name),
 			thought: fmt.Sprintf("Fill the missing values of %s with its median.", m.name),
 			code:    fmt.Sprintf("df[%[1]s] = df[%[1]s].fillna(df[%[1]s].median())\nprint(df[%[1]s].isna().sum(), len(df))", py(m.name)),
@@ -102,7 +102,7 @@ func filterLink(t *table, f column) (chainLink, bool) {
 		return chainLink{}, false
 	}
 	return chainLink{
-		en:      fmt.Sprintf("keep only the rows whose %s is greater than %s", f.name, ts),
+		en:      fmt.Sprintf("keep only the rows where %s is above %s", colRef(f.name), ts),
 		zh:      fmt.Sprintf("只保留 %s 大于 %s 的行", f.name, ts),
 		thought: fmt.Sprintf("Keep the rows with %s > %s.", f.name, ts),
 		code:    fmt.Sprintf("df = df[df[%s] > %s]\nprint(len(df))", py(f.name), ts),
@@ -137,7 +137,7 @@ func excludeLink(t *table, before []chainLink, cat, m string, f func([]float64) 
 		return chainLink{}, false
 	}
 	return chainLink{
-		en:      fmt.Sprintf("leave out the rows whose %s is %s", cat, top.key),
+		en:      fmt.Sprintf("leave out the rows where %s is %s", colRef(cat), top.key),
 		zh:      fmt.Sprintf("去掉 %s 为“%s”的行", cat, top.key),
 		thought: fmt.Sprintf("Leave out %s %s.", cat, top.key),
 		code:    fmt.Sprintf("df = df[df[%s].astype(str) != %s]\nprint(len(df))", py(cat), py(top.key)),
@@ -157,7 +157,7 @@ func excludeLink(t *table, before []chainLink, cat, m string, f func([]float64) 
 // columns other than the key follow a's.
 func joinLink(c *bctx, key string, b *table, kb column) chainLink {
 	return chainLink{
-		en:      fmt.Sprintf("join the rows with %s on %s (an inner join: only rows whose %s is in both)", c.name(1), key, key),
+		en:      fmt.Sprintf("join the rows with %s on %s (an inner join: only rows whose %s is in both)", c.name(1), colRef(key), key),
 		zh:      fmt.Sprintf("按 %s 与 %s 做内连接（只保留两边都有该 %s 的行）", key, c.name(1), key),
 		thought: fmt.Sprintf("Inner-join with %s on %s.", c.name(1), key),
 		code:    fmt.Sprintf("df = df.merge(right, on=%s, how='inner')\nprint(df.shape)", py(key)),
@@ -260,7 +260,7 @@ func chainSpec(c *bctx, t *table, ch chain, depth int) (spec, bool) {
 	aggCode := fmt.Sprintf("df = df.groupby(%s, as_index=False)[%s].%s()\nprint(df)", py(ch.cat), py(ch.m), ch.agg)
 	links := append([]chainLink(nil), ch.links...)
 	links = append(links, chainLink{
-		en: fmt.Sprintf("compute the %s %s per %s", ch.aggEn, ch.m, ch.cat), zh: fmt.Sprintf("按 %s 分组计算 %s 的%s", ch.cat, ch.m, ch.aggZh),
+		en: fmt.Sprintf("compute the %s of %s for each %s", ch.aggEn, colRef(ch.m), colRef(ch.cat)), zh: fmt.Sprintf("按 %s 分组计算 %s 的%s", ch.cat, ch.m, ch.aggZh),
 		thought: "Aggregate per group.", code: aggCode,
 	})
 	if ch.share {
@@ -273,7 +273,7 @@ func chainSpec(c *bctx, t *table, ch chain, depth int) (spec, bool) {
 		}
 		val, col = bv/total*100, "share"
 		links = append(links, chainLink{
-			en:      fmt.Sprintf("add a column share: each %s's %s as a percentage of the total over all groups", ch.cat, ch.m),
+			en:      fmt.Sprintf("add a column 'share': each group's %s as a percentage of the total over all groups", ch.m),
 			zh:      fmt.Sprintf("新增一列 share：每组 %s 占所有组合计的百分比", ch.m),
 			thought: "Each group's share of the total, in percent.",
 			code:    fmt.Sprintf("df['share'] = df[%[1]s] / df[%[1]s].sum() * 100\nprint(df)", py(ch.m)),
@@ -293,15 +293,19 @@ func chainSpec(c *bctx, t *table, ch chain, depth int) (spec, bool) {
 	if ch.share {
 		what, whatZh = "share (in percent)", "占比（百分比）"
 	}
-	en := fmt.Sprintf("Working on %s, do these steps in order: %s. Save the resulting per-%s table (one row per %s, sorted from the largest %s) to {OUT}.csv, and tell me which %s comes out on top and its %s.",
-		c.name(0), joinSteps(ens), ch.cat, ch.cat, col, ch.cat, what)
+	sortBy := "the " + ch.aggEn
+	if ch.share {
+		sortBy = colRef(col)
+	}
+	en := fmt.Sprintf("Working on %s, do these steps in order: %s. Save the result to {OUT}.csv, one row per %s, sorted by %s from highest to lowest, and tell me which %s comes out on top and its %s.",
+		c.name(0), joinSteps(ens), ch.cat, sortBy, ch.cat, what)
 	zh := fmt.Sprintf("请基于 %s 依次完成以下步骤：%s。把每个 %s 一行的结果表（按 %s 从大到小排序）保存到 {OUT}.csv，并告诉我哪个 %s 排在最前面、它的%s是多少。",
 		c.name(0), strings.Join(zhs, "；"), ch.cat, col, ch.cat, whatZh)
 	article := "a"
 	if strings.ContainsRune("aeiou", rune(what[0])) {
 		article = "an" // an average
 	}
-	answer := fmt.Sprintf("The per-%s table is saved to {OUT}.csv; %s comes out on top with %s %s of %s.", ch.cat, best.key, article, what, num(val))
+	answer := fmt.Sprintf("The table (one row per %s) is saved to {OUT}.csv; %s comes out on top with %s %s of %s.", ch.cat, best.key, article, what, num(val))
 	answerZh := fmt.Sprintf("结果表已保存到 {OUT}.csv，排在最前面的 %s 是 %s，其%s为 %s。", ch.cat, best.key, whatZh, num(val))
 	cols := []string{ch.cat, ch.m}
 	if ch.share {
@@ -381,6 +385,16 @@ func sameFinals(a, b map[string]float64) bool {
 		}
 	}
 	return true
+}
+
+// colRef is a column's name as a request quotes it ('unit price'),
+// so that a name of several words, or a json table's "properties.pm25",
+// reads as one column and not as words of the sentence.
+func colRef(name string) string {
+	if strings.Contains(name, "'") {
+		return `"` + name + `"`
+	}
+	return "'" + name + "'"
 }
 
 // joinSteps joins clauses with "first", "then", as the query says them.

@@ -335,3 +335,27 @@ func TestJSONNumericStringsStayText(t *testing.T) {
 		}
 	}
 }
+
+// TestChainQueryReadsAsAsked: a composed task over a json table names its
+// columns quoted, as a request does ('address.city'), and never glues a
+// column's name into a phrase ("the per-address.city table").
+func TestChainQueryReadsAsAsked(t *testing.T) {
+	ins := []generators.Input{writeFile(t, t.TempDir(), "geo.json", "json", []byte(geoJSON()))}
+	var body []string
+	for i := range 30 {
+		body = append(body, fmt.Sprintf(`{"type": "Feature", "properties": {"site.kind": "%s", "visitors": %d, "wind": %d.5}}`, []string{"park", "museum", "zoo"}[i%3], 100+i*37%90, i%7))
+	}
+	ins = append(ins, writeFile(t, t.TempDir(), "sites.json", "json", []byte(`{"features": [`+strings.Join(body, ", ")+`]}`)))
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{"table.chain"}, FilesOnly: true, Strict: true, Composed: Composed{Share: 1}}).Generate(context.Background(), ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) == 0 {
+		t.Fatal("no table.chain task")
+	}
+	for _, task := range tasks {
+		if strings.Contains(task.Query, "per-") || !strings.Contains(task.Query, "'properties.") {
+			t.Errorf("query %q: want quoted column names and no per-<column> phrase", task.Query)
+		}
+	}
+}
