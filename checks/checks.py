@@ -772,6 +772,44 @@ def read_table(path):
     return df
 
 
+def written_cell(path, df, row, col):
+    """The text of cell (row, col) of DataFrame df as the CSV file at path
+    wrote it (df read from path by read_table, its unnamed index column
+    left out); None when path is not a CSV file or the cell cannot be
+    found."""
+    import csv
+    if not str(path).lower().endswith(".csv"):
+        return None
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            lines = list(csv.reader(f))
+        shift = len(lines[0]) - len(df.columns)
+        return lines[1 + row][list(df.columns).index(col) + shift].strip()
+    except (OSError, UnicodeDecodeError, IndexError, ValueError, csv.Error):
+        return None
+
+
+def close_as_written(text, value, want, rel_tol=1e-4):
+    """value (read from text, as a file wrote it) agrees with want to the
+    digits it shows: within rel_tol of want, or, when it was rounded on
+    writing to two decimals or more, within half a unit of its last decimal
+    (0.08 for 0.0837, 3.27 for 3.2714); rounded to fewer, within 0.1% too.
+    A value written in full must be right to rel_tol: the population std
+    beside the sample's, say."""
+    if abs(value - want) <= rel_tol * abs(want) + 1e-12:
+        return True
+    if text is None:
+        return False
+    m = re.fullmatch(r"\s*[-+]?\d*(?:\.(\d*))?\s*", text)
+    if not m:
+        return False
+    decimals = len(m.group(1) or "")
+    tol = 0.5 * 10 ** -decimals * 1.0001
+    if decimals < 2:
+        tol = min(tol, 1e-3 * abs(want))
+    return abs(value - want) <= tol
+
+
 def find_column(df, name):
     """The column called name, matched exactly, then ignoring case, spaces
     and underscores; None if absent."""
@@ -1978,7 +2016,8 @@ _CHECKS = {
 _HELPERS = {
     "os": os, "re": re, "json": json, "math": math,
     "read_table": read_table, "find_column": find_column, "iqr_bounds": iqr_bounds, "same_table": same_table,
-    "numbers_in": numbers_in, "number_close": number_close, "candidates": candidates, "in_order": in_order, "read_text": read_text,
+    "numbers_in": numbers_in, "number_close": number_close, "close_as_written": close_as_written,
+    "written_cell": written_cell, "candidates": candidates, "in_order": in_order, "read_text": read_text,
     "answer_states": answer_states,
     "brightness": brightness, "contrast": contrast, "sharpness": sharpness, "similarity": similarity,
     "open_image": _open_image, "apply_transform": apply_transform, "is_gray": is_gray,

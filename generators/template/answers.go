@@ -56,10 +56,18 @@ func mutateVagueAnswer(t *schemas.Task) *schemas.Reference {
 // 0.825 for a maximum of 0.8281 fails where a tolerance of 0.01 passed
 // it; 0.83, 0.828 and 0.8281 pass.
 func statToItsDigits(c *bctx, col, expr, label string) schemas.Check {
+	return valueToItsDigits(c, fmt.Sprintf("df[%s].%s", py(col), expr), label)
+}
+
+// valueToItsDigits is a python check that the answer states the value of
+// the pandas expression expr over the input (df), computed in the
+// verification sandbox, to the digits it writes: Spearman's 0.092 for a
+// Pearson r of 0.0912 fails, 0.091 and 0.09 pass.
+func valueToItsDigits(c *bctx, expr, label string) schemas.Check {
 	return schemas.Check{Kind: schemas.CheckPython, Code: "import pandas as pd\n" + c.loadCode(0, "df") + fmt.Sprintf(`
-v = float(df[%s].%s)
+v = float(%s)
 ok, why = stated_to_its_digits(answer, v, %s)
-assert ok, why`, py(col), expr, py(label))}
+assert ok, why`, expr, py(label))}
 }
 
 // enhancedAsAsked is a python check that {out}.png changes the input's

@@ -25,9 +25,10 @@ func sameTableCheck(c *bctx, out, transform string, ordered bool) schemas.Check 
 // describeCheck compares every cell of a describe()-style table at
 // {out}.csv with pandas' describe() of cols on the real input: each
 // statistic's row, found by its label in the first column (25% or q1,
-// median or 50%, ...), holds each column's value within 1e-4 of it (or
-// 0.005), so that the population std, swapped min and max, or one column
-// right and the others wrong all fail.
+// median or 50%, ...), holds each column's value within 1e-4 of it, or to
+// the decimals written when it was rounded on writing (close_as_written),
+// so that the population std, swapped min and max, or one column right
+// and the others wrong all fail.
 func describeCheck(c *bctx, cols []string) schemas.Check {
 	return schemas.Check{Kind: schemas.CheckPython, Code: "import pandas as pd\n" + c.loadCode(0, "df") + fmt.Sprintf(`
 want = df[%s].describe()
@@ -53,7 +54,7 @@ for stat in want.index:
         if math.isnan(w):
             assert math.isnan(v), 'the %%s of %%s is %%s, expected empty' %% (stat, col, v)
             continue
-        assert number_close(v, w, 1e-4, 0.005), 'the %%s of %%s is %%s, expected %%.6g' %% (stat, col, v, w)
+        assert close_as_written(written_cell('{out}.csv', got, rows[0], g), v, w), 'the %%s of %%s is %%s, expected %%.6g' %% (stat, col, v, w)
 `, pyList(cols))}
 }
 

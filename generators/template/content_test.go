@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -191,6 +192,25 @@ func TestDescribeChecksEveryCell(t *testing.T) {
 		[]solution{
 			{name: "the statistics module, other labels", own: true, steps: []string{describeByHand}},
 			{name: "rounded to cents", steps: []string{roundTwo}},
+		})
+}
+
+// TestDescribeSmallScale: on a column of rates (0.1 to 0.2) the
+// population std written in full is a wrong answer (it is within 1% of the
+// sample's); a table rounded to two or four decimals passes, and one
+// rounded to one decimal (0.2 for a mean of 0.156) fails.
+func TestDescribeSmallScale(t *testing.T) {
+	pyenvtest.Python(t)
+	body := genRows("state,rate", 50, func(i int) string { return fmt.Sprintf("S%02d,%.3f", i, 0.1+float64((i*37)%101)/1000) })
+	ins := []generators.Input{writeFile(t, t.TempDir(), "obesity.csv", "csv", []byte(body))}
+	judge(t, ins, "table.describe",
+		[]solution{
+			{name: "population std", steps: []string{describeEdit + "d.loc[d[k] == 'std', cols] = src[cols].std(ddof=0).values\nd.to_csv(OUT, index=False)"}},
+			{name: "rounded to one decimal", steps: []string{describeEdit + "d[cols] = d[cols].round(1)\nd.to_csv(OUT, index=False)"}},
+		},
+		[]solution{
+			{name: "four decimals", steps: []string{describeEdit + "d[cols] = d[cols].round(4)\nd.to_csv(OUT, index=False)"}},
+			{name: "two decimals", steps: []string{describeEdit + "d[cols] = d[cols].round(2)\nd.to_csv(OUT, index=False)"}},
 		})
 }
 
@@ -506,4 +526,29 @@ func TestCleaningKeepsValues(t *testing.T) {
 	}
 	judge(t, ins, "table.fillna",
 		[]solution{{name: "gaps filled with 0, the median answered", replace: []string{".fillna(med)", ".fillna(0)"}}}, nil)
+}
+
+// TestCorrToItsDigits: a correlation is stated to the digits written: the
+// neighbouring value in the third decimal (Spearman's 0.092 for a Pearson
+// r of 0.0912), printed and stated, fails; r rounded to two or four
+// decimals passes (the answer check's tolerance is 0.0051, for two).
+func TestCorrToItsDigits(t *testing.T) {
+	pyenvtest.Python(t)
+	ins := retailInput(t)
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{"table.corr"}}).Generate(context.Background(), ins)
+	if err != nil || len(tasks) == 0 {
+		t.Fatalf("no table.corr task: %v", err)
+	}
+	task := &tasks[0]
+	m := regexp.MustCompile(`-?\d+\.\d{3}`).FindStringIndex(task.Reference.Answer)
+	if m == nil {
+		t.Fatalf("the answer %q states no r", task.Reference.Answer)
+	}
+	r := task.Checks[0].Number.Value // r itself, to six decimals
+	says := func(name, printed string, v float64, format string) solution {
+		return solution{name: name, replace: []string{", 3))", printed}, answer: task.Reference.Answer[:m[0]] + fmt.Sprintf(format, v) + task.Reference.Answer[m[1]:]}
+	}
+	judgeTask(t, task, inputPaths(ins), "table.corr",
+		[]solution{says("the next value in the third decimal", " + 0.001, 3))", r+0.001, "%.3f")},
+		[]solution{says("two decimals", ", 2))", r, "%.2f"), says("four decimals", ", 4))", r, "%.4f")})
 }

@@ -148,6 +148,9 @@ func TestMessyLayoutsProve(t *testing.T) {
 		if !strings.Contains(code, wantArgs[name]) {
 			t.Errorf("%s: the reference reads it without %s:\n%s", name, wantArgs[name], code)
 		}
+		if said := strings.Contains(task.Query, "the last row (Total) totals the rows above it and is not part of the table"); said != (name == "totals.csv") {
+			t.Errorf("%s: the query says the Total row is left out: %v, want %v: %s", name, said, name == "totals.csv", task.Query)
+		}
 		if strings.Contains(task.Generator, "table.shape") {
 			shaped[name] = true
 			rows := "8 rows"

@@ -386,14 +386,25 @@ func (c *bctx) pickCol(cols []column) (column, bool) {
 
 // whereTables adds to each phrasing of s, a task of template t, where in
 // each json file the table it reads lies, when the file holds it below its
-// root ("In data/api.json, the table is the records under data.items."):
-// the reference's code states the path, and so does the query.
+// root ("In data/api.json, the table is the records under data.items."),
+// and which last row of a table file totals the rows above and is left
+// out ("In data/x.csv, the last row (Total) totals the rows above it and
+// is not part of the table."): the reference's code states the path or
+// the rows, and so does the query.
 func (c *bctx) whereTables(t *tmpl, s spec) spec {
 	if t.jsonTree {
 		return s
 	}
 	var en, zh []string
 	for i := range c.files {
+		if tb, err := tableFile.of(c, i); err == nil && tb.layout != nil && tb.layout.Total != "" {
+			what, whatZh := "totals", "合计"
+			if tb.layout.TotalIsMean {
+				what, whatZh = "averages", "平均值"
+			}
+			en = append(en, fmt.Sprintf("In %s, the last row (%s) %s the rows above it and is not part of the table.", c.dpath(i), tb.layout.Total, what))
+			zh = append(zh, fmt.Sprintf("%s 的最后一行（%s）是上面各行的%s，不属于表格。", c.dpath(i), tb.layout.Total, whatZh))
+		}
 		if c.typ(i) != "json" {
 			continue
 		}

@@ -155,8 +155,9 @@ func buildScatter(c *bctx) ([]spec, error) {
 		"scatter plot", "散点图", chartContent(c, "chart_scatter('{out}.png', df[%s], df[%s])", py(a.name), py(b.name)))
 	s[0].answer = fmt.Sprintf("The scatter plot is saved to {OUT}.png. Pearson's r between %s and %s is %.3f: %s.", a.name, b.name, r, strength(r, false))
 	s[0].answerZh = fmt.Sprintf("散点图已保存到 {OUT}.png。%s 与 %s 的皮尔逊相关系数 r 为 %.3f：%s。", a.name, b.name, r, strength(r, true))
-	s[0].checks = append(s[0].checks, schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(r, 6), AbsTol: 0.002}},
-		recomputed(tableSetup(c, 0), recomp{fmt.Sprintf("df[%s].corr(df[%s])", py(a.name), py(b.name)), 0, 0.002, ""}))
+	s[0].checks = append(s[0].checks, schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(r, 6), AbsTol: 0.0051}},
+		recomputed(tableSetup(c, 0), recomp{fmt.Sprintf("df[%s].corr(df[%s])", py(a.name), py(b.name)), 0, 0.0051, ""}),
+		valueToItsDigits(c, fmt.Sprintf("df[%s].corr(df[%s])", py(a.name), py(b.name)), "r|correlation|相关系数"))
 	return s, nil
 }
 

@@ -118,8 +118,9 @@ func buildCorr(c *bctx) ([]spec, error) {
 		zh:     []string{fmt.Sprintf("%s 和 %s 之间的皮尔逊相关系数是多少？保留 3 位小数。", a.name, b.name), fmt.Sprintf("“%s”与“%s”的相关性有多强？请给出皮尔逊相关系数 r。", a.name, b.name)},
 		steps:  []schemas.RefStep{loadStep(c, 0), step("pandas corr uses the rows where both are present.", fmt.Sprintf("print(round(df[%s].corr(df[%s]), 3))", py(a.name), py(b.name)))},
 		answer: fmt.Sprintf("The Pearson correlation between %s and %s is %.3f.", a.name, b.name, r), answerZh: fmt.Sprintf("%s 与 %s 的皮尔逊相关系数为 %.3f。", a.name, b.name, r),
-		checks: []schemas.Check{{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(r, 6), AbsTol: 0.002}},
-			recomputed(tableSetup(c, 0), recomp{fmt.Sprintf("df[%s].corr(df[%s])", py(a.name), py(b.name)), 0, 0.002, ""})},
+		checks: []schemas.Check{{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(r, 6), AbsTol: 0.0051}},
+			recomputed(tableSetup(c, 0), recomp{fmt.Sprintf("df[%s].corr(df[%s])", py(a.name), py(b.name)), 0, 0.0051, ""}),
+			valueToItsDigits(c, fmt.Sprintf("df[%s].corr(df[%s])", py(a.name), py(b.name)), "")},
 	}}, nil
 }
 

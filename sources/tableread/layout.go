@@ -49,6 +49,11 @@ type Layout struct {
 	// NRows is how many data rows the table has when notes or another
 	// table follow it; 0 reads to the end.
 	NRows int
+	// Total is the first cell of a last row that totals (or, with
+	// TotalIsMean, averages) the rows above it, which NRows leaves out; ""
+	// when there is none.
+	Total       string
+	TotalIsMean bool
 	// IndexCol is set when the first field of each row is the row's name
 	// and the header has no name for it (R's write.table).
 	IndexCol bool

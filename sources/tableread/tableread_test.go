@@ -126,7 +126,7 @@ func layoutCases() []layoutCase {
 			}
 		}, want: Layout{Format: "xlsx", Sheet: "Sheet1"}, header: []string{"k", "Unnamed: 1", "v", "Unnamed: 3", "Unnamed: 4"}, rows: 2},
 		{name: "total_row.csv", data: []byte("Emissions by sector, 2000 and 2001\nthousand tonnes\n\nsector,y2000,y2001\nTimber,\"2,666\",10\nChemicals,498,20\nTextiles,\"4,497\",30\nTotal,\"7,661\",60\n\nSource: a statistics office\n"),
-			want: with(delim(","), func(l *Layout) { l.SkipRows, l.NRows = 3, 3 }), header: []string{"sector", "y2000", "y2001"}, rows: 3, cell: [2]int{2, 0}, value: "Textiles"},
+			want: with(delim(","), func(l *Layout) { l.SkipRows, l.NRows, l.Total = 3, 3, "Total" }), header: []string{"sector", "y2000", "y2001"}, rows: 3, cell: [2]int{2, 0}, value: "Textiles"},
 		{name: "notes_over_fields.csv", data: []byte("Lots of people,,,,\nsimply cannot resist writing,,,,some notes\nat,the,top,,of\nName,Profession,Age,Born,Died\nDavid Bowie,musician,69,1947,2016\nCarrie Fisher,actor,60,1956,2016\nChuck Berry,musician,90,1926,2017\n"),
 			want: with(delim(","), func(l *Layout) { l.SkipRows = 3 }), header: []string{"Name", "Profession", "Age", "Born", "Died"}, rows: 3, cell: [2]int{2, 0}, value: "Chuck Berry"},
 		{name: "words_in_a_number_column.csv", data: []byte("name,score,rank\nAnn,n/a,-\nBo,12,3\nCy,14,1\nDi,9,2\nEd,11,4\n"),
@@ -153,7 +153,7 @@ func layoutCases() []layoutCase {
 			for i, r := range [][]any{{"city", "rain", "sun"}, {"a", 10, 100}, {"b", 20, 200}, {"c", 30, 300}, {"Average", 20, 200}} {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)
 			}
-		}, want: Layout{Format: "xlsx", Sheet: "Sheet1", NRows: 3}, header: []string{"city", "rain", "sun"}, rows: 3},
+		}, want: Layout{Format: "xlsx", Sheet: "Sheet1", NRows: 3, Total: "Average", TotalIsMean: true}, header: []string{"city", "rain", "sun"}, rows: 3},
 		{name: "parts_at_root.xlsx", atRoot: true, sheet: func(f *excelize.File) {
 			for i, r := range [][]any{{"k", "v", "w"}, {"a", 1, 2}, {"b", 2, 3}} {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)

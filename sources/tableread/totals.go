@@ -16,7 +16,8 @@ var totalLabel = regexp.MustCompile(`(?i)^\s*(grand\s+)?(total|totals|sum|all|ov
 // its numbers is the sum (or mean) of the numbers above it. A spreadsheet
 // pasted as a table ends that way, and a task counting or summing its rows
 // would count everything twice. The Layout then reads only the rows above
-// (nrows), so the reference code says so too.
+// (nrows), so the reference code says so too, and records the row's label
+// (Layout.Total) for the query to say so.
 func dropTotal(t *Table) {
 	n := len(t.Rows)
 	if n < 3 || len(t.Header) < 2 {
@@ -50,6 +51,8 @@ func dropTotal(t *Table) {
 		if near(v, sum) || near(v, sum/float64(count)) {
 			t.Rows = t.Rows[:n-1]
 			t.Layout.NRows = n - 1
+			t.Layout.Total = strings.TrimSpace(last[0])
+			t.Layout.TotalIsMean = !near(v, sum)
 			return
 		}
 	}
