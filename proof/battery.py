@@ -182,8 +182,11 @@ def _b_perturb_one(name, kind, dst, media=False):
     elif kind == "json":
         with open(src, encoding="utf-8-sig") as f:
             doc = _bjson.load(f)
+        out = _b_perturb_tree(doc)
+        if out == doc:
+            return "a JSON document with no array of three or more items and no float"
         with open(dst, "w", encoding="utf-8") as f:
-            _bjson.dump(_b_perturb_tree(doc), f, ensure_ascii=False)
+            _bjson.dump(out, f, ensure_ascii=False)
     elif not media:
         return "%s files are not perturbed" % kind
     elif kind == "pdf":

@@ -12,8 +12,8 @@ import (
 )
 
 // TestPerturb: a table loses every third row and has its floats scaled,
-// keeping its delimiter; files that are not tables, and tables too small,
-// are left as they are with the reason.
+// keeping its delimiter; a JSON document nothing of which would change,
+// and tables too small, are left as they are with the reason.
 func TestPerturb(t *testing.T) {
 	p := newProver(t)
 	dir := t.TempDir()
@@ -37,7 +37,7 @@ func TestPerturb(t *testing.T) {
 	if changed != 1 || len(got) != 3 || got[1] != inputs[1] || got[2] != inputs[2] {
 		t.Fatalf("changed %d, inputs %+v", changed, got)
 	}
-	if len(skipped) != 2 || !strings.Contains(skipped[0], "json files are not perturbed") || !strings.Contains(skipped[1], "too small") {
+	if len(skipped) != 2 || !strings.Contains(skipped[0], "JSON document with no array of three or more items") || !strings.Contains(skipped[1], "too small") {
 		t.Errorf("skipped %q", skipped)
 	}
 	b, err := os.ReadFile(got[0].Path)
