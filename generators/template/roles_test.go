@@ -303,6 +303,17 @@ func TestAggregateRows(t *testing.T) {
 	if !strings.Contains(code, `isin(["All natural disasters"])`) || !strings.Contains(en, "All natural disasters") {
 		t.Errorf("filter %q, note %q", code, en)
 	}
+	// "All ages" and "Worldwide" as ordinary categories of a service
+	// directory: their rows are the size of any other.
+	services := filepath.Join(t.TempDir(), "services.csv")
+	if err := os.WriteFile(services, []byte(genRows("agency,eligibility,area,clients", 30, func(i int) string {
+		return fmt.Sprintf("Agency %d,%s,%s,%d", i, []string{"All ages", "Adults", "Seniors", "Youth"}[i%4], []string{"Worldwide", "County", "City"}[i%3], 200+i*13%90)
+	})), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if tt, err := readTable(services, "csv"); err != nil || len(tt.aggregateRows()) != 0 {
+		t.Errorf("categories named All ages and Worldwide are aggregate rows: %v (%v)", tt.aggregateRows(), err)
+	}
 }
 
 // misuse lists what a task's reference does with columns against their
