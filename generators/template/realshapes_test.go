@@ -288,3 +288,23 @@ func tableDOCX() []byte {
 	zw.Close()
 	return buf.Bytes()
 }
+
+// TestTransparentInputEdits: an edit of a PNG whose transparent pixels
+// hide black passes whether the output keeps the transparency (a viewer's
+// white) or drops it as PIL's convert('L') and OpenCV's imread do (the
+// hidden black shows); the inverted grayscale fails either way.
+func TestTransparentInputEdits(t *testing.T) {
+	pyenvtest.Python(t)
+	ins := []generators.Input{writeImage(t, t.TempDir(), "logo.png", alphaPNG(120, 90), "png")}
+	edit := "from PIL import Image, ImageOps\nimport glob, os\nsrc = Image.open(glob.glob('data/*.png')[0])\nos.makedirs(os.path.dirname(OUT), exist_ok=True)\n"
+	judge(t, ins, "image.grayscale",
+		[]solution{
+			{name: "inverted, alpha dropped", own: true, steps: []string{edit + "ImageOps.invert(src.convert('L')).save(OUT)"}},
+			{name: "inverted, over white", own: true, steps: []string{edit + "bg = Image.new('RGBA', src.size, 'white')\nImageOps.invert(Image.alpha_composite(bg, src.convert('RGBA')).convert('L')).save(OUT)"}},
+		},
+		[]solution{
+			{name: "PIL convert('L'), alpha dropped", own: true, steps: []string{edit + "src.convert('L').save(OUT)"}},
+			{name: "OpenCV", own: true, steps: []string{"import cv2, glob, os\nos.makedirs(os.path.dirname(OUT), exist_ok=True)\ncv2.imwrite(OUT, cv2.cvtColor(cv2.imread(glob.glob('data/*.png')[0]), cv2.COLOR_BGR2GRAY))"}},
+			{name: "over white", own: true, steps: []string{edit + "bg = Image.new('RGBA', src.size, 'white')\nImage.alpha_composite(bg, src.convert('RGBA')).convert('L').save(OUT)"}},
+		})
+}

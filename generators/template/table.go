@@ -416,10 +416,17 @@ func (c *bctx) whereTables(t *tmpl, s spec) spec {
 		if c.typ(i) != "json" {
 			continue
 		}
-		l := c.rawTable(i).layout
+		tb := c.rawTable(i)
+		l := tb.layout
 		if w := l.Where(); w != "" {
 			en = append(en, fmt.Sprintf("In %s, the table is %s.", c.dpath(i), w))
 			zh = append(zh, fmt.Sprintf("%s 中的表格是%s。", c.dpath(i), l.WhereZh()))
+		}
+		if l.Orient != tableread.OrientIndex {
+			if k := slices.IndexFunc(tb.header, func(h string) bool { return strings.Contains(h, ".") }); k >= 0 {
+				en = append(en, fmt.Sprintf("Its nested fields are columns of their own, named with dots (%s), as pandas' json_normalize names them.", tb.header[k]))
+				zh = append(zh, fmt.Sprintf("嵌套字段各自成列，列名用点连接（如 %s），与 pandas 的 json_normalize 一致。", tb.header[k]))
+			}
 		}
 	}
 	if len(en) == 0 {

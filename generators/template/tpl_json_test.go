@@ -149,11 +149,12 @@ func TestJSONTablesUnderAPath(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name, body, where, code string
-		rootCols                int // columns of the whole document flattened: one row
+		rootCols                int    // columns of the whole document flattened: one row
+		nested                  string // the dotted column the query names, if any
 	}{
-		{"api.json", apiEnvelopeJSON(), "the records under data", `pd.json_normalize(json.load(open("./data/api.json", encoding="utf-8"))["data"])`, 5},
-		{"places.json", geoJSON(), "the records under features", `["features"])`, 2},
-		{"stock.json", idKeyedJSON(), "the top-level object's entries, one row per key", `pd.DataFrame.from_dict(json.load(open("./data/stock.json", encoding="utf-8")), orient="index")`, 40},
+		{"api.json", apiEnvelopeJSON(), "the records under data", `pd.json_normalize(json.load(open("./data/api.json", encoding="utf-8"))["data"])`, 5, "address.city"},
+		{"places.json", geoJSON(), "the records under features", `["features"])`, 2, "geometry.type"},
+		{"stock.json", idKeyedJSON(), "the top-level object's entries, one row per key", `pd.DataFrame.from_dict(json.load(open("./data/stock.json", encoding="utf-8")), orient="index")`, 40, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ins := []generators.Input{writeFile(t, dir, tc.name, "json", []byte(tc.body))}
@@ -167,6 +168,9 @@ func TestJSONTablesUnderAPath(t *testing.T) {
 			task := tasks[0]
 			if !strings.Contains(task.Query, tc.where) {
 				t.Errorf("query %q does not say the table is %s", task.Query, tc.where)
+			}
+			if says := strings.Contains(task.Query, "named with dots ("+tc.nested+")"); says != (tc.nested != "") {
+				t.Errorf("query %q names the flattened nested fields: %v, want %q", task.Query, says, tc.nested)
 			}
 			if code := task.Reference.Steps[0].Code; !strings.Contains(code, tc.code) || !strings.Contains(code, "import json") {
 				t.Errorf("reference reads\n%s\nwant it to state %s", code, tc.code)
