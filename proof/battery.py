@@ -177,7 +177,7 @@ def _b_perturb_one(name, kind, dst, media=False):
         if out is None:
             return "table too small to perturb"
         out.to_parquet(dst, index=False)
-    elif kind in ("txt", "md", "text", "markdown"):
+    elif kind in ("txt", "md", "text", "markdown", "jsonl"):
         return _b_perturb_text(src, dst)
     elif kind == "json":
         with open(src, encoding="utf-8-sig") as f:

@@ -37,6 +37,29 @@ func previewJSON(path string) (*schemas.Preview, error) {
 	if where == "" {
 		where = "the records at the root"
 	}
+	previewJSONTable(p, tb, where)
+	return p, nil
+}
+
+// previewJSONTableLines adds to a JSON Lines preview the table its lines
+// make (tableread.ReadJSONLines), when every line is an object.
+func previewJSONTableLines(p *schemas.Preview, path string) {
+	st, err := os.Stat(path)
+	if err != nil || st.Size() > maxJSONTablePreview {
+		return
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	if tb, err := tableread.ReadJSONLines(b); err == nil {
+		previewJSONTable(p, tb, "one record a line")
+	}
+}
+
+// previewJSONTable sets p's Read (where the table lies and the pandas call
+// that reads it), rows, columns and head from tb.
+func previewJSONTable(p *schemas.Preview, tb *tableread.Table, where string) {
 	p.Read = where + ": " + tb.Layout.Call("PATH")
 	p.Rows = len(tb.Rows)
 	infer := make([]dtypeGuess, len(tb.Header))
@@ -59,5 +82,4 @@ func previewJSON(path string) (*schemas.Preview, error) {
 		p.Columns = append(p.Columns, schemas.Column{Name: name, DType: dt})
 	}
 	p.Head = FormatHead(tb.Header, tb.Rows[:min(len(tb.Rows), headRows)])
-	return p, nil
 }

@@ -38,6 +38,10 @@ func TestPreviewJSONTable(t *testing.T) {
 	if p.Text == "" || !strings.Contains(p.Head, "Oslo") {
 		t.Errorf("text %q, head %q; want the start and the first rows", p.Text, p.Head)
 	}
+	lines := write("events.jsonl", "{\"t\": 1, \"user\": {\"id\": 7}}\n{\"t\": 2}\n\n{\"t\": 3, \"user\": {\"id\": 9}}\n")
+	if p, err := Preview(lines, "jsonl"); err != nil || p.Rows != 3 || !strings.HasPrefix(p.Read, "one record a line: pd.json_normalize(") || len(p.Columns) != 2 || p.Columns[1].Name != "user.id" {
+		t.Errorf("JSON lines: %+v, %v; want 3 rows of t and user.id", p, err)
+	}
 	conf := write("conf.json", `{"name": "app", "scripts": {"build": "tsc"}}`)
 	if p, err := Preview(conf, "json"); err != nil || p.Text == "" || p.Rows != 0 {
 		t.Errorf("a document without a table: %+v, %v; want its start only", p, err)

@@ -31,7 +31,8 @@ func previewText(path string) (*schemas.Preview, error) {
 	return &schemas.Preview{Text: clip(decodeHead(head, enc), previewChars), Encoding: enc}, nil
 }
 
-// previewJSONLines shows the start of a JSON-lines file and counts its lines.
+// previewJSONLines shows the start of a JSON-lines file and counts its
+// lines; when every line is an object, the table they make as well.
 func previewJSONLines(path string) (*schemas.Preview, error) {
 	p, err := previewText(path)
 	if err != nil {
@@ -49,7 +50,11 @@ func previewJSONLines(path string) (*schemas.Preview, error) {
 			p.Rows++
 		}
 	}
-	return p, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	previewJSONTableLines(p, path)
+	return p, nil
 }
 
 // previewHTML shows the visible text of an HTML page (scripts and styles left out).

@@ -93,7 +93,7 @@ func fileCheck(path, typ string, minBytes int64) schemas.Check {
 }
 
 // tableTypes are the input types templates read as tables.
-var tableTypes = []string{"csv", "tsv", "xlsx", "xls", "json", "parquet"}
+var tableTypes = []string{"csv", "tsv", "xlsx", "xls", "json", "jsonl", "parquet"}
 
 // pyList renders strings as a Python list literal.
 func pyList(xs []string) string {

@@ -139,7 +139,7 @@ func usable(c *bctx) (err error) {
 		}
 	}()
 	switch c.typ(0) {
-	case "csv", "tsv", "xlsx", "xls", "parquet":
+	case "csv", "tsv", "xlsx", "xls", "jsonl", "parquet":
 		return tableUsable(c, 0)
 	case "json":
 		// A document without a table is still one to ask about its

@@ -133,7 +133,7 @@ func (c *bctx) readCode(i int, v string) string {
 func (c *bctx) readExpr(i int, path string) string {
 	p := py(path)
 	switch c.typ(i) {
-	case "csv", "tsv", "xlsx", "xls", "json":
+	case "csv", "tsv", "xlsx", "xls", "json", "jsonl":
 		return c.rawTable(i).layout.Call(path)
 	case "parquet":
 		return fmt.Sprintf("pd.read_parquet(%s)", p)
@@ -211,6 +211,14 @@ func readTable(path, typ string) (*table, error) {
 		if tb, err = tableread.ReadJSON(b); err != nil {
 			return nil, err
 		}
+	case "jsonl":
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if tb, err = tableread.ReadJSONLines(b); err != nil {
+			return nil, err
+		}
 	case "parquet":
 		return readParquetTable(path)
 	default:
@@ -219,7 +227,7 @@ func readTable(path, typ string) (*table, error) {
 	t := &table{header: tb.Header, delimited: typ == "csv" || typ == "tsv" || typ == "xls", layout: &tb.Layout, objects: tb.Objects, strings: tb.Strings}
 	for _, row := range tb.Rows {
 		for i, v := range row {
-			if typ != "json" && naValues[v] || (typ == "xlsx" || typ == "xls") && excelErrors[v] {
+			if typ != "json" && typ != "jsonl" && naValues[v] || (typ == "xlsx" || typ == "xls") && excelErrors[v] {
 				row[i] = ""
 			}
 		}

@@ -363,3 +363,39 @@ func TestChainQueryReadsAsAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONLinesAreTables: a JSON Lines file (one object a line, a blank
+// line among them) is a table of records to the table templates; its
+// reference reads each line with json.loads, and counting the file's
+// lines for its rows fails.
+func TestJSONLinesAreTables(t *testing.T) {
+	pyenvtest.Python(t)
+	var lines []string
+	for i := range 9 {
+		lines = append(lines, fmt.Sprintf(`{"ts": "2024-01-0%d", "user": {"id": %d}, "ms": %d, "route": "%s"}`, i+1, 10+i%3, 120+i*17%50, []string{"/a", "/b"}[i%2]))
+		if i == 4 {
+			lines = append(lines, "")
+		}
+	}
+	body := strings.Join(lines, "\n") + "\n"
+	ins := []generators.Input{writeFile(t, t.TempDir(), "events.jsonl", "jsonl", []byte(body))}
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{"table.shape"}, Strict: true}).Generate(context.Background(), ins)
+	if err != nil || len(tasks) != 1 {
+		t.Fatalf("%d table.shape tasks, %v; want 1", len(tasks), err)
+	}
+	if code := tasks[0].Reference.Steps[0].Code; !strings.Contains(code, `pd.json_normalize([json.loads(line) for line in open("./data/events.jsonl", encoding="utf-8") if line.strip()])`) {
+		t.Errorf("reference reads\n%s", code)
+	}
+	lineCount := fmt.Sprintf("print(len(open(%s).read().split(chr(10))) - 1)", py("./data/events.jsonl"))
+	judgeTask(t, &tasks[0], inputPaths(ins), "table.shape", []solution{
+		{name: "the file's lines for its rows", own: true, steps: []string{lineCount}, answer: "It has 10 rows and 4 columns."},
+	}, []solution{{name: "pandas' own lines reader", own: true, steps: []string{"import pandas as pd\nprint(pd.read_json('./data/events.jsonl', lines=True).shape)"}, answer: "It has 9 rows and 4 columns."}})
+	_, bat, err := proof.PlayBattery(context.Background(), checkstest.Backend(t, 0), &tasks[0], tasks[0].Reference,
+		[]proof.Input{{Name: "events.jsonl", Path: ins[0].Path}}, filepath.Join(t.TempDir(), "artifacts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bat.StaleAnswer == nil {
+		t.Error("the battery has no stale answer: the JSON Lines input was not perturbed")
+	}
+}

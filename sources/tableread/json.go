@@ -308,6 +308,9 @@ func (l Layout) WhereZh() string {
 
 // jsonCall is the pandas expression that reads a JSON table at path.
 func (l Layout) jsonCall(path string) string {
+	if l.Format == "jsonl" {
+		return fmt.Sprintf("pd.json_normalize([json.loads(line) for line in open(%s, encoding=%s) if line.strip()])", strconv.Quote(path), strconv.Quote(l.Encoding))
+	}
 	doc := fmt.Sprintf("json.load(open(%s, encoding=%s))%s", strconv.Quote(path), strconv.Quote(l.Encoding), l.PathExpr())
 	if l.Orient == OrientIndex {
 		return "pd.DataFrame.from_dict(" + doc + `, orient="index")`
@@ -317,4 +320,32 @@ func (l Layout) jsonCall(path string) string {
 
 // NeedsJSON reports whether Call's expression uses Python's json module,
 // which the code around it imports.
-func (l Layout) NeedsJSON() bool { return l.Format == "json" }
+func (l Layout) NeedsJSON() bool { return l.Format == "json" || l.Format == "jsonl" }
+
+// ReadJSONLines reads a JSON Lines file (one JSON object a line; blank
+// lines skipped) as a table of records, as pandas.json_normalize reads the
+// list of its objects. A line that is not a JSON object makes it no table.
+func ReadJSONLines(b []byte) (*Table, error) {
+	enc := EncUTF8
+	if len(b) >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf {
+		enc = EncUTF8BOM
+		b = b[3:]
+	}
+	recs := &Node{Kind: JSONArray}
+	for i, line := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		rec, err := ParseJSON([]byte(line))
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", i+1, err)
+		}
+		if rec.Kind != JSONObject {
+			return nil, fmt.Errorf("line %d is a JSON %s, not an object: %w", i+1, rec.Kind, ErrNoJSONTable)
+		}
+		recs.Values = append(recs.Values, rec)
+	}
+	t := jsonCandidate{orient: OrientRecords, node: recs}.table()
+	t.Layout.Format, t.Layout.Encoding = "jsonl", enc
+	return t, nil
+}

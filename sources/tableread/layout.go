@@ -166,7 +166,7 @@ func (l Layout) Args() []string {
 // JSON the document loaded with its encoding and the table's path
 // subscripted (the code around it imports json: NeedsJSON).
 func (l Layout) Call(path string) string {
-	if l.Format == "json" {
+	if l.NeedsJSON() {
 		return l.jsonCall(path)
 	}
 	fn := "pd.read_csv"

@@ -190,6 +190,8 @@ func jsonCases() []layoutCase {
 {"type": "Feature", "geometry": {"type": "Point", "coordinates": [10.7, 59.9]}, "properties": {"name": "Oslo", "pop": 709000}},
 {"type": "Feature", "geometry": {"type": "Point", "coordinates": [12.5, 41.9]}, "properties": {"name": "Rome", "pop": 2873000}}]}`),
 			want: js([]string{"features"}, OrientRecords), header: []string{"type", "geometry.type", "geometry.coordinates", "properties.name", "properties.pop"}, rows: 2},
+		{name: "events.jsonl", data: []byte("{\"t\": 1, \"user\": {\"id\": 7}, \"ok\": true}\n\n{\"t\": 2, \"extra\": \"x\"}\n{\"user\": {\"id\": 9, \"n\": \"a\"}, \"t\": 3}\n"),
+			want: Layout{Format: "jsonl", Encoding: EncUTF8, Orient: OrientRecords}, header: []string{"t", "ok", "user.id", "extra", "user.n"}, rows: 3, cell: [2]int{2, 2}, value: "9"},
 		{name: "root_records.json", data: []byte(`[{"b": 1, "a": {"x": [1, 2]}}, {"c": null, "b": 2}, {"d": "s", "a": 3}]`),
 			want: js(nil, OrientRecords), header: []string{"b", "a.x", "c", "d", "a"}, rows: 3},
 		{name: "json_schema.json", data: []byte("\ufeff" + `{"$schema": "x", "type": "object", "required": ["id"], "properties": {
@@ -290,6 +292,9 @@ func read(p string) (*Table, error) {
 	}
 	if strings.HasSuffix(p, ".json") {
 		return ReadJSON(b)
+	}
+	if strings.HasSuffix(p, ".jsonl") {
+		return ReadJSONLines(b)
 	}
 	return ReadDelimited(b)
 }
@@ -470,6 +475,9 @@ func TestJSONNoTable(t *testing.T) {
 		if tb, err := ReadJSON([]byte(doc)); !errors.Is(err, ErrNoJSONTable) {
 			t.Errorf("%s: got %v, %v; want no table", doc, tb, err)
 		}
+	}
+	if tb, err := ReadJSONLines([]byte("{\"a\": 1}\n[1, 2]\n")); !errors.Is(err, ErrNoJSONTable) || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("JSON lines with an array line: got %v, %v; want no table, line 2 named", tb, err)
 	}
 }
 
