@@ -42,7 +42,7 @@ var (
 	countWords = regexp.MustCompile(`(?i)^(number|num|no|n|count|cnt|nb|total)[ _.]+(of[ _.]+)?[a-z]`)
 	// codeWords name what a column of whole numbers codes rather than
 	// measures: a state or county number, a bucket, a class.
-	codeWords = regexp.MustCompile(`(?i)(^(state|county|country|region|district|province|division|ward|precinct|zone|msa|cbsa|cluster|group|class|type|kind|category|segment|tier|sector|bucket|quintile|decile|quartile)s?$|[ _.](state|county|region|district|zone|cluster|group|class|type|category|segment|tier|bucket|quintile|decile|quartile)$)`)
+	codeWords = regexp.MustCompile(`(?i)(^(state|county|country|region|district|province|division|ward|precinct|zone|msa|cbsa|cluster|group|class|type|kind|category|segment|tier|sector|bucket|quintile|decile|quartile)s?$|[ _.](state|county|region|district|zone|cluster|group|class|type|category|segment|tier|bucket|quintile|decile|quartile|div|division|dept|precinct|beat|ward)$)`)
 	// coordWords name coordinates: a place, never a measure to total,
 	// average, correlate or multiply.
 	coordWords = regexp.MustCompile(`(?i)(latitude|longitude|(^|[ _.])(lat|lon|lng|long)$|^[xy]?(lat|lon|lng)$|coord|easting|northing)`)

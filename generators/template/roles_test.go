@@ -76,6 +76,9 @@ var realShaped = []struct {
 	{"agencies.csv", genRows("ParentAgencyNum,agency_num,Número do documento,amount", 30, func(i int) string {
 		return fmt.Sprintf("%d,%d,%d,%d", 100+i%7, 2000+i, 101150+i*13, 50+i*17%90)
 	}), map[string]role{"ParentAgencyNum": roleID, "agency_num": roleID, "Número do documento": roleID, "amount": roleExtensive}},
+	{"arrests.csv", genRows("BKG_NUM,ARR_DIV,RPT_BEAT,AGE", 30, func(i int) string {
+		return fmt.Sprintf("%d,%d,%d,%d", 4894831+i, 4204+i%9*7, 1200+i%5, 18+i*7%50)
+	}), map[string]role{"ARR_DIV": roleCategory, "RPT_BEAT": roleCategory, "AGE": roleIntensive}},
 	{"noheader.csv", noHeaderCSV(), nil},
 }
 
