@@ -42,7 +42,7 @@ var (
 	countWords = regexp.MustCompile(`(?i)^(number|num|no|n|count|cnt|nb|total)[ _.]+(of[ _.]+)?[a-z]`)
 	// codeWords name what a column of whole numbers codes rather than
 	// measures: a state or county number, a bucket, a class.
-	codeWords = regexp.MustCompile(`(?i)(^(state|county|country|region|district|province|division|ward|precinct|zone|msa|cbsa|cluster|group|class|type|kind|category|segment|tier|sector|bucket|quintile|decile|quartile)s?$|[ _.](state|county|region|district|zone|cluster|group|class|type|category|segment|tier|bucket|quintile|decile|quartile)$)`)
+	codeWords = regexp.MustCompile(`(?i)(^(state|county|country|region|district|province|division|ward|precinct|zone|msa|cbsa|cluster|group|class|type|kind|category|segment|tier|sector|bucket|quintile|decile|quartile)s?$|[ _.](state|county|region|district|zone|cluster|group|class|type|category|segment|tier|bucket|quintile|decile|quartile|div|division|dept|precinct|beat|ward)$)`)
 	// coordWords name coordinates: a place, never a measure to total,
 	// average, correlate or multiply.
 	coordWords = regexp.MustCompile(`(?i)(latitude|longitude|(^|[ _.])(lat|lon|lng|long)$|^[xy]?(lat|lon|lng)$|coord|easting|northing)`)
@@ -373,6 +373,36 @@ var (
 	allLabel       = regexp.MustCompile(`(?i)^\s*all[ _-]+\S+([ _-]+\S+){0,2}\s*$`)
 )
 
+// totalWord is an aggregate label that says it sums: such a row is taken
+// for a total on its label alone. Other labels ("All …", "World",
+// "Overall") must also outweigh the other rows (outweighs).
+var totalWord = regexp.MustCompile(`(?i)^\s*(total|totals|grand[ _-]?total|sub[ _-]?total|sum|合计|总计|总和)\s*$`)
+
+// outweighs reports whether the rows whose column idx holds label carry
+// at least one and a half times the other rows' median in some measure
+// column, as a row summing others does ("All natural disasters" deaths
+// beside each kind's); an ordinary category ("All ages") does not.
+func (t *table) outweighs(idx int, label string) bool {
+	for _, m := range t.measures() {
+		var in, out []float64
+		for _, r := range t.rows {
+			v, err := strconv.ParseFloat(r[m.idx], 64)
+			if err != nil {
+				continue
+			}
+			if r[idx] == label {
+				in = append(in, math.Abs(v))
+			} else {
+				out = append(out, math.Abs(v))
+			}
+		}
+		if len(in) > 0 && len(out) > 0 && quantile(in, 0.5) >= 1.5*quantile(out, 0.5) && quantile(in, 0.5) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // aggregateRows maps each string column to the labels of its cells that
 // name an aggregate of other rows; empty when there are none. Labels count
 // when at most 3 distinct ones cover at most a third of the rows, so a
@@ -400,7 +430,13 @@ func (t *table) aggregateRows() map[int][]string {
 		}
 		labels := make([]string, 0, len(hits))
 		for l := range hits {
+			if !totalWord.MatchString(l) && !t.outweighs(c.idx, l) {
+				continue // "All ages", "Worldwide": a category, not a sum of rows
+			}
 			labels = append(labels, l)
+		}
+		if len(labels) == 0 {
+			continue
 		}
 		slices.Sort(labels)
 		t.aggRows[c.idx] = labels

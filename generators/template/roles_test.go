@@ -76,6 +76,9 @@ var realShaped = []struct {
 	{"agencies.csv", genRows("ParentAgencyNum,agency_num,Número do documento,amount", 30, func(i int) string {
 		return fmt.Sprintf("%d,%d,%d,%d", 100+i%7, 2000+i, 101150+i*13, 50+i*17%90)
 	}), map[string]role{"ParentAgencyNum": roleID, "agency_num": roleID, "Número do documento": roleID, "amount": roleExtensive}},
+	{"arrests.csv", genRows("BKG_NUM,ARR_DIV,RPT_BEAT,AGE", 30, func(i int) string {
+		return fmt.Sprintf("%d,%d,%d,%d", 4894831+i, 4204+i%9*7, 1200+i%5, 18+i*7%50)
+	}), map[string]role{"ARR_DIV": roleCategory, "RPT_BEAT": roleCategory, "AGE": roleIntensive}},
 	{"noheader.csv", noHeaderCSV(), nil},
 }
 
@@ -302,6 +305,17 @@ func TestAggregateRows(t *testing.T) {
 	code, en, _ := tab.aggregateFilter("df")
 	if !strings.Contains(code, `isin(["All natural disasters"])`) || !strings.Contains(en, "All natural disasters") {
 		t.Errorf("filter %q, note %q", code, en)
+	}
+	// "All ages" and "Worldwide" as ordinary categories of a service
+	// directory: their rows are the size of any other.
+	services := filepath.Join(t.TempDir(), "services.csv")
+	if err := os.WriteFile(services, []byte(genRows("agency,eligibility,area,clients", 30, func(i int) string {
+		return fmt.Sprintf("Agency %d,%s,%s,%d", i, []string{"All ages", "Adults", "Seniors", "Youth"}[i%4], []string{"Worldwide", "County", "City"}[i%3], 200+i*13%90)
+	})), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if tt, err := readTable(services, "csv"); err != nil || len(tt.aggregateRows()) != 0 {
+		t.Errorf("categories named All ages and Worldwide are aggregate rows: %v (%v)", tt.aggregateRows(), err)
 	}
 }
 
