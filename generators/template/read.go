@@ -27,7 +27,9 @@ var smallTableTemplates = map[string]bool{"table.convert": true, "web.datatable"
 // tooSmall is the error of a table too small for the table templates.
 type tooSmall struct{ rows, cols int }
 
-func (e *tooSmall) Error() string { return fmt.Sprintf("%d rows and %d columns is too small", e.rows, e.cols) }
+func (e *tooSmall) Error() string {
+	return fmt.Sprintf("%d rows and %d columns is too small", e.rows, e.cols)
+}
 
 // small reports a table too small for the table templates but not for
 // smallTableTemplates.
