@@ -179,8 +179,9 @@ func shiftJIS(b []byte) bool {
 	return all > 0 && kana*5 >= all
 }
 
-// big5 reports text in Big5 (traditional Chinese): it decodes whole, and
-// its characters come in runs of ideographs, as words of Chinese do. Text
+// big5 reports text in Big5 (traditional Chinese): it decodes whole, its
+// characters come in runs of ideographs, as words of Chinese do, and they
+// are 2% or more of it. Text
 // in cp1252 decodes as Big5 too (é and the letter after it make a pair),
 // but into ideographs standing alone between Latin letters.
 func big5(head []byte) bool {
@@ -188,8 +189,9 @@ func big5(head []byte) bool {
 	if err != nil || !utf8.Valid(s) || strings.ContainsRune(string(s), utf8.RuneError) {
 		return false
 	}
-	cjk, runs, prev := 0, 0, false
+	cjk, runs, prev, all := 0, 0, false, 0
 	for _, r := range string(s) {
+		all++
 		is := r >= 0x3000 && r <= 0x9fff || r >= 0xff00 && r <= 0xffef
 		if is {
 			cjk++
@@ -199,7 +201,9 @@ func big5(head []byte) bool {
 		}
 		prev = is
 	}
-	return cjk >= 4 && runs*2 >= cjk && cjkShare(string(s)) > 0.9
+	// Chinese text is dense with ideographs; a few stray pairs of high
+	// bytes in English (mojibake such as \xcc_\xe5\xb1) are not.
+	return cjk >= 4 && runs*2 >= cjk && cjk*50 >= all && cjkShare(string(s)) > 0.9
 }
 
 func cjkShare(s string) float64 {

@@ -27,12 +27,18 @@ func dropTotal(t *Table) {
 	if !totalLabel.MatchString(last[0]) {
 		return
 	}
+	for _, row := range t.Rows[:n-1] {
+		if strings.EqualFold(strings.TrimSpace(row[0]), strings.TrimSpace(last[0])) {
+			return // "All" is one of the column's values, not a total's label
+		}
+	}
 	for c := 1; c < len(t.Header); c++ {
 		v, ok := cellNumber(last[c])
 		if !ok {
 			continue
 		}
 		sum, count, numeric := 0.0, 0, true
+		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, row := range t.Rows[:n-1] {
 			if strings.TrimSpace(row[c]) == "" {
 				continue
@@ -44,11 +50,14 @@ func dropTotal(t *Table) {
 			}
 			sum += x
 			count++
+			lo, hi = min(lo, x), max(hi, x)
 		}
-		if !numeric || count < 2 {
+		if !numeric || count < 2 || hi == lo {
 			continue
 		}
-		if near(v, sum) || near(v, sum/float64(count)) {
+		// A mean is judged against the column's spread, not its size: a
+		// year is always within 0.5% of the mean of years.
+		if near(v, sum) || math.Abs(v-sum/float64(count)) <= 0.005*(hi-lo) {
 			t.Rows = t.Rows[:n-1]
 			t.Layout.NRows = n - 1
 			t.Layout.Total = strings.TrimSpace(last[0])
