@@ -18,6 +18,7 @@ import (
 
 	"synth/generators"
 	"synth/pyenv/pyenvtest"
+	"synth/schemas"
 	"synth/sources/tableread/xlstest"
 )
 
@@ -293,4 +294,45 @@ func TestXLSSheetsCountEachTable(t *testing.T) {
 		t.Errorf("answer %q, want Scores (8 rows) and Raw (5 rows)", a)
 	}
 	validateAll(t, tasks, inputPaths([]generators.Input{in}))
+}
+
+// TestSmallTablesConvert: a table of three rows (a workbook's, a CSV's)
+// gets only the templates that carry a table over (convert, publish,
+// shape), and those prove; one of a single row gets none, and
+// tasks.report.md says it is too small.
+func TestSmallTablesConvert(t *testing.T) {
+	pyenvtest.Python(t)
+	dir := t.TempDir()
+	ins := []generators.Input{
+		writeFile(t, dir, "tiny.csv", "csv", []byte("city,score,count\nLyon,10.5,3\nNîmes,11.5,4\nBrest,9.25,7\n")),
+		writeFile(t, dir, "one.csv", "csv", []byte("city,score\nLyon,10.5\n")),
+	}
+	g := New(Options{Seed: 1, Langs: []string{"en"}, PerFile: 8})
+	tasks, err := g.Generate(context.Background(), ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := map[string]bool{}
+	var onFiles []schemas.Task
+	for _, task := range tasks {
+		if len(task.Files) == 0 {
+			continue // the tasks that read no file
+		}
+		onFiles = append(onFiles, task)
+		name := strings.TrimSuffix(strings.TrimPrefix(task.Generator, "template:"), "@1")
+		if task.Files[0].Name == "one.csv" || !smallTableTemplates[name] {
+			t.Errorf("%s task on %s: a small table gets only %v", name, task.Files[0].Name, smallNames())
+		}
+		made[name] = true
+	}
+	if len(made) < 2 {
+		t.Errorf("the small table got %v, want conversions", made)
+	}
+	if v := validateAll(t, onFiles, inputPaths(ins)); len(v.Kept) != len(onFiles) {
+		t.Errorf("%d of %d tasks on a small table hold", len(v.Kept), len(onFiles))
+	}
+	un := g.(generators.Explainer).Untasked()
+	if len(un) != 1 || un[0].File.Name != "one.csv" || !strings.Contains(un[0].Detail, "1 rows and 2 columns is too small") {
+		t.Errorf("untasked %+v, want one.csv too small", un)
+	}
 }

@@ -3,14 +3,37 @@ package template
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"synth/generators"
 	"synth/sources/tableread"
 )
 
-// minRows is the fewest data rows a table needs for table templates.
-const minRows = 5
+// minRows is the fewest data rows a table needs for table templates;
+// minSmallRows the fewest for the templates that only carry a table over
+// (smallTableTemplates): a workbook of three rows converts to CSV as well
+// as one of three hundred.
+const (
+	minRows      = 5
+	minSmallRows = 2
+)
+
+// smallTableTemplates read tables of minSmallRows rows or more: they
+// convert, publish or measure the table as a whole, and ask nothing a
+// handful of rows cannot answer.
+var smallTableTemplates = map[string]bool{"table.convert": true, "web.datatable": true, "table.shape": true, "xlsx.sheets": true}
+
+// tooSmall is the error of a table too small for the table templates.
+type tooSmall struct{ rows, cols int }
+
+func (e *tooSmall) Error() string {
+	return fmt.Sprintf("%d rows and %d columns is too small", e.rows, e.cols)
+}
+
+// small reports a table too small for the table templates but not for
+// smallTableTemplates.
+func (e *tooSmall) small() bool { return e.rows >= minSmallRows && e.cols >= 2 }
 
 // minAudioSeconds is the shortest audio the templates read: a spoken digit
 // (a quarter of a second) is a recording to time and convert; the
@@ -93,7 +116,7 @@ func tableUsable(c *bctx, i int) error {
 		return err
 	}
 	if len(t.rows) < minRows || len(t.header) < 2 {
-		return fmt.Errorf("%d rows and %d columns is too small", len(t.rows), len(t.header))
+		return &tooSmall{len(t.rows), len(t.header)}
 	}
 	for _, h := range t.header {
 		if strings.Contains(strings.ToLower(h), "{out") {
@@ -104,13 +127,22 @@ func tableUsable(c *bctx, i int) error {
 }
 
 // reads reports whether template t reads file i of c: t accepts its type,
-// and a json file holds a table big enough for the table templates unless
-// t reads the document's tree (jsonTree).
+// a table file is big enough for the table templates (or for t, one of
+// smallTableTemplates), and a json file holds a table big enough for the
+// table templates unless t reads the document's tree (jsonTree).
 func reads(t *tmpl, c *bctx, i int) bool {
 	if !t.accepts(c.typ(i)) {
 		return false
 	}
-	return c.typ(i) != "json" || t.jsonTree || tableUsable(c, i) == nil
+	switch c.typ(i) {
+	case "csv", "tsv", "xlsx", "xls", "jsonl", "parquet":
+		err := tableUsable(c, i)
+		ts, small := err.(*tooSmall)
+		return err == nil || small && ts.small() && smallTableTemplates[t.Name]
+	case "json":
+		return t.jsonTree || tableUsable(c, i) == nil
+	}
+	return true
 }
 
 // readJSONTree reads a json file as its ordered tree (tableread.ParseJSON).
@@ -140,7 +172,12 @@ func usable(c *bctx) (err error) {
 	}()
 	switch c.typ(0) {
 	case "csv", "tsv", "xlsx", "xls", "jsonl", "parquet":
-		return tableUsable(c, 0)
+		if err := tableUsable(c, 0); err != nil {
+			if ts, ok := err.(*tooSmall); ok && ts.small() {
+				return nil // smallTableTemplates read it (reads)
+			}
+			return err
+		}
 	case "json":
 		// A document without a table is still one to ask about its
 		// structure; tableUsable decides what the table templates see.
@@ -194,4 +231,25 @@ func usable(c *bctx) (err error) {
 		}
 	}
 	return nil
+}
+
+// smallNames are smallTableTemplates' names, sorted.
+func smallNames() []string {
+	names := make([]string, 0, len(smallTableTemplates))
+	for n := range smallTableTemplates {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// smallTable is the size of file 0 of c, a table file (not json) too
+// small for the table templates but read by smallTableTemplates.
+func smallTable(c *bctx) (*tooSmall, bool) {
+	switch c.typ(0) {
+	case "csv", "tsv", "xlsx", "xls", "jsonl", "parquet":
+		ts, ok := tableUsable(c, 0).(*tooSmall)
+		return ts, ok && ts.small()
+	}
+	return nil, false
 }

@@ -173,6 +173,11 @@ func (r *run) oneFileTasks(ctx context.Context, files []generators.Input) (reada
 			continue
 		}
 		readable[i] = true
+		if ts, ok := smallTable(c); ok {
+			// Said in tasks.report.md if no template that carries a small
+			// table over wrote a task either.
+			unusable[i] = ts.Error() + " for all but the conversion templates (" + strings.Join(smallNames(), ", ") + ")"
+		}
 		if f.File.Type == "json" {
 			if err := tableUsable(c, 0); err != nil {
 				// Said in tasks.report.md if no template asks about the
