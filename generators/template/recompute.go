@@ -43,6 +43,22 @@ func recomputed(setup string, vals ...recomp) schemas.Check {
 	return schemas.Check{Kind: schemas.CheckPython, Code: b.String()}
 }
 
+// inOrderRecomputed is answerInOrder held to values recomputed from the
+// real inputs (exprs, Python integer expressions over what setup defined):
+// each value a label names must be the recomputed one, else they come in
+// order. Without it a stale answer passes where the inputs' new values
+// happen to be among its old ones ("12 rows and 8 columns" when 8 rows
+// remain of 12).
+func inOrderRecomputed(setup string, exprs []string, labels [][2]string) schemas.Check {
+	ls := make([]string, len(labels))
+	for i, l := range labels {
+		ls[i] = fmt.Sprintf("(%s, %s)", py(l[0]), py(l[1]))
+	}
+	return pyCheck(`%s
+ok, why = in_order(answer, [%s], [%s])
+assert ok, why + ' (computed from the inputs)'`, strings.TrimSpace(setup), strings.Join(exprs, ", "), strings.Join(ls, ", "))
+}
+
 // tableSetup is the reference's read of table i into df, for recomputed.
 func tableSetup(c *bctx, i int) string {
 	return "import pandas as pd\n" + c.loadCode(i, "df")

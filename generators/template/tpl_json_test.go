@@ -399,3 +399,37 @@ func TestJSONLinesAreTables(t *testing.T) {
 		t.Error("the battery has no stale answer: the JSON Lines input was not perturbed")
 	}
 }
+
+// TestShapeStaleAnswerWhereRowsBecomeColumns: a table of 12 rows and 8
+// columns keeps 8 rows when the battery perturbs it; the shape as first
+// given ("12 rows and 8 columns") states the new row count as its column
+// count, and fails on the order of the values recomputed from the inputs.
+func TestShapeStaleAnswerWhereRowsBecomeColumns(t *testing.T) {
+	pyenvtest.Python(t)
+	var b strings.Builder
+	b.WriteString("id,name,plan,spend,visits,city,zip,score\n")
+	for i := range 12 {
+		fmt.Fprintf(&b, "%d,u%d,%s,%d.5,%d,%s,0%d1,%d\n", i+1, i, []string{"free", "pro"}[i%2], 10+i*7%23, i*3%11, []string{"Oslo", "Rome", "Lima"}[i%3], i, 50+i*13%40)
+	}
+	ins := []generators.Input{writeFile(t, t.TempDir(), "users.csv", "csv", []byte(b.String()))}
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{"table.shape"}, Strict: true}).Generate(context.Background(), ins)
+	if err != nil || len(tasks) != 1 {
+		t.Fatalf("%d table.shape tasks, %v; want 1", len(tasks), err)
+	}
+	bk := checkstest.Backend(t, 0)
+	_, bat, err := proof.PlayBattery(context.Background(), bk, &tasks[0], tasks[0].Reference,
+		[]proof.Input{{Name: "users.csv", Path: ins[0].Path}}, filepath.Join(t.TempDir(), "artifacts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bat.StaleAnswer == nil {
+		t.Fatal("the battery has no stale answer")
+	}
+	rs, err := checks.Verify(context.Background(), bk, []checks.Case{bat.StaleAnswer.Case})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := checks.FirstFailure(rs[0]); msg == "" {
+		t.Errorf("the stale shape %q passes on the perturbed table (8 rows of 12, 8 columns)", bat.StaleAnswer.Case.Answer)
+	}
+}

@@ -137,7 +137,8 @@ func buildShape(c *bctx) ([]spec, error) {
 		answer: fmt.Sprintf("It has %d rows and %d columns.", len(t.rows), len(t.header)), answerZh: fmt.Sprintf("共有 %d 行、%d 列。", len(t.rows), len(t.header)),
 		// In order: rows and columns swapped is a wrong shape.
 		checks: []schemas.Check{answerInt(len(t.rows)), answerInt(len(t.header)), answerInOrder([]int{len(t.rows), len(t.header)}, shapeLabels),
-			recomputed(tableSetup(c, 0), recomputedInt("df.shape[0]"), recomputedInt("df.shape[1]"))},
+			recomputed(tableSetup(c, 0), recomputedInt("df.shape[0]"), recomputedInt("df.shape[1]")),
+			inOrderRecomputed(tableSetup(c, 0), []string{"int(df.shape[0])", "int(df.shape[1])"}, shapeLabels)},
 	}}, nil
 }
 
