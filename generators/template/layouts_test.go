@@ -336,3 +336,52 @@ func TestSmallTablesConvert(t *testing.T) {
 		t.Errorf("untasked %+v, want one.csv too small", un)
 	}
 }
+
+// TestBooleanColumnsLeftAlone: a column of True and False (pandas reads
+// it as bools, which "False" does not equal) is no template's category or
+// measure: no filter, group or count of it, in a CSV or a workbook; the
+// tasks on the other columns prove.
+func TestBooleanColumnsLeftAlone(t *testing.T) {
+	pyenvtest.Python(t)
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("name,profession,age,kids\n")
+	for i := range 12 {
+		fmt.Fprintf(&b, "P%d,%s,%d,%s\n", i, []string{"actor", "musician", "author"}[i%3], 50+i*3, []string{"True", "False"}[i%2])
+	}
+	f := excelize.NewFile()
+	for i, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		var row []any
+		for j, v := range strings.Split(line, ",") {
+			switch {
+			case i > 0 && j == 3:
+				row = append(row, v == "True")
+			default:
+				row = append(row, v)
+			}
+		}
+		f.SetSheetRow("Sheet1", fmt.Sprintf("A%d", i+1), &row)
+	}
+	var xb bytes.Buffer
+	if err := f.Write(&xb); err != nil {
+		t.Fatal(err)
+	}
+	ins := []generators.Input{writeFile(t, dir, "people.csv", "csv", []byte(b.String())), writeFile(t, dir, "people.xlsx", "xlsx", xb.Bytes())}
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{"table.filter", "table.nunique", "table.groupby", "table.topgroup"}, PerFile: 4}).Generate(context.Background(), ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) == 0 {
+		t.Fatal("no task on the other columns")
+	}
+	for _, task := range tasks {
+		for _, st := range task.Reference.Steps {
+			if strings.Contains(st.Code, `"kids"`) {
+				t.Errorf("%s reads the boolean column kids:\n%s", task.Generator, st.Code)
+			}
+		}
+	}
+	if v := validateAll(t, tasks, inputPaths(ins)); len(v.Kept) != len(tasks) {
+		t.Errorf("%d of %d tasks hold", len(v.Kept), len(tasks))
+	}
+}

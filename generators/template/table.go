@@ -159,6 +159,9 @@ type table struct {
 	// objects marks a json table's columns holding lists, objects or
 	// booleans (tableread.Table.Objects): no template picks them.
 	objects []bool
+	// bools marks a delimited or sheet table's columns of booleans
+	// (tableread.Table.Bools): no template picks them either.
+	bools []bool
 	// strings marks a json table's columns holding strings
 	// (tableread.Table.Strings): text to pandas, never numbers.
 	strings  []bool
@@ -224,7 +227,7 @@ func readTable(path, typ string) (*table, error) {
 	default:
 		return nil, fmt.Errorf("type %s is not a table", typ)
 	}
-	t := &table{header: tb.Header, delimited: typ == "csv" || typ == "tsv" || typ == "xls", layout: &tb.Layout, objects: tb.Objects, strings: tb.Strings}
+	t := &table{header: tb.Header, delimited: typ == "csv" || typ == "tsv" || typ == "xls", layout: &tb.Layout, objects: tb.Objects, bools: tb.Bools, strings: tb.Strings}
 	for _, row := range tb.Rows {
 		for i, v := range row {
 			if typ != "json" && typ != "jsonl" && naValues[v] || (typ == "xlsx" || typ == "xls") && excelErrors[v] {
@@ -340,8 +343,11 @@ func (t *table) floats(idx int) []float64 {
 	return out
 }
 
-// object reports a json table's column of lists, objects or booleans.
-func (t *table) object(idx int) bool { return idx < len(t.objects) && t.objects[idx] }
+// object reports a json table's column of lists, objects or booleans, or
+// another table's column of booleans.
+func (t *table) object(idx int) bool {
+	return idx < len(t.objects) && t.objects[idx] || idx < len(t.bools) && t.bools[idx]
+}
 
 // text reports a json table's column holding strings, which pandas keeps
 // as text however numeric they look.

@@ -302,6 +302,7 @@ func shape(text string, recs []record, sep rune, width int) (*Table, error) {
 		markNA(t.Rows, &t.Layout)
 	}
 	dropTotal(t)
+	markBools(t)
 	if soft != nil {
 		return t, soft
 	}

@@ -90,6 +90,10 @@ type Table struct {
 	// cells read here) or as bools (which a query's "True" does not
 	// equal).
 	Objects []bool
+	// Bools marks the columns of a delimited or sheet table whose every
+	// filled cell is a boolean as pandas reads one (True, FALSE …): pandas
+	// makes them bools, which a query's "False" does not equal.
+	Bools []bool
 	// Strings marks the columns of a JSON table holding a string in some
 	// row: pandas keeps them as text however numeric they look ("2.1").
 	Strings []bool

@@ -256,6 +256,7 @@ func sheetTable(rows [][]string, merged []cellRange) (*Table, error) {
 	}
 	t.lines.records, t.lines.table = len(g), end-h
 	dropTotal(t)
+	markBools(t)
 	return t, nil
 }
 
