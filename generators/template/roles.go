@@ -42,7 +42,7 @@ var (
 	countWords = regexp.MustCompile(`(?i)^(number|num|no|n|count|cnt|nb|total)[ _.]+(of[ _.]+)?[a-z]`)
 	// codeWords name what a column of whole numbers codes rather than
 	// measures: a state or county number, a bucket, a class.
-	codeWords = regexp.MustCompile(`(?i)(^(state|county|country|region|district|province|division|ward|precinct|zone|msa|cbsa|cluster|group|class|type|kind|category|segment|tier|sector|bucket|quintile|decile|quartile)s?$|[ _.](state|county|region|district|zone|cluster|group|class|type|category|segment|tier|bucket|quintile|decile|quartile|div|division|dept|precinct|beat|ward)$)`)
+	codeWords = regexp.MustCompile(`(?i)(^(state|county|country|region|district|province|division|ward|precinct|zone|msa|cbsa|cluster|group|class|type|kind|category|segment|tier|sector|bucket|quintile|decile|quartile)s?$|[ _.](state|county|region|district|zone|cluster|group|class|type|category|segment|tier|bucket|quintile|decile|quartile|div|division|dept|precinct|beat|ward|cat)$|(?-i:[a-z]Cat$))`)
 	// coordWords name coordinates: a place, never a measure to total,
 	// average, correlate or multiply.
 	coordWords = regexp.MustCompile(`(?i)(latitude|longitude|(^|[ _.])(lat|lon|lng|long)$|^[xy]?(lat|lon|lng)$|coord|easting|northing)`)
@@ -135,6 +135,8 @@ func (t *table) profile(c *column) {
 		c.role = roleExtensive
 	case idWords.MatchString(bare):
 		c.role = roleID
+	case c.isInt && longCodes(xs, nonNull) && !extensiveWords.MatchString(bare) && !intensiveWords.MatchString(bare):
+		c.role = roleID // registry numbers and ids: ОКПО 90193989, hint 373463
 	case yearWords.MatchString(bare) && c.isInt:
 		c.role = roleYear
 	case c.isInt && yearLike(xs) && !extensiveWords.MatchString(bare) && !intensiveWords.MatchString(bare):
@@ -175,6 +177,30 @@ func (t *table) references(cols []column) {
 			c.role = roleID
 		}
 	}
+}
+
+// longCodes reports integers that number things rather than count them:
+// six digits or more each, mostly distinct, and either eight digits or
+// more each and all but unique (a registry number), or all within 5% of
+// each other (a block of ids: 371920 to 373463).
+func longCodes(xs []float64, n int) bool {
+	if len(xs) < 10 {
+		return false
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	seen := map[float64]bool{}
+	for _, x := range xs {
+		if math.Abs(x) < 1e5 {
+			return false
+		}
+		lo, hi = min(lo, x), max(hi, x)
+		seen[x] = true
+	}
+	distinct := len(seen)
+	if distinct*2 < n {
+		return false
+	}
+	return lo >= 1e7 && distinct*10 >= n*9 || lo > 0 && hi-lo < 0.05*lo
 }
 
 // moneyText reports whether every non-null cell of column idx is an amount
@@ -329,6 +355,10 @@ func aggOf(c column) (name, en, zh string, f func([]float64) float64) {
 // record rather than names: every column whose cells are numbers has a
 // number (or a date) for a name, and the names are not the years of a wide
 // table ("Country,2019,2020").
+// naName is a header cell that is a missing value as pandas writes or
+// reads one: a headerless file's first record (1,null,0,0).
+var naName = regexp.MustCompile(`^(?i:null|nan|none|n/a|na|#n/a)$`)
+
 func (t *table) headerless() bool {
 	if t.noHeader != 0 {
 		return t.noHeader > 0
@@ -340,8 +370,8 @@ func (t *table) headerless() bool {
 	numCols, dataNames, years := 0, 0, 0
 	for i, h := range t.header {
 		h = strings.TrimSpace(h)
-		if isDate(h) {
-			dataNames++
+		if isDate(h) || naName.MatchString(h) {
+			dataNames++ // a date, or a missing value, named a column
 			continue
 		}
 		if !t.numeric(i) {
@@ -373,10 +403,11 @@ var (
 	allLabel       = regexp.MustCompile(`(?i)^\s*all[ _-]+\S+([ _-]+\S+){0,2}\s*$`)
 )
 
-// totalWord is an aggregate label that says it sums: such a row is taken
-// for a total on its label alone. Other labels ("All …", "World",
-// "Overall") must also outweigh the other rows (outweighs).
-var totalWord = regexp.MustCompile(`(?i)^\s*(total|totals|grand[ _-]?total|sub[ _-]?total|sum|合计|总计|总和)\s*$`)
+// totalWord is an aggregate label that says it totals: such a row is
+// taken for a total on its label alone. Other labels ("All …", "World",
+// "Overall", "Sum", which also names things: a toolkit's Sum class) must
+// also outweigh the other rows (outweighs).
+var totalWord = regexp.MustCompile(`(?i)^\s*(total|totals|grand[ _-]?total|sub[ _-]?total|合计|总计)\s*$`)
 
 // outweighs reports whether the rows whose column idx holds label carry
 // at least one and a half times the other rows' median in some measure

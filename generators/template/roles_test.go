@@ -79,6 +79,9 @@ var realShaped = []struct {
 	{"arrests.csv", genRows("BKG_NUM,ARR_DIV,RPT_BEAT,AGE", 30, func(i int) string {
 		return fmt.Sprintf("%d,%d,%d,%d", 4894831+i, 4204+i%9*7, 1200+i%5, 18+i*7%50)
 	}), map[string]role{"ARR_DIV": roleCategory, "RPT_BEAT": roleCategory, "AGE": roleIntensive}},
+	{"registry.csv", genRows("company,okpo,hint,dirCat,staff", 30, func(i int) string {
+		return fmt.Sprintf("C%d,%d,%d,%d,%d", i, 60000000+i*2750311, 371920+i*53, i%8*45, 10+i*7%40)
+	}), map[string]role{"okpo": roleID, "hint": roleID, "dirCat": roleCategory, "staff": roleIntensive}},
 	{"noheader.csv", noHeaderCSV(), nil},
 }
 
@@ -243,6 +246,7 @@ func TestHeaderless(t *testing.T) {
 	}{
 		{"record as header", noHeaderCSV(), true},
 		{"dates as header", "2020-01-01,5\n2020-01-02,6\n2020-01-03,7\n", true},
+		{"a missing value in the first record", "1,null,0,0\n2,0,0,null\n3,null,,\n4,null,0,null\n5,0,0,\n6,0,0,\n7,null,0,null\n", true},
 		{"named", "id,value,colour\n1,2.5,red\n2,3.5,blue\n", false},
 		{"wide years", "Country,2019,2020,2021\nFrance,1.5,2.5,3.5\nSpain,2,3,4\n", false},
 		{"quoted names", "name's \"%d\",value\n\"q'\",1\nr,2\n", false},
@@ -316,6 +320,16 @@ func TestAggregateRows(t *testing.T) {
 	}
 	if tt, err := readTable(services, "csv"); err != nil || len(tt.aggregateRows()) != 0 {
 		t.Errorf("categories named All ages and Worldwide are aggregate rows: %v (%v)", tt.aggregateRows(), err)
+	}
+	// A class named Sum in a toolkit's tree of classes and their sizes.
+	classes := filepath.Join(t.TempDir(), "classes.csv")
+	if err := os.WriteFile(classes, []byte(genRows("name,size", 30, func(i int) string {
+		return fmt.Sprintf("%s,%d", []string{"Sum", fmt.Sprintf("Class%d", i)}[min(1, i%29)], 1000+i*37%500)
+	})), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if tt, err := readTable(classes, "csv"); err != nil || len(tt.aggregateRows()) != 0 {
+		t.Errorf("a class named Sum is an aggregate row: %v (%v)", tt.aggregateRows(), err)
 	}
 }
 
