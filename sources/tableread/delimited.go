@@ -300,6 +300,9 @@ func shape(text string, recs []record, sep rune, width int) (*Table, error) {
 	}
 	if len(t.Rows) > 0 {
 		markNA(t.Rows, &t.Layout)
+		if sep != ' ' {
+			markBlank(t.Rows, &t.Layout)
+		}
 	}
 	dropTotal(t)
 	markBools(t)

@@ -41,7 +41,8 @@ type Layout struct {
 	// Thousands is "." when numbers above 999 are written 1.613.
 	Thousands string
 	// NAValues are the marks written for a missing figure in columns of
-	// numbers (".", ".."), which pandas reads as text unless told.
+	// numbers (".", ".."), and cells of nothing but spaces (" "), which
+	// pandas reads as text unless told.
 	NAValues []string
 	// SkipRows counts the lines (rows of a sheet) above the header: titles,
 	// notes, comment and blank lines.
@@ -131,6 +132,9 @@ func (l Layout) Args() []string {
 		a = append(a, "sheet_name="+q(l.Sheet))
 		if l.Engine != "" {
 			a = append(a, "engine="+q(l.Engine))
+		}
+		if len(l.NAValues) > 0 {
+			a = append(a, naList(l.NAValues))
 		}
 	} else {
 		a = append(a, "encoding="+q(l.Encoding), "sep="+q(l.Sep))

@@ -3,6 +3,7 @@ package tableread
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -101,4 +102,37 @@ func naList(marks []string) string {
 		q[i] = strconv.Quote(m)
 	}
 	return fmt.Sprintf("na_values=[%s]", strings.Join(q, ", "))
+}
+
+// markBlank empties the cells of nothing but spaces (" ", as some
+// spreadsheet writers leave an emptied cell) and adds each such text to
+// l.NAValues, so that pandas reads them as missing too rather than as a
+// value " " that a count of groups or of missing values would take for
+// one. A table padded with spaces of more than three widths is left as
+// pandas reads it.
+func markBlank(rows [][]string, l *Layout) {
+	seen := map[string]bool{}
+	for _, r := range rows {
+		for _, v := range r {
+			if v != "" && strings.TrimSpace(v) == "" {
+				seen[v] = true
+			}
+		}
+	}
+	if len(seen) > 3 {
+		return // padding of every width: pandas keeps it, and so does this reading
+	}
+	for _, r := range rows {
+		for i, v := range r {
+			if seen[v] {
+				r[i] = ""
+			}
+		}
+	}
+	blanks := make([]string, 0, len(seen))
+	for v := range seen {
+		blanks = append(blanks, v)
+	}
+	slices.Sort(blanks)
+	l.NAValues = append(l.NAValues, blanks...)
 }

@@ -143,6 +143,15 @@ func layoutCases() []layoutCase {
 			want: with(delim(";"), func(l *Layout) { l.Decimal = "," }), header: []string{"Classement", "Quartier", "Année", "Taux"}, rows: 5, cell: [2]int{4, 1}, value: "Rogier"},
 		{name: "year_near_its_mean.csv", data: []byte("k,year,v\na,2013,5\nb,2017,9\nc,2015,3\nAll,2016,4\n"),
 			want: delim(","), header: []string{"k", "year", "v"}, rows: 4, cell: [2]int{3, 0}, value: "All"},
+		{name: "space_cells.csv", data: []byte("id,charge,div\n1, ,4210\n2,853.7PC,4215\n3, ,4204\n4,594(B)2APC,4279\n"),
+			want: with(delim(","), func(l *Layout) { l.NAValues = []string{" "} }), header: []string{"id", "charge", "div"}, rows: 4, cell: [2]int{0, 1}, value: "", pandasCell: true},
+		{name: "padded_cells.csv", data: []byte("id,note,n\n1, ,4\n2,  ,5\n3,   ,6\n4,    ,7\n"),
+			want: delim(","), header: []string{"id", "note", "n"}, rows: 4, cell: [2]int{1, 1}, value: "  "},
+		{name: "space_cells.xlsx", sheet: func(f *excelize.File) {
+			for i, r := range [][]any{{"id", "charge", "div"}, {1, " ", 4210}, {2, "853.7PC", 4215}, {3, " ", 4204}} {
+				f.SetSheetRow("Sheet1", cellName(0, i), &r)
+			}
+		}, want: Layout{Format: "xlsx", Sheet: "Sheet1", NAValues: []string{" "}}, header: []string{"id", "charge", "div"}, rows: 3, cell: [2]int{2, 1}, value: "", pandasCell: true},
 		{name: "total_is_a_row.csv", data: []byte("kind,n\nA,1\nB,2\nTotal,9\n"),
 			want: delim(","), header: []string{"kind", "n"}, rows: 3, cell: [2]int{2, 0}, value: "Total"},
 		{name: "notes_around.xlsx", sheet: func(f *excelize.File) {

@@ -255,6 +255,7 @@ func sheetTable(rows [][]string, merged []cellRange) (*Table, error) {
 		t.Rows = append(t.Rows, row)
 	}
 	t.lines.records, t.lines.table = len(g), end-h
+	markBlank(t.Rows, &t.Layout)
 	dropTotal(t)
 	markBools(t)
 	return t, nil
