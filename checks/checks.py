@@ -772,6 +772,21 @@ def read_table(path):
     return df
 
 
+def pandas_names(header):
+    """A header row's names as pandas names the columns it reads: a blank
+    one "Unnamed: i", a repeated one "name.1", "name.2" … in order."""
+    out, count = [], {}
+    for i, h in enumerate(header):
+        h = str(h).strip() or "Unnamed: %d" % i
+        if h in count:
+            count[h] += 1
+            h = "%s.%d" % (h, count[h])
+        else:
+            count[h] = 0
+        out.append(h)
+    return out
+
+
 def written_cell(path, df, row, col):
     """The text of cell (row, col) of DataFrame df as the CSV file at path
     wrote it (df read from path by read_table, its unnamed index column
@@ -2037,7 +2052,7 @@ _HELPERS = {
     "os": os, "re": re, "json": json, "math": math,
     "read_table": read_table, "find_column": find_column, "iqr_bounds": iqr_bounds, "same_table": same_table,
     "numbers_in": numbers_in, "number_close": number_close, "close_as_written": close_as_written,
-    "written_cell": written_cell, "candidates": candidates, "in_order": in_order, "read_text": read_text,
+    "written_cell": written_cell, "pandas_names": pandas_names, "candidates": candidates, "in_order": in_order, "read_text": read_text,
     "answer_states": answer_states,
     "brightness": brightness, "contrast": contrast, "sharpness": sharpness, "similarity": similarity,
     "open_image": _open_image, "apply_transform": apply_transform, "is_gray": is_gray,

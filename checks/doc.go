@@ -35,7 +35,7 @@
 // requires the output to have no colour. Python checks run their asserts with
 // answer, messages and the library's helpers in scope: read_table,
 // find_column, iqr_bounds, numbers_in, number_close, close_as_written,
-// written_cell, read_text,
+// written_cell, pandas_names, read_text,
 // html_elements, load_module, open_image, similarity, apply_transform,
 // is_gray, flatten, has_alpha, brightness, contrast, sharpness, read_audio, duration,
 // loudness_db, audio_match, level_db, sniff_type, candidates, load_pickle,

@@ -124,7 +124,8 @@ assert share >= 0.9, 'the clusters of {out}.csv explain %%.0f%%%% of the varianc
 // htmlTableCheck compares the first HTML table of {out}.html, cell text by
 // cell text, with the input as the reference reads it, in the
 // verification sandbox: its first row is the header (heads among its
-// cells), each further row a record, every named column's values equal
+// cells, named as pandas names them: a blank one Unnamed: i, a repeated
+// one name.1), each further row a record, every named column's values equal
 // (numbers within tolerance) in any row order. Empty cells, zeros or
 // another column's values fail. A line break inside a cell is whitespace,
 // as a browser shows it, whether written raw or as the \n pandas' to_html
@@ -144,7 +145,7 @@ for e in els:
     elif tables == 1 and e['tag'] in ('td', 'th') and cur is not None:
         cur.append(' '.join(re.sub(r'\\[ntr]', ' ', e['text']).split()))
 assert rows, '{out}.html has a <table> without rows'
-head = rows[0]
+head = pandas_names(rows[0])
 missing = [h for h in %s if h not in head]
 assert not missing, 'the table header lacks %%s (has %%s)' %% (missing, head[:8])
 empty = ('', 'nan', 'NaN', 'None', 'NaT', '<NA>')

@@ -552,3 +552,27 @@ func TestCorrToItsDigits(t *testing.T) {
 		[]solution{says("the next value in the third decimal", " + 0.001, 3))", r+0.001, "%.3f")},
 		[]solution{says("two decimals", ", 2))", r, "%.2f"), says("four decimals", ", 4))", r, "%.4f")})
 }
+
+// TestDataTableBlankAndRepeatedNames: a page written by hand keeps a
+// blank column name blank and a repeated one repeated, as the file has
+// them; pandas names them Unnamed: 1 and v.1. Both pass; a page whose
+// header row is the first data row fails.
+func TestDataTableBlankAndRepeatedNames(t *testing.T) {
+	pyenvtest.Python(t)
+	var b strings.Builder
+	b.WriteString("k,,v,v\n")
+	for i := range 8 {
+		fmt.Fprintf(&b, "r%d,%d,%d,%d\n", i, i*3, i*5+1, i*7+2)
+	}
+	ins := []generators.Input{writeFile(t, t.TempDir(), "names.csv", "csv", []byte(b.String()))}
+	byHandFromData := strings.Replace(htmlByHand, "rows[0]) + '</tr>\\n')\n    for r in rows[1:]:", "rows[1]) + '</tr>\\n')\n    for r in rows[2:]:", 1)
+	if byHandFromData == htmlByHand {
+		t.Fatal("the wrong page is the right one")
+	}
+	judge(t, ins, "web.datatable",
+		[]solution{{name: "the first data row as the header", own: true, steps: []string{byHandFromData}}},
+		[]solution{
+			{name: "pandas' to_html", own: true, steps: []string{htmlEdit + htmlSave}},
+			{name: "by hand with the csv module", own: true, steps: []string{htmlByHand}},
+		})
+}
