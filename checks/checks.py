@@ -949,12 +949,17 @@ _DATEISH_RE = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}")
 def _same_date(a, b):
     """Whether two text cells that both hold a date name the same moment
     (2019-01-02 and 2019-01-02 00:00:00, or the same date written as a
-    timestamp)."""
+    timestamp; a date without a zone beside one in UTC, 2004-01-05 and
+    2004-01-05T00:00:00Z, as UTC)."""
     if not (_DATEISH_RE.search(a) and _DATEISH_RE.search(b)):
         return False
     try:
         import pandas as pd
-        return pd.Timestamp(a) == pd.Timestamp(b)
+        ta, tb = pd.Timestamp(a), pd.Timestamp(b)
+        if (ta.tzinfo is None) != (tb.tzinfo is None):
+            # 2004-01-05 and 2004-01-05T00:00:00Z: the naive one read as UTC
+            ta, tb = [t.tz_convert("UTC").tz_localize(None) if t.tzinfo is not None else t for t in (ta, tb)]
+        return ta == tb
     except (ValueError, TypeError, OverflowError):
         return False
 

@@ -576,3 +576,20 @@ func TestDataTableBlankAndRepeatedNames(t *testing.T) {
 			{name: "by hand with the csv module", own: true, steps: []string{htmlByHand}},
 		})
 }
+
+// TestConvertUTCDates: timestamps written in UTC (2004-01-05T00:00:00Z)
+// converted as plain dates (2004-01-05) are the same moments and pass; the
+// dates a day off fail.
+func TestConvertUTCDates(t *testing.T) {
+	pyenvtest.Python(t)
+	var b strings.Builder
+	b.WriteString("Date;VIXClose;VIXHigh\n")
+	for i := range 12 {
+		fmt.Fprintf(&b, "2004-01-%02dT00:00:00Z;%d.%d;%d.%d\n", i+5, 17+i%4, i, 18+i%5, i)
+	}
+	ins := []generators.Input{writeFile(t, t.TempDir(), "vix.csv", "csv", []byte(b.String()))}
+	write := "import pandas as pd, glob, os\nd = pd.read_csv(glob.glob('data/*.csv')[0], sep=';')\nos.makedirs(os.path.dirname(OUT) or '.', exist_ok=True)\n%s\nd.to_excel(OUT, index=False) if OUT.endswith('.xlsx') else d.to_json(OUT, orient='records') if OUT.endswith('.json') else d.to_csv(OUT, index=False)"
+	judge(t, ins, "table.convert",
+		[]solution{{name: "dates a day off", own: true, steps: []string{fmt.Sprintf(write, "d['Date'] = (pd.to_datetime(d['Date']) + pd.Timedelta(days=1)).dt.strftime('%Y-%m-%d')")}}},
+		[]solution{{name: "plain dates", own: true, steps: []string{fmt.Sprintf(write, "d['Date'] = pd.to_datetime(d['Date']).dt.strftime('%Y-%m-%d')")}}})
+}

@@ -164,6 +164,11 @@ func layoutCases() []layoutCase {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)
 			}
 		}, want: Layout{Format: "xlsx", Sheet: "Sheet1", SkipRows: 4, NRows: 4}, header: []string{"Name", "Profession", "Age", "Has kids", "Born", "Died"}, rows: 4, cell: [2]int{3, 0}, value: "Harper Lee"},
+		{name: "ragged_letters.xlsx", sheet: func(f *excelize.File) {
+			for i, r := range [][]any{{"a", "b", "c", nil}, {"d", "e", nil, nil}, {"f", nil, nil, nil}, {"g", "h", "I", "j"}, {"k", nil, nil, "l"}} {
+				f.SetSheetRow("Sheet1", cellName(0, i), &r)
+			}
+		}, want: Layout{Format: "xlsx", Sheet: "Sheet1"}, header: []string{"a", "b", "c", "Unnamed: 3"}, rows: 4, cell: [2]int{3, 3}, value: "l"},
 		{name: "mean_row.xlsx", sheet: func(f *excelize.File) {
 			for i, r := range [][]any{{"city", "rain", "sun"}, {"a", 10, 100}, {"b", 20, 200}, {"c", 30, 300}, {"Average", 20, 200}} {
 				f.SetSheetRow("Sheet1", cellName(0, i), &r)

@@ -216,8 +216,8 @@ func sheetTable(rows [][]string, merged []cellRange) (*Table, error) {
 		end++
 	}
 	width := c1 - c0 + 1
-	for end > h+2 && width >= 3 && g.filled(end-1, c0, c1) <= max(1, width/2) && !rowHasNumber(g, end-1, c0, c1) {
-		end-- // notes right below the rows: sparse lines of text
+	for end > h+2 && width >= 3 && !rowHasNumber(g, end-1, c0, c1) && (g.filled(end-1, c0, c1) == 1 || textInFigures(g, end-1, h+1, end-1, c0, c1)) {
+		end-- // notes right below the rows: a line of text, or words where the rows hold figures
 	}
 	if end == h+1 {
 		return nil, fmt.Errorf("%w: a header without rows", ErrNoTable)
@@ -259,6 +259,32 @@ func sheetTable(rows [][]string, merged []cellRange) (*Table, error) {
 	dropTotal(t)
 	markBools(t)
 	return t, nil
+}
+
+// textInFigures reports whether row r holds text in a column whose cells
+// in rows r0 to r1-1 are figures (three or more, four in five of those
+// filled): "at the … bottom," written under ages and dates is a note, "k
+// … l" under letters a row.
+func textInFigures(g grid, r, r0, r1, c0, c1 int) bool {
+	for c := c0; c <= c1; c++ {
+		v := g.at(r, c)
+		if v == "" || number.MatchString(v) {
+			continue
+		}
+		nums, cells := 0, 0
+		for k := r0; k < r1; k++ {
+			if x := g.at(k, c); x != "" {
+				cells++
+				if number.MatchString(x) {
+					nums++
+				}
+			}
+		}
+		if nums >= 3 && nums*5 >= cells*4 {
+			return true
+		}
+	}
+	return false
 }
 
 // wideHeader is the header of a sheet whose first rows are notes written
