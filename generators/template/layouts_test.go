@@ -385,3 +385,29 @@ func TestBooleanColumnsLeftAlone(t *testing.T) {
 		t.Errorf("%d of %d tasks hold", len(v.Kept), len(tasks))
 	}
 }
+
+// TestLaterSheetNamed: a workbook whose table is not on its first sheet
+// (a cover sheet first) says in every query which sheet the table is on,
+// as pandas reads the first by default; the tasks prove.
+func TestLaterSheetNamed(t *testing.T) {
+	pyenvtest.Python(t)
+	var rows [][]any
+	rows = append(rows, []any{"city", "score", "count"})
+	for i := range 8 {
+		rows = append(rows, []any{fmt.Sprintf("C%d", i), 10.5 + float64(i), i * 7})
+	}
+	book := xlstest.Workbook(xlstest.Sheet{Name: "Cover", Rows: [][]any{{"Annual report"}, {}, {"Prepared by the office"}}}, xlstest.Sheet{Name: "data", Rows: rows})
+	ins := []generators.Input{writeFile(t, t.TempDir(), "report.xls", "xls", book)}
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{"table.shape", "table.stat"}}).Generate(context.Background(), ins)
+	if err != nil || len(tasks) == 0 {
+		t.Fatalf("no task: %v", err)
+	}
+	for _, task := range tasks {
+		if !strings.Contains(task.Query, `the table is on the sheet "data"`) {
+			t.Errorf("%s: the query does not name the sheet: %s", task.Generator, task.Query)
+		}
+	}
+	if v := validateAll(t, tasks, inputPaths(ins)); len(v.Kept) != len(tasks) {
+		t.Errorf("%d of %d tasks hold", len(v.Kept), len(tasks))
+	}
+}

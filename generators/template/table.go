@@ -411,6 +411,10 @@ func (c *bctx) whereTables(t *tmpl, s spec) spec {
 	}
 	var en, zh []string
 	for i := range c.files {
+		if tb, err := tableFile.of(c, i); err == nil && tb.layout != nil && tb.layout.LaterSheet {
+			en = append(en, fmt.Sprintf("In %s, the table is on the sheet %q (the sheets before it hold none).", c.dpath(i), tb.layout.Sheet))
+			zh = append(zh, fmt.Sprintf("%s 中的表格在工作表“%s”上（它之前的工作表没有表格）。", c.dpath(i), tb.layout.Sheet))
+		}
 		if tb, err := tableFile.of(c, i); err == nil && tb.layout != nil && tb.layout.Total != "" {
 			what, whatZh := "totals", "合计"
 			if tb.layout.TotalIsMean {

@@ -65,8 +65,10 @@ type Layout struct {
 	// lines end in columns with no name and no value (trailing separators):
 	// pandas reads the first NCols (usecols=range(NCols)); 0 reads them all.
 	NCols int
-	// Sheet is the worksheet the table is on.
-	Sheet string
+	// Sheet is the worksheet the table is on; LaterSheet is set when it is
+	// not the workbook's first (which pandas reads by default).
+	Sheet      string
+	LaterSheet bool
 	// Engine is the reader pandas must be told to use ("openpyxl") for a
 	// workbook whose parts pandas does not recognise by name (a workbook
 	// part outside xl/): its sniffing would call the file a plain zip.

@@ -50,8 +50,9 @@ func ReadXLS(path string) (*Table, error) {
 	if len(sheets) == 0 {
 		return nil, fmt.Errorf("xls %s: no worksheets", path)
 	}
-	for _, s := range sheets {
+	for i, s := range sheets {
 		if s.Err == nil {
+			s.Table.Layout.LaterSheet = i > 0
 			return s.Table, nil
 		}
 	}

@@ -52,7 +52,7 @@ func xlsCases() []layoutCase {
 		{name: "cover_then_table.xls", book: xlstest.Workbook(
 			xlstest.Sheet{Name: "Cover", Rows: [][]any{{"Annual report"}, {}, {"Prepared by the office"}}},
 			xlstest.Sheet{Name: "data", Rows: [][]any{{"x", "y"}, {1, 2}, {3, 4}}}),
-			want: xl("data", none), header: []string{"x", "y"}, rows: 2},
+			want: xl("data", func(l *Layout) { l.LaterSheet = true }), header: []string{"x", "y"}, rows: 2},
 	}
 }
 
