@@ -687,9 +687,14 @@ def sniff_type(path):
         return "zip"
     if head[:1] == b"\x80":
         return "pickle"
-    try:
-        text = head.decode("utf-8")
-    except UnicodeDecodeError:
+    text = None
+    for cut in range(4):  # a character cut at the head's end is not an error
+        try:
+            text = head[:len(head) - cut].decode("utf-8")
+            break
+        except UnicodeDecodeError:
+            continue
+    if text is None:
         return "unknown"
     s = text.lstrip().lower()
     if s.startswith("<!doctype html") or s.startswith("<html") or "<body" in s:

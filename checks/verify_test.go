@@ -40,6 +40,7 @@ var verifyCases = []verifyCase{
 	{"file missing", schemas.Check{Kind: "file", Path: "output/nope.png"}, "", false, "output/nope.png does not exist"},
 	{"file wrong type", schemas.Check{Kind: "file", Path: "output/shapes.jpg", Type: "png"}, "", false, "is a jpeg file, expected png"},
 	{"file empty", schemas.Check{Kind: "file", Path: "output/empty.txt"}, "", false, "0 bytes"},
+	{"file json cut mid-character", schemas.Check{Kind: "file", Path: "output/cyrillic.json", Type: "json"}, "", true, ""},
 	{"file absent wanted", schemas.Check{Kind: "file", Path: "output/nope.png", Exists: bp(false)}, "", true, ""},
 	{"table clean", schemas.Check{Kind: "table", Path: "output/clean.csv", Rows: intp(3), NoDuplicates: true, NoNulls: true, ColumnsInclude: []string{"Region", "sales"}, SortedBy: &schemas.SortKey{Column: "sales", Descending: true}}, "", true, ""},
 	{"table duplicates", schemas.Check{Kind: "table", Path: "output/dirty.csv", NoDuplicates: true}, "", false, "output/dirty.csv has 5 duplicate rows"},

@@ -56,3 +56,11 @@ with open("output/lr.pkl", "wb") as f:
 with open("output/page.html", "w") as f:
     f.write("<html><body><h1>Sales report</h1><table><tr><td>1</td></tr></table></body></html>")
 open("output/empty.txt", "w").close()
+# JSON of Cyrillic text written as UTF-8 (force_ascii=False): its first
+# 4096 bytes end inside a character.
+import json as _json
+_rows = [{"ФИО": "Аббасов Илал Газанфар Оглы " * 3, "n": i} for i in range(400)]
+_text = _json.dumps(_rows, ensure_ascii=False).encode("utf-8")
+assert _text[:4096].decode("utf-8", "ignore").encode("utf-8") != _text[:4096]
+with open("output/cyrillic.json", "wb") as f:
+    f.write(_text)
