@@ -299,13 +299,15 @@ func TestXLSSheetsCountEachTable(t *testing.T) {
 // TestSmallTablesConvert: a table of three rows (a workbook's, a CSV's)
 // gets only the templates that carry a table over (convert, publish,
 // shape), and those prove; one of a single row gets none, and
-// tasks.report.md says it is too small.
+// tasks.report.md says it is too small; a file whose first record is
+// data (no header) gets none either, and the report says so.
 func TestSmallTablesConvert(t *testing.T) {
 	pyenvtest.Python(t)
 	dir := t.TempDir()
 	ins := []generators.Input{
 		writeFile(t, dir, "tiny.csv", "csv", []byte("city,score,count\nLyon,10.5,3\nNîmes,11.5,4\nBrest,9.25,7\n")),
 		writeFile(t, dir, "one.csv", "csv", []byte("city,score\nLyon,10.5\n")),
+		writeFile(t, dir, "headerless.csv", "csv", []byte("1,null,0,0\n2,0,0,null\n3,null,,\n4,null,0,null\n5,0,0,\n6,0,0,\n7,null,0,null\n8,0,0,0\n")),
 	}
 	g := New(Options{Seed: 1, Langs: []string{"en"}, PerFile: 8})
 	tasks, err := g.Generate(context.Background(), ins)
@@ -320,7 +322,7 @@ func TestSmallTablesConvert(t *testing.T) {
 		}
 		onFiles = append(onFiles, task)
 		name := strings.TrimSuffix(strings.TrimPrefix(task.Generator, "template:"), "@1")
-		if task.Files[0].Name == "one.csv" || !smallTableTemplates[name] {
+		if task.Files[0].Name == "one.csv" || task.Files[0].Name == "headerless.csv" || !smallTableTemplates[name] {
 			t.Errorf("%s task on %s: a small table gets only %v", name, task.Files[0].Name, smallNames())
 		}
 		made[name] = true
@@ -332,8 +334,9 @@ func TestSmallTablesConvert(t *testing.T) {
 		t.Errorf("%d of %d tasks on a small table hold", len(v.Kept), len(onFiles))
 	}
 	un := g.(generators.Explainer).Untasked()
-	if len(un) != 1 || un[0].File.Name != "one.csv" || !strings.Contains(un[0].Detail, "1 rows and 2 columns is too small") {
-		t.Errorf("untasked %+v, want one.csv too small", un)
+	if len(un) != 2 || un[0].File.Name != "one.csv" || !strings.Contains(un[0].Detail, "1 rows and 2 columns is too small") ||
+		un[1].File.Name != "headerless.csv" || !strings.Contains(un[1].Detail, "is data, not a header") {
+		t.Errorf("untasked %+v, want one.csv too small and headerless.csv without a header", un)
 	}
 }
 

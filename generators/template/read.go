@@ -123,6 +123,9 @@ func tableUsable(c *bctx, i int) error {
 			return fmt.Errorf("column name %q clashes with the output placeholder", h)
 		}
 	}
+	if t.headerless() {
+		return fmt.Errorf("the first record (%s) is data, not a header: a file without a header, whose columns no query can name", strings.Join(t.header, ", "))
+	}
 	return nil
 }
 

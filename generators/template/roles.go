@@ -35,7 +35,7 @@ var (
 	// idWords name identifiers and codes.
 	idWords = regexp.MustCompile(`(?i)([ _.]fp$|fips|(^|[ _.])tract([ _.]|$)|^id$|^id[ _.]|[ _.]id$|(?-i:[a-z]Id$)|(?-i:[a-z]ID$)|\bid\b|identifier|^uuid|guid|code$|^code|(?-i:[a-z]Num$)|[ _.]num$|^n[uú]mero[ _.]|^nummer|^num[ée]ro[ _.]|\bkey$|[ _.]key$|(?-i:[a-z]Key$)|[ _.]sk$|(?-i:[a-z]SK$)|surrogate|zip|postal|phone|isbn|sku|serial|account|^no\.?$|^nr\.?$|^#$)`)
 	// ordinalWords name ranks, positions and sequence numbers.
-	ordinalWords = regexp.MustCompile(`(?i)((^|[ _.])rank|^pos$|^pos[ _.]|(^|[ _.])position|^month$|^mon$|^day$|^dow$|weekday|day[ _.]of[ _.]|^hour$|^hr$|^minute$|quarter|^qtr$|^index$|^idx|^order$|sequence|^seq|^place$|^seed$|^round$|^row$|^lap$|^inns?$|inning|episode|^ep$|^week$|^match$|^game$|(game|match|race|episode|round|lap|row|pick|jersey|shirt|squad|player|seat|room|lot|batch|order|item|record|entry|case|ticket|invoice|customer|student|employee)[ _.]*(no\.?|nr\.?|number|num|#|index|idx)$|^(no|num|number)[ _.]*(of[ _.]+)?(game|match|row|entry|order|episode|season|round|lap|week|day)s?$|(^|[ _.])(day|date|month|hour|minute|week)$)`)
+	ordinalWords = regexp.MustCompile(`(?i)(^dob$|date[ _.]?of[ _.]?birth|birth[ _.]?date|^born$|(^|[ _.])rank|^pos$|^pos[ _.]|(^|[ _.])position|^month$|^mon$|^day$|^dow$|weekday|day[ _.]of[ _.]|^hour$|^hr$|^minute$|quarter|^qtr$|^index$|^idx|^order$|sequence|^seq|^place$|^seed$|^round$|^row$|^lap$|^inns?$|inning|episode|^ep$|^week$|^match$|^game$|(game|match|race|episode|round|lap|row|pick|jersey|shirt|squad|player|seat|room|lot|batch|order|item|record|entry|case|ticket|invoice|customer|student|employee)[ _.]*(no\.?|nr\.?|number|num|#|index|idx)$|^(no|num|number)[ _.]*(of[ _.]+)?(game|match|row|entry|order|episode|season|round|lap|week|day)s?$|(^|[ _.])(day|date|month|hour|minute|week)$)`)
 	// yearWords name calendar years.
 	yearWords = regexp.MustCompile(`(?i)(^(year|yr\.?|fy|season)$|^year[ _.]|[ _.]year$|[ _.]year[ _.]|fiscal.?year|(?-i:^Year[A-Z][a-z]+$)|(?-i:[a-z]Year$)|[ _.]yr\.?$|^model[ _.]?yr)`)
 	// countWords start the name of a count ("Number of cases", "n_items").
@@ -180,9 +180,9 @@ func (t *table) references(cols []column) {
 }
 
 // longCodes reports integers that number things rather than count them:
-// six digits or more each, mostly distinct, and either eight digits or
-// more each and all but unique (a registry number), or all within 5% of
-// each other (a block of ids: 371920 to 373463).
+// six digits or more each, and either eight digits or more each and all
+// but unique (a registry number), or ten or more distinct ones all within
+// 5% of each other (a block of ids: 371920 to 373463, shared by rows).
 func longCodes(xs []float64, n int) bool {
 	if len(xs) < 10 {
 		return false
@@ -197,10 +197,7 @@ func longCodes(xs []float64, n int) bool {
 		seen[x] = true
 	}
 	distinct := len(seen)
-	if distinct*2 < n {
-		return false
-	}
-	return lo >= 1e7 && distinct*10 >= n*9 || lo > 0 && hi-lo < 0.05*lo
+	return lo >= 1e7 && distinct*10 >= n*9 || lo > 0 && hi-lo < 0.05*lo && distinct >= 10
 }
 
 // moneyText reports whether every non-null cell of column idx is an amount

@@ -76,11 +76,11 @@ var realShaped = []struct {
 	{"agencies.csv", genRows("ParentAgencyNum,agency_num,Número do documento,amount", 30, func(i int) string {
 		return fmt.Sprintf("%d,%d,%d,%d", 100+i%7, 2000+i, 101150+i*13, 50+i*17%90)
 	}), map[string]role{"ParentAgencyNum": roleID, "agency_num": roleID, "Número do documento": roleID, "amount": roleExtensive}},
-	{"arrests.csv", genRows("BKG_NUM,ARR_DIV,RPT_BEAT,AGE", 30, func(i int) string {
-		return fmt.Sprintf("%d,%d,%d,%d", 4894831+i, 4204+i%9*7, 1200+i%5, 18+i*7%50)
-	}), map[string]role{"ARR_DIV": roleCategory, "RPT_BEAT": roleCategory, "AGE": roleIntensive}},
+	{"arrests.csv", genRows("BKG_NUM,ARR_DIV,RPT_BEAT,AGE,DOB", 30, func(i int) string {
+		return fmt.Sprintf("%d,%d,%d,%d,%d", 4894831+i, 4204+i%9*7, 1200+i%5, 18+i*7%50, 28000+i*97)
+	}), map[string]role{"ARR_DIV": roleCategory, "RPT_BEAT": roleCategory, "AGE": roleIntensive, "DOB": roleOrdinal}},
 	{"registry.csv", genRows("company,okpo,hint,dirCat,staff", 30, func(i int) string {
-		return fmt.Sprintf("C%d,%d,%d,%d,%d", i, 60000000+i*2750311, 371920+i*53, i%8*45, 10+i*7%40)
+		return fmt.Sprintf("C%d,%d,%d,%d,%d", i, 60000000+i*2750311, 371920+i%12*53, i%8*45, 10+i*7%40)
 	}), map[string]role{"okpo": roleID, "hint": roleID, "dirCat": roleCategory, "staff": roleIntensive}},
 	{"noheader.csv", noHeaderCSV(), nil},
 }
