@@ -42,7 +42,7 @@ var (
 	countWords = regexp.MustCompile(`(?i)^(number|num|no|n|count|cnt|nb|total)[ _.]+(of[ _.]+)?[a-z]`)
 	// codeWords name what a column of whole numbers codes rather than
 	// measures: a state or county number, a bucket, a class.
-	codeWords = regexp.MustCompile(`(?i)(^(state|county|country|region|district|province|division|ward|precinct|zone|msa|cbsa|cluster|group|class|type|kind|category|segment|tier|sector|bucket|quintile|decile|quartile)s?$|[ _.](state|county|region|district|zone|cluster|group|class|type|category|segment|tier|bucket|quintile|decile|quartile|div|division|dept|precinct|beat|ward|cat)$|(?-i:[a-z]Cat$))`)
+	codeWords = regexp.MustCompile(`(?i)(^(state|county|country|region|district|province|division|ward|precinct|zone|msa|cbsa|cluster|group|class|type|kind|category|segment|tier|sector|bucket|quintile|decile|quartile)s?$|[ _.](state|county|region|district|zone|cluster|group|class|type|category|segment|tier|bucket|quintile|decile|quartile|div|division|dept|precinct|beat|ward|cat|loc|location)$|(?-i:[a-z]Cat$))`)
 	// coordWords name coordinates: a place, never a measure to total,
 	// average, correlate or multiply.
 	coordWords = regexp.MustCompile(`(?i)(latitude|longitude|(^|[ _.])(lat|lon|lng|long)$|^[xy]?(lat|lon|lng)$|coord|easting|northing)`)
@@ -181,8 +181,9 @@ func (t *table) references(cols []column) {
 
 // longCodes reports integers that number things rather than count them:
 // six digits or more each, and either eight digits or more each and all
-// but unique (a registry number), or ten or more distinct ones all within
-// 5% of each other (a block of ids: 371920 to 373463, shared by rows).
+// but unique (a registry number), or ten or more distinct ones nine in
+// ten of which lie within 5% of each other (a block of ids: 371920 to
+// 373463, shared by rows, a few stray ones aside).
 func longCodes(xs []float64, n int) bool {
 	if len(xs) < 10 {
 		return false
@@ -197,7 +198,8 @@ func longCodes(xs []float64, n int) bool {
 		seen[x] = true
 	}
 	distinct := len(seen)
-	return lo >= 1e7 && distinct*10 >= n*9 || lo > 0 && hi-lo < 0.05*lo && distinct >= 10
+	q05, q95 := quantile(xs, 0.05), quantile(xs, 0.95)
+	return lo >= 1e7 && distinct*10 >= n*9 || q05 > 0 && q95-q05 < 0.05*q05 && distinct >= 10
 }
 
 // moneyText reports whether every non-null cell of column idx is an amount

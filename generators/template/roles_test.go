@@ -79,8 +79,14 @@ var realShaped = []struct {
 	{"arrests.csv", genRows("BKG_NUM,ARR_DIV,RPT_BEAT,AGE,DOB", 30, func(i int) string {
 		return fmt.Sprintf("%d,%d,%d,%d,%d", 4894831+i, 4204+i%9*7, 1200+i%5, 18+i*7%50, 28000+i*97)
 	}), map[string]role{"ARR_DIV": roleCategory, "RPT_BEAT": roleCategory, "AGE": roleIntensive, "DOB": roleOrdinal}},
+	{"releases.csv", genRows("REL_LOC,HGT", 30, func(i int) string { return fmt.Sprintf("%d,%d", 4279+i%6*13, 505+i%9) }),
+		map[string]role{"REL_LOC": roleCategory}},
 	{"registry.csv", genRows("company,okpo,hint,dirCat,staff", 30, func(i int) string {
-		return fmt.Sprintf("C%d,%d,%d,%d,%d", i, 60000000+i*2750311, 371920+i%12*53, i%8*45, 10+i*7%40)
+		hint := 371920 + i%12*53
+		if i == 29 {
+			hint = 8890423 // a stray id of seven digits
+		}
+		return fmt.Sprintf("C%d,%d,%d,%d,%d", i, 60000000+i*2750311, hint, i%8*45, 10+i*7%40)
 	}), map[string]role{"okpo": roleID, "hint": roleID, "dirCat": roleCategory, "staff": roleIntensive}},
 	{"noheader.csv", noHeaderCSV(), nil},
 }

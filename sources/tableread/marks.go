@@ -52,8 +52,9 @@ func thousandsDots(rows [][]string) bool {
 }
 
 // markNA finds the columns whose cells are numbers but for a mark standing
-// for a missing figure (".", "..", "…", "x"), sets l.NAValues to the marks
-// found and empties those cells, as pandas reads them with na_values.
+// for a missing figure (".", "..", "…", "x"), or are all dots (a year no
+// figure was reported for), sets l.NAValues to the marks found and
+// empties those cells, as pandas reads them with na_values.
 func markNA(rows [][]string, l *Layout) {
 	marks := map[string]bool{}
 	for c := range rows[0] {
@@ -71,8 +72,9 @@ func markNA(rows [][]string, l *Layout) {
 				numeric = false
 			}
 		}
-		if !numeric || nums < 3 || len(seen) == 0 {
-			continue
+		dots := len(seen) > 0 && !seen["x"] && !seen["…"]
+		if !numeric || len(seen) == 0 || nums < 3 && !(nums == 0 && dots && marked(rows, c) >= 3) {
+			continue // a column of x alone is ticks, not missing figures
 		}
 		for _, r := range rows {
 			if seen[strings.TrimSpace(r[c])] {
@@ -88,6 +90,17 @@ func markNA(rows [][]string, l *Layout) {
 			l.NAValues = append(l.NAValues, m)
 		}
 	}
+}
+
+// marked counts the cells of column c that are missing-figure marks.
+func marked(rows [][]string, c int) int {
+	n := 0
+	for _, r := range rows {
+		if naMark.MatchString(strings.TrimSpace(r[c])) {
+			n++
+		}
+	}
+	return n
 }
 
 func isFloat(v string) bool {
