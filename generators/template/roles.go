@@ -354,6 +354,21 @@ func aggOf(c column) (name, en, zh string, f func([]float64) float64) {
 // record rather than names: every column whose cells are numbers has a
 // number (or a date) for a name, and the names are not the years of a wide
 // table ("Country,2019,2020").
+// steps reports column names that count columns: three or more whole
+// numbers, each one more than the one before (0, 1, 2 … over a season's
+// games), names rather than a record of data.
+func steps(xs []float64) bool {
+	if len(xs) < 3 {
+		return false
+	}
+	for i, x := range xs {
+		if x != math.Trunc(x) || i > 0 && x != xs[i-1]+1 {
+			return false
+		}
+	}
+	return true
+}
+
 // naName is a header cell that is a missing value as pandas writes or
 // reads one: a headerless file's first record (1,null,0,0).
 var naName = regexp.MustCompile(`^(?i:null|nan|none|n/a|na|#n/a)$`)
@@ -367,6 +382,7 @@ func (t *table) headerless() bool {
 		return false
 	}
 	numCols, dataNames, years := 0, 0, 0
+	var named []float64 // the numbers the header puts over columns of numbers
 	for i, h := range t.header {
 		h = strings.TrimSpace(h)
 		if isDate(h) || naName.MatchString(h) {
@@ -382,11 +398,12 @@ func (t *table) headerless() bool {
 			return false
 		}
 		dataNames++
+		named = append(named, f)
 		if f >= 1800 && f <= 2100 && f == math.Trunc(f) {
 			years++
 		}
 	}
-	if dataNames == 0 || (numCols > 0 && years == numCols) {
+	if dataNames == 0 || (numCols > 0 && years == numCols) || steps(named) {
 		return false
 	}
 	t.noHeader = 1

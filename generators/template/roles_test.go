@@ -255,6 +255,7 @@ func TestHeaderless(t *testing.T) {
 		{"a missing value in the first record", "1,null,0,0\n2,0,0,null\n3,null,,\n4,null,0,null\n5,0,0,\n6,0,0,\n7,null,0,null\n", true},
 		{"named", "id,value,colour\n1,2.5,red\n2,3.5,blue\n", false},
 		{"wide years", "Country,2019,2020,2021\nFrance,1.5,2.5,3.5\nSpain,2,3,4\n", false},
+		{"numbered steps", "team,0,1,2,3\nHawks,0.50,0.51,0.52,0.53\nNets,0.50,0.49,0.51,0.50\nBulls,0.48,0.47,0.49,0.50\n", false},
 		{"quoted names", "name's \"%d\",value\n\"q'\",1\nr,2\n", false},
 		{"repeated names", "kind,a,a,b\ncat,1.5,2.5,3.5\ndog,5.5,6.5,7.5\ncat,1.5,2.5,3.5\ndog,2.5,3.5,4.5\ncat,1.5,2.5,3.5\ndog,2.5,3.5,4.5\n", false},
 	} {
