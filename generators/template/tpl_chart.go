@@ -157,7 +157,7 @@ func buildScatter(c *bctx) ([]spec, error) {
 	s[0].answerZh = fmt.Sprintf("散点图已保存到 {OUT}.png。%s 与 %s 的皮尔逊相关系数 r 为 %.3f：%s。", a.name, b.name, r, strength(r, true))
 	s[0].checks = append(s[0].checks, schemas.Check{Kind: schemas.CheckAnswer, Number: &schemas.NumberMatch{Value: round(r, 6), AbsTol: 0.0051}},
 		recomputed(tableSetup(c, 0), recomp{fmt.Sprintf("df[%s].corr(df[%s])", py(a.name), py(b.name)), 0, 0.0051, ""}),
-		valueToItsDigits(c, fmt.Sprintf("df[%s].corr(df[%s])", py(a.name), py(b.name)), "r|correlation|相关系数"))
+		valueToItsDigits(c, fmt.Sprintf("df[%s].corr(df[%s])", py(a.name), py(b.name)), ""))
 	return s, nil
 }
 
