@@ -135,6 +135,8 @@ func (t *table) profile(c *column) {
 		c.role = roleExtensive
 	case idWords.MatchString(bare):
 		c.role = roleID
+	case c.isInt && feetInches(xs):
+		c.role = roleOrdinal // a height written 511 for 5 ft 11 in: no mean of it means anything
 	case c.isInt && longCodes(xs, nonNull) && !extensiveWords.MatchString(bare) && !intensiveWords.MatchString(bare):
 		c.role = roleID // registry numbers and ids: ОКПО 90193989, hint 373463
 	case yearWords.MatchString(bare) && c.isInt:
@@ -177,6 +179,25 @@ func (t *table) references(cols []column) {
 			c.role = roleID
 		}
 	}
+}
+
+// feetInches reports heights written as feet and inches run together (505
+// for 5 ft 5 in, as police records keep them): ten or more values from 400
+// to 799 whose last two digits never pass 11, several of them above 9.
+func feetInches(xs []float64) bool {
+	if len(xs) < 10 {
+		return false
+	}
+	big := 0
+	for _, x := range xs {
+		if x < 400 || x > 799 || int(x)%100 > 11 {
+			return false
+		}
+		if int(x)%100 >= 10 {
+			big++
+		}
+	}
+	return big >= 2
 }
 
 // longCodes reports integers that number things rather than count them:
