@@ -182,15 +182,15 @@ func (t *table) references(cols []column) {
 }
 
 // feetInches reports heights written as feet and inches run together (505
-// for 5 ft 5 in, as police records keep them): ten or more values from 400
-// to 799 whose last two digits never pass 11, several of them above 9.
+// for 5 ft 5 in, as police records keep them): ten or more values from 100
+// to 899 whose last two digits never pass 11, several of them above 9.
 func feetInches(xs []float64) bool {
 	if len(xs) < 10 {
 		return false
 	}
 	big := 0
 	for _, x := range xs {
-		if x < 400 || x > 799 || int(x)%100 > 11 {
+		if x < 100 || x > 899 || int(x)%100 > 11 {
 			return false
 		}
 		if int(x)%100 >= 10 {

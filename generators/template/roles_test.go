@@ -80,7 +80,7 @@ var realShaped = []struct {
 		return fmt.Sprintf("%d,%d,%d,%d,%d", 4894831+i, 4204+i%9*7, 1200+i%5, 18+i*7%50, 28000+i*97)
 	}), map[string]role{"ARR_DIV": roleCategory, "RPT_BEAT": roleCategory, "AGE": roleIntensive, "DOB": roleOrdinal}},
 	{"releases.csv", genRows("REL_LOC,HGT,WGT", 30, func(i int) string {
-		return fmt.Sprintf("%d,%d,%d", 4279+i%6*13, []int{505, 511, 600, 507, 510, 602, 409}[i%7], 120+i*7%90)
+		return fmt.Sprintf("%d,%d,%d", 4279+i%6*13, []int{505, 511, 600, 507, 510, 602, 204}[i%7], 120+i*7%90)
 	}), map[string]role{"REL_LOC": roleCategory, "HGT": roleOrdinal, "WGT": roleIntensive}},
 	{"registry.csv", genRows("company,okpo,hint,dirCat,staff", 30, func(i int) string {
 		hint := 371920 + i%12*53
