@@ -129,15 +129,7 @@ func TestUntaskedFilesNamed(t *testing.T) {
 	// The plan counts them in the funnel, from run.json, so a resumed run
 	// does too; a file whose benchmark tasks all fail their proof joins
 	// them.
-	r := newBuilder(cfg, Options{Out: dir})
-	defer r.close()
-	if err := r.open(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	fs, err := r.collect(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, fs := reopened(t, cfg, dir)
 	tasks, _, _, err := r.tasks.read(filepath.Join(dir, rundir.Tasks), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -297,8 +289,19 @@ func TestNotCollectedFilesNamed(t *testing.T) {
 	if len(info.NotCollected) != 1 || info.NotCollected[0].Name != "empty.csv" || info.NotCollected[0].Reason != "empty" {
 		t.Errorf("run.json not_collected = %+v, want empty.csv (empty)", info.NotCollected)
 	}
+	r, fs := reopened(t, cfg, dir)
+	if err := r.countFiles(&funnel{Funnel: filters.NewFunnel(stageFiles)}, fs, nil, nil, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	named("after the list is rewritten")
+}
+
+// reopened is a builder over the run in dir, as a resumed build opens it,
+// and its collected files; it closes with the test.
+func reopened(t *testing.T, cfg config.Config, dir string) (*builder, *fileSet) {
+	t.Helper()
 	r := newBuilder(cfg, Options{Out: dir})
-	defer r.close()
+	t.Cleanup(r.close)
 	if err := r.open(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -306,8 +309,5 @@ func TestNotCollectedFilesNamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.countFiles(&funnel{Funnel: filters.NewFunnel(stageFiles)}, fs, nil, nil, nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	named("after the list is rewritten")
+	return r, fs
 }

@@ -137,13 +137,13 @@ func reads(t *tmpl, c *bctx, i int) bool {
 	if !t.accepts(c.typ(i)) {
 		return false
 	}
-	switch c.typ(i) {
-	case "csv", "tsv", "xlsx", "xls", "jsonl", "parquet":
+	switch {
+	case c.typ(i) == "json":
+		return t.jsonTree || tableUsable(c, i) == nil
+	case slices.Contains(tableTypes, c.typ(i)):
 		err := tableUsable(c, i)
 		ts, small := err.(*tooSmall)
 		return err == nil || small && ts.small() && smallTableTemplates[t.Name]
-	case "json":
-		return t.jsonTree || tableUsable(c, i) == nil
 	}
 	return true
 }
@@ -249,10 +249,9 @@ func smallNames() []string {
 // smallTable is the size of file 0 of c, a table file (not json) too
 // small for the table templates but read by smallTableTemplates.
 func smallTable(c *bctx) (*tooSmall, bool) {
-	switch c.typ(0) {
-	case "csv", "tsv", "xlsx", "xls", "jsonl", "parquet":
-		ts, ok := tableUsable(c, 0).(*tooSmall)
-		return ts, ok && ts.small()
+	if c.typ(0) == "json" || !slices.Contains(tableTypes, c.typ(0)) {
+		return nil, false
 	}
-	return nil, false
+	ts, ok := tableUsable(c, 0).(*tooSmall)
+	return ts, ok && ts.small()
 }

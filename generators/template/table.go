@@ -411,23 +411,29 @@ func (c *bctx) whereTables(t *tmpl, s spec) spec {
 	}
 	var en, zh []string
 	for i := range c.files {
-		if tb, err := tableFile.of(c, i); err == nil && tb.layout != nil && tb.layout.LaterSheet {
-			en = append(en, fmt.Sprintf("In %s, the table is on the sheet %q (the sheets before it hold none).", c.dpath(i), tb.layout.Sheet))
-			zh = append(zh, fmt.Sprintf("%s 中的表格在工作表“%s”上（它之前的工作表没有表格）。", c.dpath(i), tb.layout.Sheet))
+		if !slices.Contains(tableTypes, c.typ(i)) {
+			continue
 		}
-		if tb, err := tableFile.of(c, i); err == nil && tb.layout != nil && tb.layout.Total != "" {
+		tb, err := tableFile.of(c, i)
+		if err != nil || tb.layout == nil {
+			continue
+		}
+		l := tb.layout
+		if l.LaterSheet {
+			en = append(en, fmt.Sprintf("In %s, the table is on the sheet %q (the sheets before it hold none).", c.dpath(i), l.Sheet))
+			zh = append(zh, fmt.Sprintf("%s 中的表格在工作表“%s”上（它之前的工作表没有表格）。", c.dpath(i), l.Sheet))
+		}
+		if l.Total != "" {
 			what, whatZh := "totals", "合计"
-			if tb.layout.TotalIsMean {
+			if l.TotalIsMean {
 				what, whatZh = "averages", "平均值"
 			}
-			en = append(en, fmt.Sprintf("In %s, the last row (%s) %s the rows above it and is not part of the table.", c.dpath(i), tb.layout.Total, what))
-			zh = append(zh, fmt.Sprintf("%s 的最后一行（%s）是上面各行的%s，不属于表格。", c.dpath(i), tb.layout.Total, whatZh))
+			en = append(en, fmt.Sprintf("In %s, the last row (%s) %s the rows above it and is not part of the table.", c.dpath(i), l.Total, what))
+			zh = append(zh, fmt.Sprintf("%s 的最后一行（%s）是上面各行的%s，不属于表格。", c.dpath(i), l.Total, whatZh))
 		}
 		if c.typ(i) != "json" {
 			continue
 		}
-		tb := c.rawTable(i)
-		l := tb.layout
 		if w := l.Where(); w != "" {
 			en = append(en, fmt.Sprintf("In %s, the table is %s.", c.dpath(i), w))
 			zh = append(zh, fmt.Sprintf("%s 中的表格是%s。", c.dpath(i), l.WhereZh()))

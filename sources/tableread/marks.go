@@ -149,3 +149,32 @@ func markBlank(rows [][]string, l *Layout) {
 	slices.Sort(blanks)
 	l.NAValues = append(l.NAValues, blanks...)
 }
+
+// markBools marks (Table.Bools) the columns whose every filled cell is
+// a boolean as pandas reads one (True, False, TRUE, false …): pandas makes
+// them bools, which a query's "False" does not equal, so no template picks
+// them.
+func markBools(t *Table) {
+	for c := range t.Header {
+		n, bools := 0, true
+		for _, row := range t.Rows {
+			v := strings.TrimSpace(row[c])
+			if v == "" {
+				continue
+			}
+			n++
+			if !boolWord.MatchString(v) {
+				bools = false
+				break
+			}
+		}
+		if bools && n > 0 {
+			if t.Bools == nil {
+				t.Bools = make([]bool, len(t.Header))
+			}
+			t.Bools[c] = true
+		}
+	}
+}
+
+var boolWord = regexp.MustCompile(`^(True|False|TRUE|FALSE|true|false)$`)
