@@ -593,3 +593,27 @@ func TestConvertUTCDates(t *testing.T) {
 		[]solution{{name: "dates a day off", own: true, steps: []string{fmt.Sprintf(write, "d['Date'] = (pd.to_datetime(d['Date']) + pd.Timedelta(days=1)).dt.strftime('%Y-%m-%d')")}}},
 		[]solution{{name: "plain dates", own: true, steps: []string{fmt.Sprintf(write, "d['Date'] = pd.to_datetime(d['Date']).dt.strftime('%Y-%m-%d')")}}})
 }
+
+// TestScatterRStatedAfterACount: a scatter task's answer may name the
+// number of pairs before r ("Pearson r over 80 pairs: -0.434"): r is the
+// value it states, and passes; another r fails.
+func TestScatterRStatedAfterACount(t *testing.T) {
+	pyenvtest.Python(t)
+	ins := retailInput(t)
+	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{"chart.scatter"}}).Generate(context.Background(), ins)
+	if err != nil || len(tasks) == 0 {
+		t.Fatalf("no chart.scatter task: %v", err)
+	}
+	task := &tasks[0]
+	var r float64
+	for _, c := range task.Checks {
+		if c.Number != nil {
+			r = c.Number.Value
+		}
+	}
+	says := func(v float64) string { return fmt.Sprintf("Chart in ./%s; Pearson r over 80 pairs: %.3f.", task.Outputs[0], v) }
+	count := "print(len(df))"
+	judgeTask(t, task, inputPaths(ins), "chart.scatter",
+		[]solution{{name: "another r", steps: []string{count}, answer: says(r + 0.01)}},
+		[]solution{{name: "r after the count of pairs", steps: []string{count}, answer: says(r)}})
+}
