@@ -611,7 +611,9 @@ func TestScatterRStatedAfterACount(t *testing.T) {
 			r = c.Number.Value
 		}
 	}
-	says := func(v float64) string { return fmt.Sprintf("Chart in ./%s; Pearson r over 80 pairs: %.3f.", task.Outputs[0], v) }
+	says := func(v float64) string {
+		return fmt.Sprintf("Chart in ./%s; Pearson r over 80 pairs: %.3f.", task.Outputs[0], v)
+	}
 	count := "print(len(df))"
 	judgeTask(t, task, inputPaths(ins), "chart.scatter",
 		[]solution{{name: "another r", steps: []string{count}, answer: says(r + 0.01)}},
