@@ -27,6 +27,7 @@ type child struct {
 
 	seccomp bool           // the system call filter is loaded
 	cg      *sandboxCgroup // the interpreter's cgroup, joined as a spare; nil without cgroups
+	idle    bool           // a spare at idle priority (spares.go, idle)
 }
 
 // ctlMsg is a message from the interpreter on its control socket.

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -56,6 +57,9 @@ type backend struct {
 
 	spares chan *child   // forked interpreters waiting for a sandbox
 	stop   chan struct{} // closed by Close
+	// noIdle is set once a spare could not be given back its normal
+	// priority (no CAP_SYS_NICE): spares then wait at normal priority.
+	noIdle atomic.Bool
 	// sparing is keepSpares running: Close waits for it before draining
 	// the spares, or a spare forked meanwhile would be left behind.
 	sparing sync.WaitGroup

@@ -1,8 +1,11 @@
 package sandbox
 
 import (
+	"fmt"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // afterSpareFork, set only by tests, runs in keepSpares between a spare's
@@ -40,6 +43,7 @@ func (b *backend) keepSpares() {
 			}
 			continue
 		}
+		b.idle(c)
 		if hook := afterSpareFork.Load(); hook != nil {
 			(*hook)(b)
 		}
@@ -86,6 +90,12 @@ func (b *backend) interpreter(a assignment, lim Limits) (*child, error) {
 		default:
 		}
 		spare := c != nil
+		if spare && c.idle {
+			if err := b.wake(c); err != nil {
+				c.discard()
+				continue
+			}
+		}
 		if !spare {
 			z, err := b.zygote()
 			if err != nil {
@@ -108,3 +118,38 @@ func (b *backend) interpreter(a assignment, lim Limits) (*child, error) {
 		}
 	}
 }
+
+// idle puts a fresh spare at the scheduler's idle priority: the setup a
+// spare does while it waits (its root, its output) then runs only on time
+// no claimed interpreter wants, and a burst of resets is not slowed by the
+// spares refilling behind it. Claiming wakes it first (wake).
+func (b *backend) idle(c *child) {
+	if b.noIdle.Load() || !setPolicy(c.pid, unix.SCHED_IDLE) {
+		return
+	}
+	c.idle = true
+}
+
+// wake gives a claimed spare back the normal priority. Raising a priority
+// takes CAP_SYS_NICE: without it the spare is of no use (it would run its
+// cells at idle priority), and later spares wait at normal priority.
+func (b *backend) wake(c *child) error {
+	if !setPolicy(c.pid, unix.SCHED_NORMAL) {
+		b.noIdle.Store(true)
+		return fmt.Errorf("sandbox: a spare's priority could not be raised back")
+	}
+	c.idle = false
+	return nil
+}
+
+// setPolicy sets the scheduling policy of pid's main thread (an
+// interpreter waiting as a spare has no other); setPolicyHook, set only by
+// tests, stands in for the system call.
+func setPolicy(pid, policy int) bool {
+	if hook := setPolicyHook.Load(); hook != nil {
+		return (*hook)(pid, policy)
+	}
+	return unix.SchedSetAttr(pid, &unix.SchedAttr{Policy: uint32(policy)}, 0) == nil
+}
+
+var setPolicyHook atomic.Pointer[func(pid, policy int) bool]

@@ -3,8 +3,11 @@ package sandbox
 import (
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestCloseWaitsForSpareFork closes a backend while keepSpares holds a
@@ -54,5 +57,99 @@ func TestCloseWaitsForSpareFork(t *testing.T) {
 			t.Errorf("cgroup %s outlived the backend's Close", p)
 			os.Remove(p)
 		}
+	}
+}
+
+// policyOf is the scheduling policy of pid's main thread.
+func policyOf(t *testing.T, pid int) uint32 {
+	t.Helper()
+	a, err := unix.SchedGetAttr(pid, 0)
+	if err != nil {
+		t.Fatalf("sched_getattr %d: %v", pid, err)
+	}
+	return a.Policy
+}
+
+// spareOf waits up to a minute for a spare of b and returns it, taken out
+// of the spares.
+func spareOf(t *testing.T, b *backend) *child {
+	t.Helper()
+	select {
+	case c := <-b.spares:
+		return c
+	case <-time.After(time.Minute):
+		t.Fatal("no spare within a minute")
+		return nil
+	}
+}
+
+// TestSparesWaitAtIdlePriority: a spare waits at the idle priority, so
+// that refilling the spares takes no time from claimed interpreters, and a
+// claimed one runs its cells at the normal priority.
+func TestSparesWaitAtIdlePriority(t *testing.T) {
+	shared := testBackend(t)
+	if os.Geteuid() != 0 {
+		t.Skip("raising a priority back takes root")
+	}
+	b, err := newBackend(shared.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	if err := b.Warm(); err != nil {
+		t.Fatal(err)
+	}
+	c := spareOf(t, b)
+	if got := policyOf(t, c.pid); got != unix.SCHED_IDLE {
+		t.Errorf("a waiting spare runs at policy %d, want SCHED_IDLE (%d)", got, unix.SCHED_IDLE)
+	}
+	b.spares <- c
+	s := open(t, b, Spec{})
+	defer s.Close()
+	if got := policyOf(t, s.(*session).c.pid); got != unix.SCHED_NORMAL {
+		t.Errorf("a claimed interpreter runs at policy %d, want SCHED_NORMAL", got)
+	}
+	if r := run(t, s, "print(6 * 7)"); strings.TrimSpace(r.Output) != "42" {
+		t.Errorf("a claimed spare's cell printed %q", r.Output)
+	}
+}
+
+// TestSpareThatCannotWakeIsNotUsed: where the priority cannot be raised
+// back (no CAP_SYS_NICE), a claimed idle spare is discarded rather than left
+// to run cells at the idle priority, and later spares wait at the normal
+// one.
+func TestSpareThatCannotWakeIsNotUsed(t *testing.T) {
+	shared := testBackend(t)
+	if os.Geteuid() != 0 {
+		t.Skip("needs spares at the idle priority to begin with")
+	}
+	refuse := func(pid, policy int) bool {
+		if policy != unix.SCHED_IDLE {
+			return false
+		}
+		return unix.SchedSetAttr(pid, &unix.SchedAttr{Policy: uint32(policy)}, 0) == nil
+	}
+	setPolicyHook.Store(&refuse)
+	t.Cleanup(func() { setPolicyHook.Store(nil) })
+	b, err := newBackend(shared.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	if err := b.Warm(); err != nil {
+		t.Fatal(err)
+	}
+	c := spareOf(t, b)
+	if !c.idle {
+		t.Fatal("the spare was not put at the idle priority")
+	}
+	b.spares <- c
+	s := open(t, b, Spec{})
+	defer s.Close()
+	if got := policyOf(t, s.(*session).c.pid); got != unix.SCHED_NORMAL {
+		t.Errorf("an interpreter whose priority could not be raised runs cells at policy %d", got)
+	}
+	if !b.noIdle.Load() {
+		t.Error("spares are still put at the idle priority after a wake failed")
 	}
 }
