@@ -57,8 +57,8 @@ type backend struct {
 
 	spares chan *child   // forked interpreters waiting for a sandbox
 	stop   chan struct{} // closed by Close
-	// noIdle is set once a spare could not be given back its normal
-	// priority (no CAP_SYS_NICE): spares then wait at normal priority.
+	// noIdle: spares wait at the normal priority, not the idle one, as
+	// this process cannot raise a priority back (spares.go, wake).
 	noIdle atomic.Bool
 	// sparing is keepSpares running: Close waits for it before draining
 	// the spares, or a spare forked meanwhile would be left behind.
@@ -123,6 +123,7 @@ func newBackend(cfg Config) (*backend, error) {
 		return nil, err
 	}
 	b := &backend{cfg: cfg, lim: lim.merge(DefaultLimits()), python: py, slots: make(chan struct{}, cfg.Slots), spares: make(chan *child, cfg.Spares), stop: make(chan struct{}), uids: map[int]bool{}, openWS: map[string]*wsUse{}}
+	b.noIdle.Store(!mayRaisePriority())
 	if cfg.Isolation != IsolationOff {
 		root := os.Geteuid() == 0
 		if bw, err := exec.LookPath("bwrap"); err == nil && root {

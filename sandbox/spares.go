@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"fmt"
 	"sync/atomic"
 	"time"
 
@@ -90,11 +89,9 @@ func (b *backend) interpreter(a assignment, lim Limits) (*child, error) {
 		default:
 		}
 		spare := c != nil
-		if spare && c.idle {
-			if err := b.wake(c); err != nil {
-				c.discard()
-				continue
-			}
+		if spare && c.idle && !b.wake(c) {
+			c.discard()
+			c, spare = nil, false // forked afresh below
 		}
 		if !spare {
 			z, err := b.zygote()
@@ -130,16 +127,30 @@ func (b *backend) idle(c *child) {
 	c.idle = true
 }
 
-// wake gives a claimed spare back the normal priority. Raising a priority
-// takes CAP_SYS_NICE: without it the spare is of no use (it would run its
-// cells at idle priority), and later spares wait at normal priority.
-func (b *backend) wake(c *child) error {
+// wake gives a claimed spare back the normal priority and reports whether
+// it could. Raising a priority takes CAP_SYS_NICE (mayRaisePriority):
+// where it fails, the spare is of no use (it would run its cells at the
+// idle priority), and later spares wait at the normal priority.
+func (b *backend) wake(c *child) bool {
 	if !setPolicy(c.pid, unix.SCHED_NORMAL) {
 		b.noIdle.Store(true)
-		return fmt.Errorf("sandbox: a spare's priority could not be raised back")
+		return false
 	}
 	c.idle = false
-	return nil
+	return true
+}
+
+// mayRaisePriority reports whether this process holds CAP_SYS_NICE, which
+// putting an idle spare back at the normal priority takes. Without it
+// (rootless, or a container that drops it) spares are never put at the
+// idle priority.
+func mayRaisePriority() bool {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if unix.Capget(&hdr, &data[0]) != nil {
+		return false
+	}
+	return data[unix.CAP_SYS_NICE/32].Effective&(1<<(unix.CAP_SYS_NICE%32)) != 0
 }
 
 // setPolicy sets the scheduling policy of pid's main thread (an

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -151,5 +152,38 @@ func TestSpareThatCannotWakeIsNotUsed(t *testing.T) {
 	}
 	if !b.noIdle.Load() {
 		t.Error("spares are still put at the idle priority after a wake failed")
+	}
+}
+
+// TestNoIdleSparesWithoutCapSysNice: a backend made by a thread without
+// CAP_SYS_NICE never puts spares at the idle priority, since it could not
+// raise them back.
+func TestNoIdleSparesWithoutCapSysNice(t *testing.T) {
+	shared := testBackend(t)
+	if !mayRaisePriority() {
+		t.Skip("this process cannot raise a priority to begin with")
+	}
+	runtime.LockOSThread() // capabilities are per thread: drop and restore on this one
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		t.Fatal(err)
+	}
+	saved := data
+	data[unix.CAP_SYS_NICE/32].Effective &^= 1 << (unix.CAP_SYS_NICE % 32)
+	if err := unix.Capset(&hdr, &data[0]); err != nil {
+		runtime.UnlockOSThread()
+		t.Skipf("cannot drop CAP_SYS_NICE: %v", err)
+	}
+	b, err := newBackend(shared.cfg)
+	if unix.Capset(&hdr, &saved[0]) == nil {
+		runtime.UnlockOSThread() // else the thread ends with the test's goroutine
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if !b.noIdle.Load() {
+		t.Error("a backend without CAP_SYS_NICE puts spares at the idle priority")
 	}
 }
