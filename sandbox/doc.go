@@ -4,7 +4,11 @@
 // New returns the local backend. It starts a zygote, a Python process that
 // imports the heavy modules once (Config.Preload), inside bubblewrap when
 // available (read-only system, no network). The zygote forks interpreters
-// ahead of need (Config.Spares). Each fork is pid 1 of a new pid namespace
+// ahead of need (Config.Spares); with CAP_SYS_NICE, these spares wait at
+// the scheduler's idle priority until claimed, and each runs beforehand the
+// Python its assignment will run (rehearse in driver.py), so that the pages
+// it copies from the zygote are copied while it waits, not when it is
+// claimed. Each fork is pid 1 of a new pid namespace
 // and has its own mount, network, IPC and UTS namespaces; its root is a
 // private one holding the system read-only and a few devices. As root, the
 // zygote prepares that root once, in a mount namespace of its own (read-only,

@@ -84,13 +84,14 @@ func spareOf(t *testing.T, b *backend) *child {
 	}
 }
 
-// TestSparesWaitAtIdlePriority: a spare waits at the idle priority, so
-// that refilling the spares takes no time from claimed interpreters, and a
-// claimed one runs its cells at the normal priority.
-func TestSparesWaitAtIdlePriority(t *testing.T) {
+// warmOwnBackend makes a backend of its own, with the shared test
+// backend's settings, closed at the test's end, and warms it. It skips
+// where spares never go to the idle priority (no CAP_SYS_NICE).
+func warmOwnBackend(t *testing.T) *backend {
+	t.Helper()
 	shared := testBackend(t)
-	if os.Geteuid() != 0 {
-		t.Skip("raising a priority back takes root")
+	if !mayRaisePriority() {
+		t.Skip("no CAP_SYS_NICE here: spares never go to the idle priority")
 	}
 	b, err := newBackend(shared.cfg)
 	if err != nil {
@@ -100,6 +101,14 @@ func TestSparesWaitAtIdlePriority(t *testing.T) {
 	if err := b.Warm(); err != nil {
 		t.Fatal(err)
 	}
+	return b
+}
+
+// TestSparesWaitAtIdlePriority: a spare waits at the idle priority, so
+// that refilling the spares takes no time from claimed interpreters, and a
+// claimed one runs its cells at the normal priority.
+func TestSparesWaitAtIdlePriority(t *testing.T) {
+	b := warmOwnBackend(t)
 	c := spareOf(t, b)
 	if got := policyOf(t, c.pid); got != unix.SCHED_IDLE {
 		t.Errorf("a waiting spare runs at policy %d, want SCHED_IDLE (%d)", got, unix.SCHED_IDLE)
@@ -120,10 +129,6 @@ func TestSparesWaitAtIdlePriority(t *testing.T) {
 // to run cells at the idle priority, and later spares wait at the normal
 // one.
 func TestSpareThatCannotWakeIsNotUsed(t *testing.T) {
-	shared := testBackend(t)
-	if os.Geteuid() != 0 {
-		t.Skip("needs spares at the idle priority to begin with")
-	}
 	refuse := func(pid, policy int) bool {
 		if policy != unix.SCHED_IDLE {
 			return false
@@ -132,14 +137,7 @@ func TestSpareThatCannotWakeIsNotUsed(t *testing.T) {
 	}
 	setPolicyHook.Store(&refuse)
 	t.Cleanup(func() { setPolicyHook.Store(nil) })
-	b, err := newBackend(shared.cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	if err := b.Warm(); err != nil {
-		t.Fatal(err)
-	}
+	b := warmOwnBackend(t)
 	c := spareOf(t, b)
 	if !c.idle {
 		t.Fatal("the spare was not put at the idle priority")

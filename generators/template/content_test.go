@@ -91,6 +91,12 @@ func plays(t *testing.T, b proof.Backend, task *schemas.Task, paths map[string]s
 // method (which must pass) on the first task.
 func judge(t *testing.T, ins []generators.Input, tmpl string, wrong, right []solution) *schemas.Task {
 	t.Helper()
+	return judgeTask(t, firstTask(t, ins, tmpl), inputPaths(ins), tmpl, wrong, right)
+}
+
+// firstTask is the first English task of tmpl over ins (seed 1).
+func firstTask(t *testing.T, ins []generators.Input, tmpl string) *schemas.Task {
+	t.Helper()
 	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{tmpl}}).Generate(context.Background(), ins)
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +104,7 @@ func judge(t *testing.T, ins []generators.Input, tmpl string, wrong, right []sol
 	if len(tasks) == 0 {
 		t.Fatalf("no %s task", tmpl)
 	}
-	return judgeTask(t, &tasks[0], inputPaths(ins), tmpl, wrong, right)
+	return &tasks[0]
 }
 
 // judgeTask proves task and plays each wrong solution (which must fail a
@@ -535,11 +541,7 @@ func TestCleaningKeepsValues(t *testing.T) {
 func TestCorrToItsDigits(t *testing.T) {
 	pyenvtest.Python(t)
 	ins := retailInput(t)
-	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{"table.corr"}}).Generate(context.Background(), ins)
-	if err != nil || len(tasks) == 0 {
-		t.Fatalf("no table.corr task: %v", err)
-	}
-	task := &tasks[0]
+	task := firstTask(t, ins, "table.corr")
 	m := regexp.MustCompile(`-?\d+\.\d{3}`).FindStringIndex(task.Reference.Answer)
 	if m == nil {
 		t.Fatalf("the answer %q states no r", task.Reference.Answer)
@@ -600,11 +602,7 @@ func TestConvertUTCDates(t *testing.T) {
 func TestScatterRStatedAfterACount(t *testing.T) {
 	pyenvtest.Python(t)
 	ins := retailInput(t)
-	tasks, err := New(Options{Seed: 1, Langs: []string{"en"}, Include: []string{"chart.scatter"}}).Generate(context.Background(), ins)
-	if err != nil || len(tasks) == 0 {
-		t.Fatalf("no chart.scatter task: %v", err)
-	}
-	task := &tasks[0]
+	task := firstTask(t, ins, "chart.scatter")
 	var r float64
 	for _, c := range task.Checks {
 		if c.Number != nil {

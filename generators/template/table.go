@@ -182,50 +182,35 @@ var naValues = map[string]bool{"": true, "#N/A": true, "#N/A N/A": true, "#NA": 
 var excelErrors = map[string]bool{"#DIV/0!": true, "#N/A": true, "#NAME?": true, "#NULL!": true, "#NUM!": true,
 	"#REF!": true, "#VALUE!": true, "#GETTING_DATA": true}
 
+// tableReaders reads the table types readTable reads from their bytes.
+var tableReaders = map[string]func([]byte) (*tableread.Table, error){
+	"csv": tableread.ReadDelimited, "tsv": tableread.ReadDelimited,
+	"json": tableread.ReadJSON, "jsonl": tableread.ReadJSONLines,
+}
+
 // readTable reads a table file: csv, tsv (and tables typed so whatever
 // their name), xlsx, xls and json through package tableread, which finds
 // the table its owner meant and how pandas reads it; parquet here.
 func readTable(path, typ string) (*table, error) {
 	var tb *tableread.Table
+	var err error
 	switch typ {
-	case "csv", "tsv":
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		if tb, err = tableread.ReadDelimited(b); err != nil {
-			return nil, err
+	case "csv", "tsv", "json", "jsonl":
+		var b []byte
+		if b, err = os.ReadFile(path); err == nil {
+			tb, err = tableReaders[typ](b)
 		}
 	case "xlsx":
-		var err error
-		if tb, err = tableread.ReadXLSX(path); err != nil {
-			return nil, err
-		}
+		tb, err = tableread.ReadXLSX(path)
 	case "xls":
-		var err error
-		if tb, err = tableread.ReadXLS(path); err != nil {
-			return nil, err
-		}
-	case "json":
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		if tb, err = tableread.ReadJSON(b); err != nil {
-			return nil, err
-		}
-	case "jsonl":
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		if tb, err = tableread.ReadJSONLines(b); err != nil {
-			return nil, err
-		}
+		tb, err = tableread.ReadXLS(path)
 	case "parquet":
 		return readParquetTable(path)
 	default:
 		return nil, fmt.Errorf("type %s is not a table", typ)
+	}
+	if err != nil {
+		return nil, err
 	}
 	t := &table{header: tb.Header, delimited: typ == "csv" || typ == "tsv" || typ == "xls", layout: &tb.Layout, objects: tb.Objects, bools: tb.Bools, strings: tb.Strings}
 	for _, row := range tb.Rows {
